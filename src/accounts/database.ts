@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations.js';
+import type { AccountTables } from './tables.js';
+
+export type AccountDb = Kysely<AccountTables>;
+export type AccountBackend = 'sqlite' | 'postgres';
+
+export interface AccountDatabase {
+  readonly db: AccountDb;
+  readonly backend: AccountBackend;
+  /** Throws unless the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Connections per process to PostgreSQL; account queries are short, so a few suffice. */
+const POSTGRES_POOL_SIZE = 10;
+
+export function backendOf(url: string): AccountBackend {
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  throw new Error(
+    `DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "${url.split(':')[0] ?? ''}:…")`,
+  );
+}
+
+function openSqlite(file: string): Kysely<AccountTables> {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  // WAL lets readers proceed during a write; NORMAL sync is durable against process crashes
+  // (a power cut may lose the last commits, never consistency); foreign keys are off by default.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return new Kysely<AccountTables>({ dialect: new SqliteDialect({ database }) });
+}
+
+function openPostgres(url: string): Kysely<AccountTables> {
+  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
+  return new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Opens the account database named by `url` and brings its schema up to date. */
+export async function openAccountDatabase(url: string): Promise<AccountDatabase> {
+  const backend = backendOf(url);
+  const db = backend === 'sqlite' ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url);
+  try {
+    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error('account migration failed');
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    backend,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

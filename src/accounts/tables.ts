@@ -1,0 +1,44 @@
+import type { Insertable, Selectable } from 'kysely';
+
+// One schema for SQLite and PostgreSQL: ids are UUID text, times are ISO-8601 UTC text
+// (`Date#toISOString`, which sorts and compares correctly as text), flags are 0/1 integers
+// (better-sqlite3 cannot bind booleans).
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  organization_id: string;
+  username: string;
+  password_hash: string;
+  is_admin: number;
+  created_at: string;
+}
+
+export type TokenKind = 'login' | 'api';
+
+export interface TokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  kind: TokenKind;
+  label: string | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface AccountTables {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  tokens: TokensTable;
+}
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type TokenRow = Selectable<TokensTable>;
+export type NewToken = Insertable<TokensTable>;

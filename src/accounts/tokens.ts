@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountDb } from './database.js';
+import { hashToken, newTokenSecret } from './secrets.js';
+import type { TokenKind, TokenRow } from './tables.js';
+
+export interface IssuedToken {
+  id: string;
+  secret: string;
+  expiresAt: string | null;
+}
+
+export interface IssueTokenOptions {
+  userId: string;
+  kind: TokenKind;
+  /** null: never expires (API tokens only, on explicit request). */
+  ttlSeconds: number | null;
+  label?: string;
+  now?: Date;
+}
+
+/** Creates a token; its secret is returned once and only its hash is stored. */
+export async function issueToken(db: AccountDb, options: IssueTokenOptions): Promise<IssuedToken> {
+  const now = options.now ?? new Date();
+  const secret = newTokenSecret();
+  const expiresAt =
+    options.ttlSeconds === null
+      ? null
+      : new Date(now.getTime() + options.ttlSeconds * 1000).toISOString();
+  const id = randomUUID();
+  await db
+    .insertInto('tokens')
+    .values({
+      id,
+      user_id: options.userId,
+      token_hash: hashToken(secret),
+      kind: options.kind,
+      label: options.label ?? null,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      revoked_at: null,
+    })
+    .execute();
+  return { id, secret, expiresAt };
+}
+
+export interface TokenOwner {
+  tokenId: string;
+  userId: string;
+  organizationId: string;
+  isAdmin: boolean;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The token and its user, whatever the token's state; the caller decides what counts as valid. */
+export async function findTokenOwner(
+  db: AccountDb,
+  secret: string,
+): Promise<TokenOwner | undefined> {
+  const row = await db
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .select([
+      'tokens.id as tokenId',
+      'tokens.expires_at as expiresAt',
+      'tokens.revoked_at as revokedAt',
+      'users.id as userId',
+      'users.organization_id as organizationId',
+      'users.is_admin as isAdmin',
+    ])
+    .where('tokens.token_hash', '=', hashToken(secret))
+    .executeTakeFirst();
+  return row && { ...row, isAdmin: row.isAdmin === 1 };
+}
+
+export function listTokens(db: AccountDb, userId: string): Promise<TokenRow[]> {
+  return db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+}
+
+export type RevokeTarget = { secret: string } | { id: string } | { userId: string };
+
+/** Revokes the matching live tokens and returns how many there were. */
+export async function revokeTokens(
+  db: AccountDb,
+  target: RevokeTarget,
+  now: Date = new Date(),
+): Promise<number> {
+  let query = db
+    .updateTable('tokens')
+    .set({ revoked_at: now.toISOString() })
+    .where('revoked_at', 'is', null);
+  if ('secret' in target) query = query.where('token_hash', '=', hashToken(target.secret));
+  else if ('id' in target) query = query.where('id', '=', target.id);
+  else query = query.where('user_id', '=', target.userId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountDb } from './database.js';
+import { hashPassword } from './passwords.js';
+import type { UserRow } from './tables.js';
+
+export interface NewUser {
+  organizationId: string;
+  username: string;
+  password: string;
+  isAdmin: boolean;
+}
+
+/** Usernames are compared case-insensitively: `Anna` and `anna` are one account. */
+export function normalizeUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._@-]{2,63}$/;
+
+export async function createUser(db: AccountDb, user: NewUser): Promise<UserRow> {
+  const row: UserRow = {
+    id: randomUUID(),
+    organization_id: user.organizationId,
+    username: normalizeUsername(user.username),
+    password_hash: await hashPassword(user.password),
+    is_admin: user.isAdmin ? 1 : 0,
+    created_at: new Date().toISOString(),
+  };
+  await db.insertInto('users').values(row).execute();
+  return row;
+}
+
+export function findUserByUsername(db: AccountDb, username: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username', '=', normalizeUsername(username))
+    .executeTakeFirst();
+}
+
+export function listUsers(db: AccountDb): Promise<(UserRow & { organization_name: string })[]> {
+  return db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+    .selectAll('users')
+    .select('organizations.name as organization_name')
+    .orderBy('organizations.name')
+    .orderBy('users.username')
+    .execute();
+}
+
+export interface UserProfile {
+  userId: string;
+  username: string;
+  isAdmin: boolean;
+  organizationId: string;
+  organizationName: string;
+}
+
+export async function findUserProfile(
+  db: AccountDb,
+  userId: string,
+): Promise<UserProfile | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+    .select([
+      'users.id as userId',
+      'users.username',
+      'users.is_admin',
+      'organizations.id as organizationId',
+      'organizations.name as organizationName',
+    ])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { is_admin, ...rest } = row;
+  return { ...rest, isAdmin: is_admin === 1 };
+}

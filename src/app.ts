@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from './app-context.js';
+import type { Config } from './config.js';
+import { authRoutes } from './features/auth/routes.js';
+import { LoginThrottle } from './features/auth/login-throttle.js';
+import { healthRoutes } from './features/health/routes.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/errors.js';
+import { registerOpenApi } from './http/openapi.js';
+import { errorResponses } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { limits } from './limits.js';
+import type { Stores } from './stores.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  stores: Stores;
+  /** Fastify's logger option; tests pass `false`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Tokens must never reach the log, not even in a query string. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
+}
+
+function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        remoteAddress: req.ip,
+      }),
+    },
+  };
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, stores } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: limits.jsonBodyBytes,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    genReqId: () => randomUUID(),
+    // Client-supplied request ids are not trusted: they would let a caller forge log lines.
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRoute', (route) => {
+    if (route.schema)
+      route.schema.response = { ...errorResponses(500), ...(route.schema.response as object) };
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app, stores.accounts.db);
+  await registerOpenApi(app);
+
+  const ctx: AppContext = {
+    config,
+    stores,
+    loginThrottle: new LoginThrottle({
+      username: {
+        windowMs: limits.login.windowMs,
+        maxFailures: limits.login.maxFailuresPerUsername,
+      },
+      address: { windowMs: limits.login.windowMs, maxFailures: limits.login.maxFailuresPerAddress },
+    }),
+  };
+  healthRoutes(app, ctx);
+  authRoutes(app, ctx);
+  return app;
+}

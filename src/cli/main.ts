@@ -1,0 +1,38 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { registerOrgCommands } from './commands/orgs.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerTokenCommands } from './commands/tokens.js';
+import { registerUserCommands } from './commands/users.js';
+import { CliError } from './context.js';
+
+export function buildProgram(): Command {
+  const program = new Command('propdata')
+    .description('propdata: real-estate market data API')
+    .showHelpAfterError()
+    .exitOverride();
+  registerServeCommand(program);
+  registerOrgCommands(program);
+  registerUserCommands(program);
+  registerTokenCommands(program);
+  return program;
+}
+
+/** Runs the CLI; mistakes at the terminal print one line and exit 1 (usage errors: 2). */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+    } else if (error instanceof CliError || error instanceof ConfigError) {
+      process.stderr.write(`propdata: ${error.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(
+        `propdata: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import envSchema from 'env-schema';
+import { Type, type Static } from 'typebox';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The environment variables the service reads; documented in the README's configuration table. */
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  PROPDATA_DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^(postgres|postgresql|sqlite):', minLength: 8 }),
+  ),
+  PROPDATA_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 7200 }),
+  LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
+    type: 'string',
+    enum: [...LOG_LEVELS],
+    default: 'info',
+  }),
+});
+type Env = Static<typeof EnvSchema>;
+
+export type LogLevel = Env['LOG_LEVEL'];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `sqlite:<file>` or `postgres://…`; defaults to an SQLite file in the data directory. */
+  databaseUrl: string;
+  /** Lifetime of the access tokens handed out by the login endpoint. */
+  loginTokenTtlSeconds: number;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and checks the environment once at start, so a typo fails the start with a message that
+ * names the variable instead of surfacing later as an odd runtime error.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  let parsed: Env;
+  try {
+    parsed = envSchema<Env>({ schema: EnvSchema, data: env, env: false, dotenv: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`Invalid configuration: ${message.replaceAll('env/', '')}`);
+  }
+  const dataDir = path.resolve(parsed.PROPDATA_DATA_DIR);
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    databaseUrl: parsed.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'accounts.sqlite')}`,
+    loginTokenTtlSeconds: parsed.PROPDATA_TOKEN_TTL_SECONDS,
+    logLevel: parsed.LOG_LEVEL,
+  };
+}

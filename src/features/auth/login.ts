@@ -1,0 +1,54 @@
+import type { AccountDb } from '../../accounts/database.js';
+import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
+import { issueToken } from '../../accounts/tokens.js';
+import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
+import { AppError } from '../../http/problem.js';
+import type { LoginThrottle } from './login-throttle.js';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  address: string;
+}
+
+export interface LoginResult {
+  access_token: string;
+  expires_in: number;
+}
+
+function throttled(seconds: number): AppError {
+  return new AppError('rate_limited', 'Too many failed logins; try again later', {
+    headers: { 'retry-after': String(seconds) },
+  });
+}
+
+/**
+ * Checks credentials and issues a short-lived login token. Unknown user and wrong password give
+ * the same answer in the same time, so the endpoint does not reveal which usernames exist.
+ */
+export async function login(
+  db: AccountDb,
+  throttle: LoginThrottle,
+  ttlSeconds: number,
+  input: LoginInput,
+): Promise<LoginResult> {
+  const username = normalizeUsername(input.username);
+  const wait = Math.max(
+    throttle.retryAfterSeconds('username', username),
+    throttle.retryAfterSeconds('address', input.address),
+  );
+  if (wait > 0) throw throttled(wait);
+
+  const user = await findUserByUsername(db, username);
+  const ok = user
+    ? await verifyPassword(input.password, user.password_hash)
+    : (await burnPasswordCheck(input.password), false);
+  if (!user || !ok) {
+    throttle.recordFailure('username', username);
+    throttle.recordFailure('address', input.address);
+    throw new AppError('unauthenticated', 'Wrong username or password');
+  }
+  throttle.reset('username', username);
+  const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds });
+  return { access_token: token.secret, expires_in: ttlSeconds };
+}

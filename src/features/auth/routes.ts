@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../app-context.js';
+import { errorResponses } from '../../http/schemas.js';
+import { findUserProfile } from '../../accounts/users.js';
+import { callerOf } from '../../http/auth.js';
+import { notFound } from '../../http/problem.js';
+import { login } from './login.js';
+import { LoginBody, LoginResponse, MeResponse } from './schemas.js';
+
+export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.post(
+    '/auth/login/credentials',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with username and password',
+        description:
+          'Returns a short-lived access token. Wrong password and unknown user give the same 401. ' +
+          'Failed logins are limited per username and per client address (429 with Retry-After).',
+        body: LoginBody,
+        response: { 200: LoginResponse, ...errorResponses(400, 401, 415, 429) },
+      },
+    },
+    (request) =>
+      login(ctx.stores.accounts.db, ctx.loginThrottle, ctx.config.loginTokenTtlSeconds, {
+        ...request.body,
+        address: request.ip,
+      }),
+  );
+
+  r.get(
+    '/api/v1/me',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Who the token belongs to',
+        response: { 200: MeResponse },
+      },
+    },
+    async (request) => {
+      const profile = await findUserProfile(ctx.stores.accounts.db, callerOf(request).userId);
+      if (!profile) throw notFound('User');
+      return profile;
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.js';
+
+const Health = Type.Object({ status: Type.String() });
+const Ready = Type.Object({
+  status: Type.String(),
+  stores: Type.Record(Type.String(), Type.Boolean()),
+});
+
+export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get(
+    '/health',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness: the process answers',
+        response: { 200: Health },
+      },
+    },
+    () => ({ status: 'ok' }),
+  );
+  r.get(
+    '/ready',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: every store answers',
+        response: { 200: Ready, 503: Ready },
+      },
+    },
+    async (_request, reply) => {
+      const stores = await ctx.stores.check();
+      const ready = Object.values(stores).every(Boolean);
+      return reply
+        .code(ready ? 200 : 503)
+        .send({ status: ready ? 'ready' : 'unavailable', stores });
+    },
+  );
+}

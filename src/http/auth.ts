@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountDb } from '../accounts/database.js';
+import { resolveCaller, unauthenticated, type Caller } from '../features/auth/caller.js';
+import { AppError } from './problem.js';
+import { errorResponses } from './schemas.js';
+
+/**
+ * How a route authenticates its caller:
+ * - `none`: public (login, health, docs);
+ * - `bearer`: `Authorization: Bearer <token>` only;
+ * - `bearer-or-query`: also `?access_token=` (only where the contract names it).
+ */
+export type AuthMode = 'none' | 'bearer' | 'bearer-or-query';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+const QUERY_TOKEN = 'access_token';
+
+/** Routes outside these prefixes (the docs page's assets) need not declare an auth mode. */
+const API_PREFIXES = ['/api/', '/auth/', '/health', '/ready'];
+
+function bearerFrom(request: FastifyRequest, mode: AuthMode): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.[QUERY_TOKEN];
+  if (fromQuery !== undefined && query) {
+    if (mode !== 'bearer-or-query') {
+      throw unauthenticated(
+        `The ${QUERY_TOKEN} query parameter is not accepted here; send Authorization: Bearer <token>`,
+      );
+    }
+    // Dropped before validation: the route's own query schema never sees credentials.
+    Reflect.deleteProperty(query, QUERY_TOKEN);
+  }
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer +([^\s]+) *$/i.exec(header);
+    if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>"');
+    return match[1];
+  }
+  return typeof fromQuery === 'string' ? fromQuery : undefined;
+}
+
+export function registerAuth(app: FastifyInstance, db: AccountDb): void {
+  app.decorateRequest('caller', null);
+
+  // Secure by default: an API route that forgets to say how it authenticates fails at start.
+  app.addHook('onRoute', (route) => {
+    const mode = route.config?.auth;
+    if (mode === undefined) {
+      if (API_PREFIXES.some((p) => route.url.startsWith(p))) {
+        throw new Error(`Route ${route.url} must declare config.auth`);
+      }
+      return;
+    }
+    if (mode === 'none' || !route.schema) return;
+    route.schema.security =
+      mode === 'bearer' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { accessTokenQuery: [] }];
+    route.schema.response = { ...errorResponses(401), ...(route.schema.response as object) };
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const mode = request.routeOptions.config.auth ?? 'none';
+    if (mode === 'none') return;
+    const secret = bearerFrom(request, mode);
+    if (secret === undefined) throw unauthenticated('An access token is required');
+    request.caller = await resolveCaller(db, secret);
+  });
+}
+
+/** The authenticated caller of a route that requires one. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new AppError('internal', 'route used without authentication');
+  return request.caller;
+}

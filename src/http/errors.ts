@@ -1,0 +1,100 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { limits } from '../limits.js';
+import { AppError, problemBody, type ErrorCode } from './problem.js';
+import { describeValidation } from './validation.js';
+
+/** Fastify's own request errors, translated into the service's closed list of codes. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  FST_ERR_BAD_URL: 'bad_request',
+  FST_ERR_RATE_LIMIT_EXCEEDED: 'rate_limited',
+};
+
+const STATUS_CODES_FALLBACK: Partial<Record<number, ErrorCode>> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'overloaded',
+};
+
+const DETAILS: Partial<Record<ErrorCode, string>> = {
+  unsupported_media_type: 'Content-Type must be application/json',
+  payload_too_large: `Request body exceeds the limit of ${limits.jsonBodyBytes} bytes`,
+};
+
+/** Turns anything thrown in a request into an AppError; unknown errors become a bare 500. */
+export function toAppError(error: FastifyError): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    const { detail, errors } = describeValidation(
+      error.validation as never,
+      error.validationContext,
+    );
+    return new AppError('validation_failed', detail, { errors });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return new AppError('internal', 'Internal server error');
+  if (error instanceof SyntaxError) {
+    return new AppError('invalid_json', `Body is not valid JSON: ${error.message}`);
+  }
+  const code = FASTIFY_CODES[error.code] ?? STATUS_CODES_FALLBACK[status] ?? 'bad_request';
+  return new AppError(code, DETAILS[code] ?? error.message);
+}
+
+export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .type('application/problem+json')
+    .send(problemBody(error, reply.request.id));
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * One error handler for the whole app: problem+json for everything, 5xx bodies say nothing
+ * internal, and the log has the full error keyed by the request id.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  // A second router that only knows paths, to tell "wrong method" (405) from "no such path" (404).
+  const paths = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      const upper = method.toUpperCase() as HTTPMethod;
+      if (!paths.hasRoute(upper, route.url)) paths.on(upper, route.url, () => undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: appError.code, detail: appError.detail }, 'request refused');
+    return sendProblem(reply, appError);
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const pathOnly = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== request.method && paths.find(m, pathOnly));
+    if (allowed.length > 0) {
+      return sendProblem(
+        reply,
+        new AppError('method_not_allowed', `${request.method} is not allowed on ${pathOnly}`, {
+          headers: { allow: allowed.join(', ') },
+        }),
+      );
+    }
+    return sendProblem(reply, new AppError('not_found', `No route ${request.method} ${pathOnly}`));
+  });
+}

@@ -1,0 +1,37 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import packageJson from '../../package.json' with { type: 'json' };
+
+const DESCRIPTION = `Property market data for AT, BE, CH, CZ, DE, FR, NL and SK.
+
+Authenticate with \`POST /auth/login/credentials\` and send the token as
+\`Authorization: Bearer <token>\`. Errors are RFC 9457 problem details
+(\`application/problem+json\`) with a stable \`code\`.`;
+
+/** The OpenAPI document is generated from the same schemas that validate requests. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'propdata API', version: packageJson.version, description: DESCRIPTION },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access or API token.' },
+          accessTokenQuery: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'access_token',
+            description: 'The token as a query parameter; only where a route lists it.',
+          },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+
+  app.get('/api/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () =>
+    app.swagger(),
+  );
+}

@@ -1,0 +1,54 @@
+import { STATUS_CODES } from 'node:http';
+import { Type, type TProperties, type TObject, type TSchema, type TUnsafe } from 'typebox';
+import { ERROR_CODES } from './problem.js';
+
+/** Objects in requests refuse unknown properties; this is the one way the service builds them. */
+export function StrictObject<T extends TProperties>(
+  properties: T,
+  options: { description?: string; title?: string } = {},
+): TObject<T> {
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+/** A string enum as plain JSON Schema `enum` (valid OpenAPI 3.0, and one clear ajv message). */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'Always `about:blank`: `code` tells the kind.' }),
+    title: Type.String({ description: 'HTTP reason phrase of `status`.' }),
+    status: Type.Integer(),
+    code: StringEnum(ERROR_CODES, { description: 'Stable machine-readable error code.' }),
+    detail: Type.String({ description: 'What is wrong, for a person.' }),
+    message: Type.String({ description: 'Same as `detail`, for clients of the original service.' }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: 'JSON pointer into the request part that failed.' }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+    requestId: Type.String({ description: 'Also in the `X-Request-Id` header and the log.' }),
+  },
+  { title: 'Problem', description: 'RFC 9457 problem details.' },
+);
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+
+/**
+ * Response schemas for the error statuses a route can answer with. Every route lists its own;
+ * 500 is added to all routes by the app.
+ */
+export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    out[status] = { ...ProblemSchema, description: STATUS_CODES[status] ?? 'Error' };
+  }
+  return out;
+}

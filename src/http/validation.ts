@@ -1,0 +1,103 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { limits } from '../limits.js';
+import type { FieldError } from './problem.js';
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const common: Options = {
+  // Unknown properties are refused (400), never silently dropped: a typo in a filter name must
+  // not quietly widen a query.
+  removeAdditional: false,
+  useDefaults: true,
+  allErrors: true,
+  strict: false,
+};
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({ ...common, coerceTypes });
+  addFormats(ajv);
+  return ajv;
+}
+
+// JSON bodies keep their types: "5" is not 5. Query strings and path parameters are text by
+// nature, so they are coerced.
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv('array');
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+
+const PART_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** One ajv error → one field error whose path points at the offending property itself. */
+function toFieldError(error: ErrorObject): FieldError {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
+    return {
+      path: `${error.instancePath}/${escapePointer(params.missingProperty)}`,
+      message: 'is required',
+    };
+  }
+  if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+    return {
+      path: `${error.instancePath}/${escapePointer(params.additionalProperty)}`,
+      message: 'is not allowed',
+    };
+  }
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    return {
+      path: error.instancePath,
+      message: `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`,
+    };
+  }
+  return { path: error.instancePath, message: error.message ?? 'is invalid' };
+}
+
+/** `/filters/radius` → `filters.radius`; the root is named after the request part. */
+export function dottedPath(pointer: string, part: string): string {
+  if (pointer === '') return part;
+  const segments = pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const dotted = segments.reduce(
+    (acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc === '' ? s : `${acc}.${s}`),
+    '',
+  );
+  return part === 'body' ? dotted : `${part} ${dotted}`;
+}
+
+// anyOf/oneOf failures repeat every branch's complaint; the summary line at the union says enough.
+const NOISY_KEYWORDS = new Set(['if', 'then', 'else']);
+
+export function describeValidation(
+  errors: ErrorObject[],
+  httpPart: string | undefined,
+): { detail: string; errors: FieldError[] } {
+  const part = PART_NAMES[httpPart ?? 'body'] ?? 'body';
+  const seen = new Set<string>();
+  const fieldErrors: FieldError[] = [];
+  for (const error of errors) {
+    if (NOISY_KEYWORDS.has(error.keyword)) continue;
+    const fieldError = toFieldError(error);
+    const key = `${fieldError.path} ${fieldError.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fieldErrors.push(fieldError);
+    if (fieldErrors.length >= limits.problemErrors) break;
+  }
+  const detail = fieldErrors.map((e) => `${dottedPath(e.path, part)} ${e.message}`).join('; ');
+  return { detail: detail || `${part} is invalid`, errors: fieldErrors };
+}
