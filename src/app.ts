@@ -16,8 +16,8 @@ import type { Stores } from './stores.js';
 export interface BuildAppOptions {
   config: Config;
   stores: Stores;
-  /** Fastify's logger option; tests pass `false`. */
-  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (default stdout); tests capture them here. */
+  logStream?: { write(line: string): void };
 }
 
 /** Tokens must never reach the log, not even in a query string. */
@@ -25,9 +25,13 @@ export function redactUrl(url: string): string {
   return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
 }
 
-function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+function loggerOptions(
+  config: Config,
+  stream: BuildAppOptions['logStream'],
+): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
+    ...(stream ? { stream } : {}),
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({
@@ -42,7 +46,7 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, stores } = options;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger: loggerOptions(config, options.logStream),
     bodyLimit: limits.jsonBodyBytes,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,

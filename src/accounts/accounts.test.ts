@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeBackends, freshDatabaseUrl } from '../../test/helpers/backends.js';
+import { openAccountDatabase, type AccountDatabase } from './database.js';
+import { countOrganizations, createOrganization, findOrganizationByName } from './organizations.js';
+import { verifyPassword } from './passwords.js';
+import { findTokenOwner, issueToken, listTokens, revokeTokens } from './tokens.js';
+import { createUser, findUserByUsername } from './users.js';
+
+describeBackends('account store', (backend) => {
+  let url: string;
+  let store: AccountDatabase;
+  beforeEach(async () => {
+    url = await freshDatabaseUrl(backend);
+    store = await openAccountDatabase(url);
+  });
+  afterEach(() => store.close());
+
+  it('migrates once: reopening keeps the data', async () => {
+    await createOrganization(store.db, 'Keep me');
+    await store.close();
+    store = await openAccountDatabase(url);
+    expect(await countOrganizations(store.db)).toBe(1);
+    expect((await findOrganizationByName(store.db, 'Keep me'))?.name).toBe('Keep me');
+  });
+
+  it('stores only a scrypt hash of the password, and usernames case-insensitively unique', async () => {
+    const org = await createOrganization(store.db, 'Org');
+    const user = await createUser(store.db, {
+      organizationId: org.id,
+      username: 'Anna',
+      password: 'pa55word!',
+      isAdmin: true,
+    });
+    expect(user.username).toBe('anna');
+    expect(user.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(user.password_hash).not.toContain('pa55word!');
+    expect(await verifyPassword('pa55word!', user.password_hash)).toBe(true);
+    expect(await verifyPassword('pa55word?', user.password_hash)).toBe(false);
+    expect((await findUserByUsername(store.db, 'ANNA'))?.id).toBe(user.id);
+    await expect(
+      createUser(store.db, {
+        organizationId: org.id,
+        username: 'anna',
+        password: 'x'.repeat(8),
+        isAdmin: false,
+      }),
+    ).rejects.toThrow();
+  });
+
+  it('refuses a user in an organization that does not exist', async () => {
+    await expect(
+      createUser(store.db, {
+        organizationId: '00000000-0000-4000-8000-000000000000',
+        username: 'orphan',
+        password: 'x'.repeat(8),
+        isAdmin: false,
+      }),
+    ).rejects.toThrow();
+  });
+
+  it('keeps tokens as hashes and revokes them one by one or per user', async () => {
+    const org = await createOrganization(store.db, 'Org');
+    const user = await createUser(store.db, {
+      organizationId: org.id,
+      username: 'bob',
+      password: 'x'.repeat(8),
+      isAdmin: false,
+    });
+    const a = await issueToken(store.db, { userId: user.id, kind: 'api', ttlSeconds: null });
+    const b = await issueToken(store.db, { userId: user.id, kind: 'login', ttlSeconds: 60 });
+    const rows = await listTokens(store.db, user.id);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect([a.secret, b.secret]).not.toContain(row.token_hash);
+    }
+    expect(a.expiresAt).toBeNull();
+    expect(await findTokenOwner(store.db, a.secret)).toMatchObject({
+      userId: user.id,
+      organizationId: org.id,
+      isAdmin: false,
+      revokedAt: null,
+    });
+    expect(await revokeTokens(store.db, { secret: a.secret })).toBe(1);
+    expect(await revokeTokens(store.db, { secret: a.secret })).toBe(0);
+    expect((await findTokenOwner(store.db, a.secret))?.revokedAt).not.toBeNull();
+    expect(await revokeTokens(store.db, { userId: user.id })).toBe(1);
+    expect((await findTokenOwner(store.db, b.secret))?.revokedAt).not.toBeNull();
+  });
+});

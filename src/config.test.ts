@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('data'),
+      databaseUrl: `sqlite:${path.resolve('data', 'accounts.sqlite')}`,
+      loginTokenTtlSeconds: 7200,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      PROPDATA_DATA_DIR: '/srv/propdata',
+      DATABASE_URL: 'postgres://u:p@db:5432/propdata',
+      PROPDATA_TOKEN_TTL_SECONDS: '600',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/srv/propdata',
+      databaseUrl: 'postgres://u:p@db:5432/propdata',
+      loginTokenTtlSeconds: 600,
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be integer/],
+    [{ PORT: '70000' }, /PORT must be <= 65535/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must match pattern/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
+    [{ PROPDATA_TOKEN_TTL_SECONDS: '5' }, /PROPDATA_TOKEN_TTL_SECONDS must be >= 60/],
+  ])('fails fast with a message naming the variable: %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createWorld, type World } from '../../test/helpers/world.js';
+import { expectProblem } from '../../test/helpers/problem.js';
+import { AppError } from './problem.js';
+
+describe('problem+json errors', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite', {
+      beforeReady(app) {
+        app.get('/api/v1/test/boom', { config: { auth: 'none' } }, () => {
+          throw new Error('SELECT secret FROM internal_table failed at /srv/app.ts:42');
+        });
+        app.get('/api/v1/test/conflict', { config: { auth: 'none' } }, () => {
+          throw new AppError('conflict', 'Already there');
+        });
+      },
+    });
+  });
+  afterAll(() => world.close());
+
+  const login = (payload: unknown, contentType = 'application/json') =>
+    call(world.app, {
+      method: 'POST',
+      url: '/auth/login/credentials',
+      headers: { 'content-type': contentType },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+
+  it('400 names a missing field', async () => {
+    const body = expectProblem(await login({ username: 'x' }), 400, 'validation_failed');
+    expect(body.errors).toContainEqual({ path: '/password', message: 'is required' });
+    expect(body.detail).toContain('password is required');
+  });
+
+  it('400 refuses unknown properties instead of dropping them', async () => {
+    const body = expectProblem(
+      await login({ username: 'x', password: 'y', admin: true }),
+      400,
+      'validation_failed',
+    );
+    expect(body.errors).toContainEqual({ path: '/admin', message: 'is not allowed' });
+  });
+
+  it('400 does not coerce JSON types', async () => {
+    const body = expectProblem(
+      await login({ username: 5, password: 'y' }),
+      400,
+      'validation_failed',
+    );
+    expect(body.errors?.[0]?.path).toBe('/username');
+  });
+
+  it('400 for broken JSON and for an empty JSON body', async () => {
+    expectProblem(await login('{"username": '), 400, 'invalid_json');
+    expectProblem(await login(''), 400, 'invalid_json');
+  });
+
+  it('400 for __proto__ keys', async () => {
+    expectProblem(
+      await login('{"__proto__": {"x": 1}, "username": "a", "password": "b"}'),
+      400,
+      'invalid_json',
+    );
+  });
+
+  it('415 for a body that is not JSON', async () => {
+    const body = expectProblem(
+      await login('username=a', 'text/plain'),
+      415,
+      'unsupported_media_type',
+    );
+    expect(body.detail).toContain('application/json');
+  });
+
+  it('413 for a body over the limit', async () => {
+    const big = JSON.stringify({ username: 'a', password: 'x'.repeat(1024 * 1024 + 10) });
+    expectProblem(await login(big), 413, 'payload_too_large');
+  });
+
+  it('404 for unknown routes', async () => {
+    const body = expectProblem(
+      await call(world.app, { method: 'GET', url: '/api/v1/nope' }),
+      404,
+      'not_found',
+    );
+    expect(body.detail).toBe('No route GET /api/v1/nope');
+  });
+
+  it('405 with Allow for a known path and a wrong method', async () => {
+    const res = await call(world.app, { method: 'DELETE', url: '/auth/login/credentials' });
+    expectProblem(res, 405, 'method_not_allowed');
+    expect(res.headers.allow).toBe('POST');
+  });
+
+  it('409 from an AppError keeps its code and detail', async () => {
+    const body = expectProblem(
+      await call(world.app, { method: 'GET', url: '/api/v1/test/conflict' }),
+      409,
+      'conflict',
+    );
+    expect(body.detail).toBe('Already there');
+  });
+
+  it('500 reveals nothing internal', async () => {
+    const res = await call(world.app, { method: 'GET', url: '/api/v1/test/boom' });
+    const body = expectProblem(res, 500, 'internal');
+    expect(body.detail).toBe('Internal server error');
+    expect(res.body).not.toMatch(/SELECT|internal_table|app\.ts|stack/);
+  });
+});

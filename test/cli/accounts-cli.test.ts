@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openStores, type Stores } from '../../src/stores.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
+import { assertBuilt, lastLine, runCli } from '../helpers/cli.js';
+
+describeBackends('propdata orgs/users/tokens', (backend) => {
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    assertBuilt();
+    env = { PROPDATA_DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
+  });
+
+  const cli = (...args: string[]) => runCli(args, env);
+
+  async function whoAmI(token: string): Promise<number> {
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+    const stores: Stores = await openStores(config);
+    const app = await buildApp({ config, stores });
+    try {
+      const res = await app.inject({
+        url: '/api/v1/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return res.statusCode;
+    } finally {
+      await app.close();
+      await stores.close();
+    }
+  }
+
+  it('creates an organization, users and a working token, then revokes it', async () => {
+    const org = await cli('orgs', 'create', 'Acme Immobilien');
+    expect(org.status, org.stderr).toBe(0);
+    expect(org.stdout).toMatch(/created organization "Acme Immobilien"/);
+
+    const admin = await cli(
+      'users',
+      'create',
+      '--org',
+      'Acme Immobilien',
+      '--username',
+      'Boss',
+      '--password',
+      's3cret-pass',
+      '--admin',
+    );
+    expect(admin.status, admin.stderr).toBe(0);
+    expect(admin.stdout).toMatch(/created admin "boss"/);
+
+    const created = await cli(
+      'tokens',
+      'create',
+      '--username',
+      'boss',
+      '--ttl',
+      '30d',
+      '--label',
+      'crm',
+    );
+    expect(created.status, created.stderr).toBe(0);
+    const token = lastLine(created.stdout);
+    expect(token).toMatch(/^pd_[A-Za-z0-9_-]{43}$/);
+    expect(await whoAmI(token)).toBe(200);
+
+    const listed = await cli('tokens', 'list', '--username', 'boss');
+    expect(listed.stdout).toMatch(/api {2}active .* crm/);
+    expect(listed.stdout).not.toContain(token);
+
+    const revoked = await cli('tokens', 'revoke', token);
+    expect(revoked.status, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toMatch(/revoked 1 token/);
+    expect(await whoAmI(token)).toBe(401);
+
+    const users = await cli('users', 'list');
+    expect(users.stdout).toMatch(/boss {2}Acme Immobilien {2}admin/);
+  });
+
+  it('revokes all tokens of a user and by id', async () => {
+    await cli('orgs', 'create', 'Second');
+    await cli(
+      'users',
+      'create',
+      '--org',
+      'Second',
+      '--username',
+      'carla',
+      '--password',
+      'another-pass',
+    );
+    const t1 = lastLine((await cli('tokens', 'create', '--username', 'carla')).stdout);
+    const t2 = lastLine(
+      (await cli('tokens', 'create', '--username', 'carla', '--ttl', 'never')).stdout,
+    );
+    const id = /^([0-9a-f-]{36}) {2}/m.exec(
+      (await cli('tokens', 'list', '--username', 'carla')).stdout,
+    )?.[1];
+    expect(id).toBeDefined();
+    expect((await cli('tokens', 'revoke', '--id', id ?? '')).stdout).toMatch(/revoked 1 token/);
+    expect((await cli('tokens', 'revoke', '--username', 'carla', '--all')).stdout).toMatch(
+      /revoked 1 token/,
+    );
+    expect(await whoAmI(t1)).toBe(401);
+    expect(await whoAmI(t2)).toBe(401);
+  });
+
+  it.each([
+    [['orgs', 'create', 'Acme Immobilien'], /already exists/],
+    [
+      ['users', 'create', '--org', 'Nope', '--username', 'zed', '--password', 'long-enough'],
+      /organization "Nope" does not exist/,
+    ],
+    [
+      [
+        'users',
+        'create',
+        '--org',
+        'Acme Immobilien',
+        '--username',
+        'x',
+        '--password',
+        'long-enough',
+      ],
+      /username must be/,
+    ],
+    [
+      ['users', 'create', '--org', 'Acme Immobilien', '--username', 'zed', '--password', 'short'],
+      /password must be/,
+    ],
+    [
+      [
+        'users',
+        'create',
+        '--org',
+        'Acme Immobilien',
+        '--username',
+        'BOSS',
+        '--password',
+        'long-enough',
+      ],
+      /taken/,
+    ],
+    [['tokens', 'create', '--username', 'boss', '--ttl', '1y'], /--ttl "1y" is not a duration/],
+    [['tokens', 'create', '--username', 'ghost'], /user "ghost" does not exist/],
+    [['tokens', 'revoke'], /exactly one of/],
+    [['tokens', 'revoke', `pd_${'B'.repeat(43)}`], /no such active token/],
+  ])('refuses %j with exit code 1 and a clear message', async (args, message) => {
+    const result = await cli(...args);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    const unknown = await cli('frobnicate');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
+    const missing = await cli('users', 'create', '--org', 'Acme Immobilien');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/required option '--username <username>' not specified/);
+  });
+
+  afterAll(() => undefined);
+});
+
+it('reports a bad configuration at start with the variable name', async () => {
+  const result = await runCli(['orgs', 'list'], { PORT: 'abc' });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/Invalid configuration: PORT must be integer/);
+});

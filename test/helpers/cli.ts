@@ -1,0 +1,36 @@
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export const BIN = path.resolve('bin/propdata.js');
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `propdata` command (the built package bin) with a test environment. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+export function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
+/** The CLI runs compiled code; fail with a clear hint when `npm run build` was not run. */
+export function assertBuilt(): void {
+  const probe = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
+  if (probe.status !== 0) throw new Error(`run "npm run build" first: ${probe.stderr}`);
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { AccountBackend } from '../../src/accounts/database.js';
+import { createOrganization } from '../../src/accounts/organizations.js';
+import { issueToken } from '../../src/accounts/tokens.js';
+import { createUser } from '../../src/accounts/users.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openStores, type Stores } from '../../src/stores.js';
+import { freshDatabaseUrl, tempDir } from './backends.js';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Member {
+  userId: string;
+  organizationId: string;
+  username: string;
+  token: string;
+}
+
+export interface World {
+  app: FastifyInstance;
+  stores: Stores;
+  config: Config;
+  /** Organization A: an admin and a regular member. Organization B: an admin and a member. */
+  adminA: Member;
+  memberA: Member;
+  adminB: Member;
+  memberB: Member;
+  close(): Promise<void>;
+}
+
+export async function testConfig(
+  backend: AccountBackend,
+  env: Record<string, string> = {},
+): Promise<Config> {
+  return loadConfig({
+    PROPDATA_DATA_DIR: tempDir(),
+    DATABASE_URL: await freshDatabaseUrl(backend),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+async function member(
+  stores: Stores,
+  organizationId: string,
+  username: string,
+  isAdmin: boolean,
+): Promise<Member> {
+  const db = stores.accounts.db;
+  const user = await createUser(db, { organizationId, username, password: PASSWORD, isAdmin });
+  const token = await issueToken(db, { userId: user.id, kind: 'api', ttlSeconds: 3600 });
+  return { userId: user.id, organizationId, username, token: token.secret };
+}
+
+/** A running app on real stores with two organizations, each with an admin and a member. */
+export async function createWorld(
+  backend: AccountBackend,
+  options: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void } = {},
+): Promise<World> {
+  const config = await testConfig(backend, options.env);
+  const stores = await openStores(config);
+  const db = stores.accounts.db;
+  const orgA = await createOrganization(db, 'Org A');
+  const orgB = await createOrganization(db, 'Org B');
+  const [adminA, memberA, adminB, memberB] = await Promise.all([
+    member(stores, orgA.id, 'admin-a', true),
+    member(stores, orgA.id, 'member-a', false),
+    member(stores, orgB.id, 'admin-b', true),
+    member(stores, orgB.id, 'member-b', false),
+  ]);
+  const app = await buildApp({ config, stores });
+  options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    stores,
+    config,
+    adminA,
+    memberA,
+    adminB,
+    memberB,
+    async close() {
+      await app.close();
+      await stores.close();
+    },
+  };
+}
+
+/** `app.inject` with an optional bearer token. */
+export function call(
+  app: FastifyInstance,
+  options: InjectOptions & { token?: string },
+): Promise<LightMyRequestResponse> {
+  const { token, headers, ...rest } = options;
+  return app.inject({
+    ...rest,
+    headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+}
