@@ -4,6 +4,7 @@ import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { authRoutes } from './features/auth/routes.js';
 import { LoginThrottle } from './features/auth/login-throttle.js';
+import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -85,5 +86,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
+  divisionRoutes(app, ctx);
   return app;
 }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { registerMarketCommands } from './commands/market.js';
 import { registerOrgCommands } from './commands/orgs.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommands } from './commands/tokens.js';
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
   registerOrgCommands(program);
   registerUserCommands(program);
   registerTokenCommands(program);
+  registerMarketCommands(program);
   return program;
 }
 

@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
 import { seedDemoAccounts, type DemoAccount } from '../../accounts/demo-accounts.js';
 import { loadConfig, type Config } from '../../config.js';
+import { generateDemoData } from '../../market/generate/generate.js';
+import { countOffers } from '../../market/market-info.js';
+import { terminalProgress } from '../../market/progress.js';
 import { startServer } from '../../server.js';
 import { openStores } from '../../stores.js';
 import { print } from '../context.js';
+
+/** Size of the demo market made on a first `npm start`: enough to explore every division. */
+const DEMO_OFFERS = 300_000;
+const DEMO_PROJECTS = 3000;
+const DEMO_SEED = 1;
 
 function printDemoAccounts(config: Config, accounts: DemoAccount[]): void {
   const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -32,9 +40,22 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('run the HTTP API')
-    .option('--demo', 'on a brand-new data dir, create demo accounts and print their tokens', false)
+    .option(
+      '--demo',
+      'on a brand-new data dir, generate demo market data and create demo accounts',
+      false,
+    )
     .action(async (options: { demo: boolean }) => {
       const config = loadConfig();
+      if (options.demo && (await countOffers(config.dataDir)) === 0) {
+        print(`First start: generating ${DEMO_OFFERS} demo offers (about 20 s)…`);
+        await generateDemoData(config.dataDir, {
+          offers: DEMO_OFFERS,
+          projects: DEMO_PROJECTS,
+          seed: DEMO_SEED,
+          progress: terminalProgress(),
+        });
+      }
       const stores = await openStores(config);
       const demo = options.demo ? await seedDemoAccounts(stores.accounts.db) : null;
       const app = await startServer(config, stores);

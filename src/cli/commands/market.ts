@@ -1,0 +1,111 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { generateDemoData } from '../../market/generate/generate.js';
+import {
+  IMPORT_ENTITIES,
+  importFile,
+  StrictImportError,
+  type ImportEntity,
+  type ImportReport,
+} from '../../market/import/run-import.js';
+import { ImportFileError } from '../../market/import/source.js';
+import { terminalProgress } from '../../market/progress.js';
+import { ImportBusyError } from '../../market/snapshots.js';
+import { CliError, print } from '../context.js';
+
+function printReport(report: ImportReport): void {
+  print(
+    `${report.entity}: read ${report.read}, imported ${report.imported}, rejected ${report.rejected}; ` +
+      `${report.total} ${report.entity} in the market data now`,
+  );
+  for (const r of report.rejections) print(`  line ${r.line}: ${r.reason}`);
+  if (report.rejected > report.rejections.length) {
+    print(`  … and ${report.rejected - report.rejections.length} more rejected rows`);
+  }
+}
+
+function positiveInteger(name: string, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > max) {
+      throw new CliError(`${name} must be an integer from 0 to ${max}`);
+    }
+    return n;
+  };
+}
+
+export function registerMarketCommands(program: Command): void {
+  program
+    .command('import')
+    .description(
+      'import offers, building projects or divisions from CSV, NDJSON or Parquet (optionally .gz)',
+    )
+    .argument('<entity>', IMPORT_ENTITIES.join(' | '))
+    .argument('<file>', 'file in the canonical format of the entity (see README)')
+    .option(
+      '--replace',
+      'replace all rows of the entity instead of adding (same id: replaced)',
+      false,
+    )
+    .option('--strict', 'refuse the whole file, changing nothing, if any row is invalid', false)
+    .action(
+      async (entity: string, file: string, options: { replace: boolean; strict: boolean }) => {
+        if (!(IMPORT_ENTITIES as readonly string[]).includes(entity)) {
+          throw new CliError(
+            `entity must be one of ${IMPORT_ENTITIES.join(', ')} (got "${entity}")`,
+          );
+        }
+        const config = loadConfig();
+        try {
+          const report = await importFile(config.dataDir, entity as ImportEntity, file, {
+            replace: options.replace,
+            strict: options.strict,
+            progress: terminalProgress(),
+          });
+          printReport(report);
+        } catch (error) {
+          if (error instanceof StrictImportError) {
+            printReport(error.report);
+            throw new CliError(error.message);
+          }
+          if (error instanceof ImportFileError || error instanceof ImportBusyError) {
+            throw new CliError(error.message);
+          }
+          throw error;
+        }
+      },
+    );
+
+  program
+    .command('generate')
+    .description('replace offers and building projects with a deterministic demo market')
+    .option('--offers <n>', 'number of offers', positiveInteger('--offers', 50_000_000), 300_000)
+    .option(
+      '--projects <n>',
+      'number of building projects',
+      positiveInteger('--projects', 1_000_000),
+      3000,
+    )
+    .option(
+      '--seed <n>',
+      'random seed: the same seed gives the same data',
+      positiveInteger('--seed', 2 ** 31 - 1),
+      1,
+    )
+    .action(async (options: { offers: number; projects: number; seed: number }) => {
+      const config = loadConfig();
+      const started = Date.now();
+      try {
+        const result = await generateDemoData(config.dataDir, {
+          ...options,
+          progress: terminalProgress(),
+        });
+        print(
+          `generated ${result.offers} offers and ${result.projects} building projects (seed ${options.seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        );
+      } catch (error) {
+        if (error instanceof ImportBusyError) throw new CliError(error.message);
+        throw error;
+      }
+    });
+}

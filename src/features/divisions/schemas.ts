@@ -1,0 +1,67 @@
+import { Type, type Static } from 'typebox';
+import { COUNTRIES } from '../../market/countries.js';
+import { StrictObject, StringEnum } from '../../http/schemas.js';
+
+export const LIST_LIMIT_MAX = 500;
+export const LIST_LIMIT_DEFAULT = 50;
+
+const Level = Type.Unsafe<6 | 8 | 100>({
+  type: 'integer',
+  enum: [6, 8, 100],
+  description: 'Administrative level (OSM admin_level): 6, 8, or 100 for postcodes.',
+});
+
+const CountryCode = StringEnum(COUNTRIES, { description: 'ISO 3166-1 alpha-2 country code.' });
+
+export const DivisionQuery = StrictObject({
+  countryCode: Type.Optional(CountryCode),
+  level: Type.Optional(Level),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Case-insensitive: part of the name, or the start of the id.',
+    }),
+  ),
+  parentId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 40, description: 'Only children of this division.' }),
+  ),
+  latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+  longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+  limit: Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+});
+export type DivisionQuery = Static<typeof DivisionQuery>;
+
+export const DivisionParams = StrictObject({
+  countryCode: CountryCode,
+  level: Level,
+  id: Type.String({ minLength: 1, maxLength: 40 }),
+});
+export type DivisionParams = Static<typeof DivisionParams>;
+
+export const Division = Type.Object({
+  countryCode: Type.String(),
+  level: Type.Integer(),
+  id: Type.String({ description: 'Official id within country and level (the postcode for 100).' }),
+  name: Type.String(),
+  parentLevel: Type.Optional(Type.Integer()),
+  parentId: Type.Optional(Type.String()),
+  centroid: Type.Optional(
+    Type.Object(
+      { latitude: Type.Number(), longitude: Type.Number() },
+      {
+        description: 'Mean position of the postcodes/places in the division.',
+      },
+    ),
+  ),
+});
+export type Division = Static<typeof Division>;
+
+export const DivisionList = Type.Object({
+  items: Type.Array(Division),
+  totalItems: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+export type DivisionList = Static<typeof DivisionList>;

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { openDuck, sqlString } from './duck.js';
+import { CREATE_TABLES } from './schema.js';
+import {
+  acquireImportLock,
+  currentSnapshot,
+  marketPaths,
+  newSnapshotPath,
+  publishSnapshot,
+  removeOldSnapshots,
+} from './snapshots.js';
+
+export const MARKET_TABLES = ['offers', 'projects', 'divisions'] as const;
+export type MarketTable = (typeof MARKET_TABLES)[number];
+
+export interface SnapshotBuild {
+  db: DuckDBConnection;
+  /** The snapshot being replaced is attached as `prev`, when there is one. */
+  hasPrevious: boolean;
+}
+
+/** Copies a table of the previous snapshot unchanged into the new one. */
+export async function copyPrevious(build: SnapshotBuild, table: MarketTable): Promise<void> {
+  if (build.hasPrevious) await build.db.run(`insert into ${table} select * from prev.${table}`);
+}
+
+/**
+ * Writes a complete new snapshot and makes it current. `work` fills the new, empty tables
+ * (from the previous snapshot, attached read-only as `prev`, and whatever it imports); if it
+ * throws, the new file is removed and the current data stays as it was.
+ */
+export async function buildSnapshot<T>(
+  dataDir: string,
+  work: (build: SnapshotBuild) => Promise<T>,
+): Promise<T> {
+  const paths = marketPaths(dataDir);
+  const release = acquireImportLock(paths);
+  const previous = currentSnapshot(paths);
+  const file = newSnapshotPath(paths);
+  const instance = await openDuck(file);
+  const db = await instance.connect();
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    db.closeSync();
+    instance.closeSync();
+  };
+  let published = false;
+  try {
+    await db.run(CREATE_TABLES);
+    if (previous) await db.run(`attach ${sqlString(previous)} as prev (read_only)`);
+    const result = await work({ db, hasPrevious: previous !== null });
+    await db.run(
+      `insert into snapshot_info values ('created_at', ${sqlString(new Date().toISOString())})`,
+    );
+    if (previous) await db.run('detach prev');
+    await db.run('checkpoint');
+    close();
+    publishSnapshot(paths, file);
+    published = true;
+    removeOldSnapshots(paths, [file, previous]);
+    return result;
+  } finally {
+    if (!published) {
+      close();
+      fs.rmSync(file, { force: true });
+      fs.rmSync(`${file}.wal`, { force: true });
+    }
+    release();
+  }
+}

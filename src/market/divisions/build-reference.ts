@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { COUNTRIES } from '../countries.js';
+import { openDuck, sqlString } from '../duck.js';
+import { LEVEL_MAPPING, type LevelSource } from './level-mapping.js';
+
+function levelCase(
+  pick: (levels: (typeof LEVEL_MAPPING)[keyof typeof LEVEL_MAPPING]) => LevelSource | undefined,
+  field: 'code' | 'name',
+): string {
+  const branches = COUNTRIES.map((cc) => {
+    const source = pick(LEVEL_MAPPING[cc]);
+    return source ? `when '${cc}' then nullif(trim(${source[field]}), '')` : '';
+  }).join(' ');
+  return `case country_code ${branches} else null end`;
+}
+
+/**
+ * Derives the divisions reference (levels 6, 8 and 100) from the GeoNames postcode files:
+ * a postcode belongs to the level-8/level-6 division most of its places are in, and every
+ * division's centroid is the mean position of its places. CEDEX codes (French business
+ * postcodes, not areas) are left out.
+ */
+export async function buildReferenceDivisions(sourceDir: string, outFile: string): Promise<number> {
+  const instance = await openDuck(':memory:');
+  const db = await instance.connect();
+  try {
+    const glob = sqlString(path.join(sourceDir, 'zipcodes.*.csv'));
+    await db.run(`
+      create table places as
+      select upper(country_code) as cc,
+             upper(regexp_replace(zipcode, '\\s+', '', 'g')) as pid,
+             trim(place) as place,
+             ${levelCase((l) => l.level6, 'code')} as l6_id,
+             ${levelCase((l) => l.level6, 'name')} as l6_name,
+             ${levelCase((l) => l.level8, 'code')} as l8_id,
+             ${levelCase((l) => l.level8, 'name')} as l8_name,
+             try_cast(latitude as double) as lat,
+             try_cast(longitude as double) as lon,
+             row_number() over () as seq
+      from read_csv(${glob}, header = true, all_varchar = true)
+      where zipcode not ilike '%cedex%' and try_cast(latitude as double) is not null`);
+    // Most common value per group, ties broken by the smaller code, so the build is reproducible.
+    const mostCommon = (key: string, value: string) => `
+      (select ${key}, ${value} as v from (
+         select ${key}, ${value}, row_number() over (partition by ${key} order by count(*) desc, ${value}) as r
+         from places where ${value} is not null group by ${key}, ${value}) where r = 1)`;
+    await db.run(`
+      create table divisions as
+      with pc_l8 as ${mostCommon('cc, pid', 'l8_id')},
+           pc_l6 as ${mostCommon('cc, pid', 'l6_id')},
+           l8_l6 as ${mostCommon('cc, l8_id', 'l6_id')},
+           l6_names as ${mostCommon('cc, l6_id', 'l6_name')},
+           l8_names as ${mostCommon('cc, l8_id', 'l8_name')}
+      select p.cc as countryCode, 100 as level, p.pid as id, first(p.place order by p.seq) as name,
+             any_value(pc_l6.v) as level6Id, any_value(pc_l8.v) as level8Id,
+             round(avg(p.lat), 5) as latitude, round(avg(p.lon), 5) as longitude
+      from places p
+      left join pc_l6 on pc_l6.cc = p.cc and pc_l6.pid = p.pid
+      left join pc_l8 on pc_l8.cc = p.cc and pc_l8.pid = p.pid
+      group by p.cc, p.pid
+      union all
+      select p.cc, 8, p.l8_id, any_value(n.v), any_value(l8_l6.v), null,
+             round(avg(p.lat), 5), round(avg(p.lon), 5)
+      from places p
+      join l8_names n on n.cc = p.cc and n.l8_id = p.l8_id
+      left join l8_l6 on l8_l6.cc = p.cc and l8_l6.l8_id = p.l8_id
+      where p.l8_id is not null group by p.cc, p.l8_id
+      union all
+      select p.cc, 6, p.l6_id, any_value(n.v), null, null, round(avg(p.lat), 5), round(avg(p.lon), 5)
+      from places p
+      join l6_names n on n.cc = p.cc and n.l6_id = p.l6_id
+      where p.l6_id is not null group by p.cc, p.l6_id`);
+    await db.run(`
+      copy (select * from divisions order by countryCode, level, id)
+      to ${sqlString(outFile)} (header, compression gzip)`);
+    const reader = await db.runAndReadAll('select count(*)::integer as n from divisions');
+    return Number(reader.getRowObjectsJS()[0]?.n ?? 0);
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}

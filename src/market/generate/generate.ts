@@ -1,0 +1,311 @@
+import type { DuckDBAppender } from '@duckdb/node-api';
+import { dateValue } from '@duckdb/node-api';
+import { buildSnapshot, copyPrevious, type SnapshotBuild } from '../build-snapshot.js';
+import { COUNTRIES, isCountryCode, type CountryCode } from '../countries.js';
+import { queryRows } from '../duck.js';
+import { ensureMarketData } from '../import/run-import.js';
+import { silentProgress, type Progress } from '../progress.js';
+import { OFFER_COLUMNS, OFFER_SORT_ORDER, PROJECT_COLUMNS } from '../schema.js';
+import {
+  BASE_PRICE_PER_M2,
+  CITIES,
+  COUNTRY_SHARE,
+  GROSS_YIELD,
+  locationFactor,
+  priceIndex,
+  rentIndex,
+  SALE_SHARE,
+} from './market-model.js';
+import { cumulativeSums, Random } from './random.js';
+
+export interface GenerateOptions {
+  offers: number;
+  projects: number;
+  seed: number;
+  /** Last possible publication date, `YYYY-MM-DD` (default: today, UTC). */
+  today?: string;
+  progress?: Progress;
+}
+
+interface Postcode {
+  country: CountryCode;
+  id: string;
+  name: string;
+  level6: string | null;
+  level8: string | null;
+  latitude: number;
+  longitude: number;
+  location: number;
+  /** Regional price effect of the postcode's level-6 division (stable per division). */
+  regional: number;
+}
+
+const DAY_MS = 86_400_000;
+const FIRST_DAY = Date.UTC(2015, 0, 1) / DAY_MS;
+
+/** A number from a string, stable across runs: seeds the per-division price effects. */
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
+  const rows = await queryRows(
+    build.db,
+    `select country_code, id, name, level6_id, level8_id, latitude, longitude from divisions
+     where level = 100 and latitude is not null order by country_code, id`,
+  );
+  return rows.flatMap((r) => {
+    const country = String(r.country_code);
+    if (!isCountryCode(country)) return [];
+    const latitude = Number(r.latitude);
+    const longitude = Number(r.longitude);
+    const level6 = r.level6_id === null ? null : String(r.level6_id);
+    const regionalRandom = new Random(hash(`${country}:${level6 ?? String(r.id)}`));
+    return [
+      {
+        country,
+        id: String(r.id),
+        name: String(r.name),
+        level6,
+        level8: r.level8_id === null ? null : String(r.level8_id),
+        latitude,
+        longitude,
+        location: locationFactor(country, latitude, longitude),
+        regional: Math.exp(0.1 * regionalRandom.normal()),
+      },
+    ];
+  });
+}
+
+/** Offers gather where postcodes are dense (towns) and where prices are high (cities). */
+function postcodeWeights(postcodes: Postcode[]): number[] {
+  const cell = (p: Postcode) => `${Math.floor(p.latitude * 20)}:${Math.floor(p.longitude * 20)}`;
+  const density = new Map<string, number>();
+  for (const p of postcodes) density.set(cell(p), (density.get(cell(p)) ?? 0) + 1);
+  return postcodes.map((p) => (density.get(cell(p)) ?? 1) * p.location);
+}
+
+function buildingYear(random: Random, startYear: number): number {
+  const u = random.uniform();
+  if (u < 0.25) return random.int(1880, 1945);
+  if (u < 0.6) return random.int(1946, 1990);
+  if (u < 0.85) return random.int(1991, 2015);
+  return random.int(2016, startYear + 1);
+}
+
+function ageFactor(year: number, startYear: number): number {
+  if (year >= startYear - 1) return 1.18;
+  if (year >= 1991) return 1.06;
+  if (year >= 1946) return 0.9;
+  return 1.0;
+}
+
+const round = (value: number, step: number) => Math.round(value / step) * step;
+
+interface OfferWriter {
+  appender: DuckDBAppender;
+  random: Random;
+  todayDay: number;
+}
+
+function appendNullable(
+  appender: DuckDBAppender,
+  value: number | null,
+  kind: 'double' | 'int',
+): void {
+  if (value === null) appender.appendNull();
+  else if (kind === 'int') appender.appendInteger(value);
+  else appender.appendDouble(value);
+}
+
+/** Draws one offer around `pc` and appends it; column order follows OFFER_COLUMNS. */
+function appendOffer(w: OfferWriter, pc: Postcode, index: number): void {
+  const { random, appender } = w;
+  const cc = pc.country;
+  const span = w.todayDay - FIRST_DAY;
+  // More offers in later years: the market (and listing coverage) grew.
+  const startDay = FIRST_DAY + Math.floor(span * (1 - (1 - random.uniform()) ** 1.3));
+  const startYearFraction = 1970 + startDay / 365.2425;
+  const startYear = Math.floor(startYearFraction);
+  const isSale = random.chance(SALE_SHARE[cc]);
+  const isHouse = random.chance(pc.location > 1.3 ? 0.08 : 0.32);
+  const area = Math.min(
+    600,
+    Math.max(18, random.logNormal(isHouse ? 135 : 68, isHouse ? 0.3 : 0.35)),
+  );
+  const livingArea = round(area, 1);
+  const rawRooms = livingArea / (isHouse ? 30 : 26) + 0.6 * random.normal();
+  const rooms =
+    cc === 'CH' ? Math.max(1, round(rawRooms + 0.5, 0.5)) : Math.max(1, Math.round(rawRooms));
+  const year = buildingYear(random, startYear);
+  const isNew = year >= startYear - 1;
+  const perM2 =
+    BASE_PRICE_PER_M2[cc] *
+    pc.location *
+    pc.regional *
+    (isHouse ? 0.88 : 1) *
+    ageFactor(year, startYear) *
+    (livingArea / 70) ** -0.1;
+  const value2025 = perM2 * livingArea;
+  const yieldRate = GROSS_YIELD[cc] * pc.location ** -0.25;
+  const trueSale = value2025 * priceIndex(startYearFraction);
+  const trueRent = ((value2025 * yieldRate) / 12) * rentIndex(startYearFraction);
+  const salePrice = isSale ? round(trueSale * Math.exp(0.12 * random.normal()), 1000) : null;
+  const rentGross = isSale ? null : round(trueRent * Math.exp(0.1 * random.normal()), 10);
+  const rentNet = rentGross === null ? null : round(rentGross * random.between(0.78, 0.86), 10);
+  const dom = Math.max(1, Math.round(random.logNormal(isSale ? 60 : 21, isSale ? 0.8 : 0.7)));
+  const endDay = startDay + dom;
+  const active = endDay > w.todayDay;
+
+  appender.appendVarchar(cc);
+  appender.appendVarchar(`demo-${cc.toLowerCase()}-${index}`);
+  appender.appendVarchar(isSale ? 'sale' : 'rent');
+  appender.appendVarchar(isHouse ? 'house' : 'apartment');
+  appender.appendDate(dateValue(startDay));
+  if (active) appender.appendNull();
+  else appender.appendDate(dateValue(endDay));
+  appender.appendBoolean(active);
+  appender.appendBoolean(isNew);
+  appender.appendBoolean(random.chance(0.25));
+  appendNullable(appender, salePrice, 'double');
+  appendNullable(appender, rentGross, 'double');
+  appendNullable(appender, rentNet, 'double');
+  appender.appendDouble(livingArea);
+  appender.appendDouble(rooms);
+  appendNullable(appender, cc === 'BE' ? Math.max(0, Math.round(rooms) - 1) : null, 'int');
+  appender.appendInteger(year);
+  if (cc === 'CZ') appender.appendBoolean(random.chance(0.65));
+  else appender.appendNull();
+  appender.appendInteger(active ? w.todayDay - startDay : dom);
+  appender.appendDouble(round(pc.latitude + 0.008 * random.normal(), 0.00001));
+  appender.appendDouble(round(pc.longitude + 0.012 * random.normal(), 0.00001));
+  appender.appendVarchar(pc.id);
+  if (pc.level6 === null) appender.appendNull();
+  else appender.appendVarchar(pc.level6);
+  if (pc.level8 === null) appender.appendNull();
+  else appender.appendVarchar(pc.level8);
+  appender.appendVarchar(pc.id);
+  appender.appendVarchar(`${rooms}-room ${isHouse ? 'house' : 'apartment'} in ${pc.name}`);
+  appender.endRow();
+}
+
+const PROJECT_NAMES = ['Residences', 'Park', 'Gardens', 'Quarter', 'Terraces', 'Lofts', 'Court'];
+
+function nearestPostcode(
+  postcodes: Postcode[],
+  country: CountryCode,
+  lat: number,
+  lon: number,
+): Postcode | undefined {
+  let best: Postcode | undefined;
+  let bestD = Infinity;
+  for (const p of postcodes) {
+    if (p.country !== country) continue;
+    const d =
+      (p.latitude - lat) ** 2 + ((p.longitude - lon) * Math.cos((lat * Math.PI) / 180)) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = p;
+    }
+  }
+  return best;
+}
+
+function appendProject(
+  appender: DuckDBAppender,
+  random: Random,
+  postcodes: Postcode[],
+  index: number,
+  todayYear: number,
+): void {
+  const weights = CITIES.map((c) => c.premium * COUNTRY_SHARE[c.country]);
+  const city = CITIES[random.weightedIndex(cumulativeSums(weights))] ?? CITIES[0];
+  if (!city) return;
+  const lat = round(city.latitude + 0.05 * random.normal(), 0.00001);
+  const lon = round(city.longitude + 0.07 * random.normal(), 0.00001);
+  const pc = nearestPostcode(postcodes, city.country, lat, lon);
+  const start = random.int(2015, todayYear + 2);
+  const completion = start + random.int(2, 3);
+  const status =
+    start > todayYear ? 'planned' : completion < todayYear ? 'completed' : 'under_construction';
+  const place = pc?.name ?? city.name;
+  appender.appendVarchar(city.country);
+  appender.appendVarchar(`demo-project-${city.country.toLowerCase()}-${index}`);
+  appender.appendVarchar(
+    `${place} ${PROJECT_NAMES[random.int(0, PROJECT_NAMES.length - 1)] ?? 'Residences'}`,
+  );
+  appender.appendDouble(lat);
+  appender.appendDouble(lon);
+  if (pc) appender.appendVarchar(pc.id);
+  else appender.appendNull();
+  appender.appendVarchar(status);
+  appender.appendInteger(Math.max(4, Math.round(random.logNormal(45, 0.8))));
+  appender.appendInteger(start);
+  appender.appendInteger(completion);
+  appender.appendBoolean(random.chance(0.92));
+  appender.appendBoolean(random.chance(0.3));
+  appender.endRow();
+}
+
+/** Rows appended between progress updates. */
+const BATCH = 50_000;
+
+/**
+ * Replaces offers and building projects with a deterministic demo market (the same seed gives
+ * the same rows). Divisions are kept.
+ */
+export async function generateDemoData(
+  dataDir: string,
+  options: GenerateOptions,
+): Promise<{ offers: number; projects: number }> {
+  await ensureMarketData(dataDir);
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const todayDay = Math.floor(Date.parse(`${today}T00:00:00Z`) / DAY_MS);
+  const todayYear = Number(today.slice(0, 4));
+  const progress = options.progress ?? silentProgress;
+  return buildSnapshot(dataDir, async (build) => {
+    await copyPrevious(build, 'divisions');
+    const postcodes = await loadPostcodes(build);
+    const random = new Random(options.seed);
+
+    await build.db.run(`create temp table gen_offers (${OFFER_COLUMNS})`);
+    const offers = await build.db.createAppender('gen_offers', 'main', 'temp');
+    const writer: OfferWriter = { appender: offers, random, todayDay };
+    progress.start('generating offers', options.offers);
+    let index = 0;
+    for (const cc of COUNTRIES) {
+      const inCountry = postcodes.filter((p) => p.country === cc);
+      if (inCountry.length === 0) continue;
+      const cumulative = cumulativeSums(postcodeWeights(inCountry));
+      const share =
+        COUNTRIES.indexOf(cc) === COUNTRIES.length - 1
+          ? options.offers - index
+          : Math.round(options.offers * COUNTRY_SHARE[cc]);
+      for (let i = 0; i < share; i++) {
+        const pc = inCountry[random.weightedIndex(cumulative)];
+        if (pc) appendOffer(writer, pc, index);
+        index += 1;
+        if (index % BATCH === 0) progress.update(index);
+      }
+    }
+    offers.flushSync();
+    offers.closeSync();
+    progress.update(options.offers);
+    progress.stop();
+
+    progress.start('sorting and writing', 1);
+    await build.db.run(`insert into offers select * from gen_offers order by ${OFFER_SORT_ORDER}`);
+    await build.db.run(`create temp table gen_projects (${PROJECT_COLUMNS})`);
+    const projects = await build.db.createAppender('gen_projects', 'main', 'temp');
+    for (let i = 0; i < options.projects; i++)
+      appendProject(projects, random, postcodes, i, todayYear);
+    projects.flushSync();
+    projects.closeSync();
+    await build.db.run('insert into projects select * from gen_projects order by country_code, id');
+    progress.update(1);
+    progress.stop();
+    return { offers: options.offers, projects: options.projects };
+  });
+}

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openDuck } from './duck.js';
+import { ensureMarketData } from './import/run-import.js';
+import { currentSnapshot, marketPaths, type MarketPaths } from './snapshots.js';
+
+/** Idle DuckDB connections kept per snapshot; more are opened under load and closed after. */
+const IDLE_CONNECTIONS = 8;
+
+/** One open snapshot, closed once it is retired and its last reader is done. */
+class OpenSnapshot {
+  private readonly idle: DuckDBConnection[] = [];
+  private readers = 0;
+  private retired = false;
+
+  constructor(
+    readonly file: string,
+    private readonly instance: DuckDBInstance,
+  ) {}
+
+  async run<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.readers += 1;
+    const connection = this.idle.pop() ?? (await this.instance.connect());
+    try {
+      return await work(connection);
+    } finally {
+      this.readers -= 1;
+      if (this.idle.length < IDLE_CONNECTIONS && !this.retired) this.idle.push(connection);
+      else connection.closeSync();
+      this.closeIfDone();
+    }
+  }
+
+  retire(): void {
+    this.retired = true;
+    this.closeIfDone();
+  }
+
+  private closeIfDone(): void {
+    if (!this.retired || this.readers > 0) return;
+    for (const connection of this.idle.splice(0)) connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/**
+ * Read access to the current market snapshot. A new snapshot published by an import (in this or
+ * another process) is picked up by `refresh()`, which a timer calls every `pollMs`: requests that
+ * started on the old snapshot finish on it, new ones use the new one.
+ */
+export class MarketStore {
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<boolean> | undefined;
+
+  private constructor(
+    private readonly paths: MarketPaths,
+    private snapshot: OpenSnapshot,
+  ) {}
+
+  static async open(dataDir: string, options: { pollMs?: number } = {}): Promise<MarketStore> {
+    await ensureMarketData(dataDir);
+    const paths = marketPaths(dataDir);
+    const store = new MarketStore(paths, await MarketStore.openCurrent(paths));
+    if (options.pollMs) {
+      store.timer = setInterval(() => void store.refresh().catch(() => undefined), options.pollMs);
+      store.timer.unref();
+    }
+    return store;
+  }
+
+  private static async openCurrent(paths: MarketPaths): Promise<OpenSnapshot> {
+    const file = currentSnapshot(paths);
+    if (!file) throw new Error(`no market snapshot in ${paths.dir}`);
+    return new OpenSnapshot(file, await openDuck(file, { readOnly: true }));
+  }
+
+  get snapshotFile(): string {
+    return this.snapshot.file;
+  }
+
+  /** Runs read-only work on the current snapshot. */
+  read<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.snapshot.run(work);
+  }
+
+  /** Switches to a newer snapshot if one was published; true when it switched. */
+  refresh(): Promise<boolean> {
+    this.refreshing ??= this.switchIfNewer().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async switchIfNewer(): Promise<boolean> {
+    const file = currentSnapshot(this.paths);
+    if (!file || file === this.snapshot.file || !fs.existsSync(file)) return false;
+    const next = await MarketStore.openCurrent(this.paths);
+    const old = this.snapshot;
+    this.snapshot = next;
+    old.retire();
+    return true;
+  }
+
+  async ping(): Promise<void> {
+    await this.read((db) => db.run('select 1'));
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.snapshot.retire();
+  }
+}

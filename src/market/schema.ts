@@ -1,0 +1,69 @@
+/**
+ * Tables of a market snapshot. Offers are stored physically sorted by
+ * (country, level-6, level-8, start month): division queries then read a few contiguous row
+ * groups, which DuckDB's zone maps find without an index (measured 5x faster).
+ */
+export const OFFER_COLUMNS = `
+  country_code VARCHAR NOT NULL,
+  id VARCHAR NOT NULL,
+  deal_type VARCHAR NOT NULL,
+  property_type VARCHAR NOT NULL,
+  start_date DATE NOT NULL,
+  end_date DATE,
+  is_active BOOLEAN NOT NULL,
+  is_new BOOLEAN,
+  is_private BOOLEAN,
+  sale_price DOUBLE,
+  rent_gross DOUBLE,
+  rent_net DOUBLE,
+  living_area DOUBLE,
+  number_of_rooms DOUBLE,
+  number_of_bedrooms INTEGER,
+  building_year INTEGER,
+  has_open_kitchen BOOLEAN,
+  days_on_market INTEGER NOT NULL,
+  latitude DOUBLE,
+  longitude DOUBLE,
+  postal_code VARCHAR,
+  division_level6 VARCHAR,
+  division_level8 VARCHAR,
+  division_level100 VARCHAR,
+  title VARCHAR`;
+
+export const OFFER_SORT_ORDER =
+  "country_code, division_level6, division_level8, date_trunc('month', start_date), id";
+
+export const PROJECT_COLUMNS = `
+  country_code VARCHAR NOT NULL,
+  id VARCHAR NOT NULL,
+  name VARCHAR NOT NULL,
+  latitude DOUBLE NOT NULL,
+  longitude DOUBLE NOT NULL,
+  postal_code VARCHAR,
+  status VARCHAR NOT NULL,
+  number_of_units INTEGER,
+  construction_start_year INTEGER,
+  completion_year INTEGER,
+  is_residential BOOLEAN NOT NULL,
+  is_commercial BOOLEAN NOT NULL`;
+
+export const DIVISION_COLUMNS = `
+  country_code VARCHAR NOT NULL,
+  level INTEGER NOT NULL,
+  id VARCHAR NOT NULL,
+  name VARCHAR NOT NULL,
+  level6_id VARCHAR,
+  level8_id VARCHAR,
+  latitude DOUBLE,
+  longitude DOUBLE`;
+
+export const PROJECT_STATUSES = ['planned', 'under_construction', 'completed'] as const;
+export const DEAL_TYPES = ['sale', 'rent'] as const;
+export const PROPERTY_TYPES = ['apartment', 'house'] as const;
+
+/** Creates the empty tables of a new snapshot. */
+export const CREATE_TABLES = `
+  create table offers (${OFFER_COLUMNS});
+  create table projects (${PROJECT_COLUMNS});
+  create table divisions (${DIVISION_COLUMNS});
+  create table snapshot_info (key VARCHAR PRIMARY KEY, value VARCHAR);`;

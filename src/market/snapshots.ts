@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Market data lives in immutable DuckDB files ("snapshots") under `<data dir>/market`. The file
+ * `CURRENT` names the one in use. An import writes a complete new snapshot next to it and then
+ * replaces `CURRENT` with an atomic rename, so a reader sees the old data or the new, never half
+ * an import, and a crash mid-import leaves `CURRENT` (and the data it names) untouched.
+ */
+export interface MarketPaths {
+  dir: string;
+  current: string;
+  lock: string;
+}
+
+export function marketPaths(dataDir: string): MarketPaths {
+  const dir = path.join(dataDir, 'market');
+  return { dir, current: path.join(dir, 'CURRENT'), lock: path.join(dir, 'import.lock') };
+}
+
+const SNAPSHOT_PATTERN = /^snapshot-[\w-]+\.duckdb(\.wal)?$/;
+
+/** Full path of the snapshot in use, or null before the first one exists. */
+export function currentSnapshot(paths: MarketPaths): string | null {
+  try {
+    const name = fs.readFileSync(paths.current, 'utf8').trim();
+    return name ? path.join(paths.dir, name) : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+export function newSnapshotPath(paths: MarketPaths): string {
+  fs.mkdirSync(paths.dir, { recursive: true });
+  const stamp = new Date().toISOString().replaceAll(/[:.]/g, '').replace('T', '-');
+  return path.join(paths.dir, `snapshot-${stamp}-${randomBytes(4).toString('hex')}.duckdb`);
+}
+
+function fsyncPath(target: string): void {
+  const fd = fs.openSync(target, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Makes `snapshot` the current one: durable file first, then an atomic rename of the pointer. */
+export function publishSnapshot(paths: MarketPaths, snapshot: string): void {
+  fsyncPath(snapshot);
+  const temp = `${paths.current}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${path.basename(snapshot)}\n`);
+  fsyncPath(temp);
+  fs.renameSync(temp, paths.current);
+  fsyncPath(paths.dir);
+}
+
+/**
+ * Removes snapshot files other than the current one and the one before it (kept so that
+ * processes still reading it finish undisturbed, and as a manual rollback). Leftovers of crashed
+ * imports go too. Only called while holding the import lock.
+ */
+export function removeOldSnapshots(paths: MarketPaths, keep: (string | null)[]): void {
+  const kept = new Set(keep.filter((k): k is string => k !== null).map((k) => path.basename(k)));
+  for (const name of fs.readdirSync(paths.dir)) {
+    if (!SNAPSHOT_PATTERN.test(name)) continue;
+    if (kept.has(name.replace(/\.wal$/, ''))) continue;
+    fs.rmSync(path.join(paths.dir, name), { force: true });
+  }
+  for (const name of fs.readdirSync(paths.dir)) {
+    if (name.startsWith('CURRENT.') && name.endsWith('.tmp')) {
+      fs.rmSync(path.join(paths.dir, name), { force: true });
+    }
+  }
+}
+
+export class ImportBusyError extends Error {}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One writer at a time per data dir; a lock left by a killed process is taken over. */
+export function acquireImportLock(paths: MarketPaths): () => void {
+  fs.mkdirSync(paths.dir, { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(paths.lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(paths.lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(fs.readFileSync(paths.lock, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+        throw new ImportBusyError(`another import is running (process ${pid})`);
+      }
+      fs.rmSync(paths.lock, { force: true });
+    }
+  }
+  throw new ImportBusyError('could not take the import lock');
+}
