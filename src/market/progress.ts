@@ -52,17 +52,20 @@ export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): P
   };
 }
 
-/** Steps of a job shown as one bar: `step()` advances it and names what comes next. */
+/** Steps of a job shown as one bar: `next()` finishes a step and names the next one. */
 export function steps(progress: Progress, label: string, names: readonly string[]) {
   let done = 0;
-  progress.start(`${label}: ${names[0] ?? ''}`, names.length);
+  const show = () => {
+    progress.start(`${label}: ${names[done] ?? 'done'}`, names.length);
+    progress.update(done);
+  };
+  show();
   return {
     next() {
       done += 1;
-      progress.update(done);
+      show();
     },
     finish() {
-      progress.update(names.length);
       progress.stop();
     },
   };

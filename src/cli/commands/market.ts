@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
+import { convertViennaRent } from '../../market/convert/vienna-rent.js';
 import { generateDemoData } from '../../market/generate/generate.js';
 import {
   IMPORT_ENTITIES,
@@ -107,5 +108,18 @@ export function registerMarketCommands(program: Command): void {
         if (error instanceof ImportBusyError) throw new CliError(error.message);
         throw error;
       }
+    });
+
+  program
+    .command('convert')
+    .description('convert a known third-party dataset into the canonical offer format')
+    .argument('<dataset>', 'vienna-rent: willhaben Vienna rental listings (shared/data/vienna-rent)')
+    .argument('<source>', 'the dataset file, e.g. willhaben-vienna-rent.csv.gz')
+    .argument('<target>', 'canonical offers CSV to write (.csv or .csv.gz)')
+    .action(async (dataset: string, source: string, target: string) => {
+      if (dataset !== 'vienna-rent') throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent`);
+      if (!/\.csv(\.gz)?$/.test(target)) throw new CliError('target must end in .csv or .csv.gz');
+      const result = await convertViennaRent(source, target);
+      print(`wrote ${result.rows} offers to ${target} (${result.skipped} listings of other kinds skipped)`);
     });
 }

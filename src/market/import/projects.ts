@@ -5,8 +5,9 @@ import { fieldChecks, fieldValue, reasonExpression, type FieldSpec } from './fie
 
 /** The canonical building project format (README "Import formats"). */
 export const PROJECT_FIELDS: readonly FieldSpec[] = [
-  { name: 'id', kind: 'text', required: true, maxLength: 200 },
+  // Same order as the projects table.
   { name: 'countryCode', kind: 'country', required: true, values: COUNTRIES },
+  { name: 'id', kind: 'text', required: true, maxLength: 200 },
   { name: 'name', kind: 'text', required: true, maxLength: 300 },
   { name: 'latitude', kind: 'latitude', required: true, min: -90, max: 90 },
   { name: 'longitude', kind: 'longitude', required: true, min: -180, max: 180 },

@@ -22,7 +22,8 @@ function reader(file: string, format: FileFormat): string {
   const path = sqlString(file);
   switch (format) {
     case 'csv':
-      return `read_csv(${path}, header = true, all_varchar = true, strict_mode = false)`;
+      // No row skipping: the sniffer must not silently drop lines it finds odd.
+      return `read_csv(${path}, header = true, skip = 0, all_varchar = true, strict_mode = true)`;
     case 'ndjson':
       return `read_json(${path}, format = 'newline_delimited', records = true, sample_size = -1)`;
     case 'parquet':

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { openDuck, queryRows, type Row } from '../../src/market/duck.js';
+import { currentSnapshot, marketPaths } from '../../src/market/snapshots.js';
+
+/** Runs a query on the current snapshot of a data dir, opened read-only just for it. */
+export async function snapshotRows(dataDir: string, sql: string): Promise<Row[]> {
+  const file = currentSnapshot(marketPaths(dataDir));
+  if (!file) throw new Error(`no snapshot in ${dataDir}`);
+  const instance = await openDuck(file, { readOnly: true });
+  const db = await instance.connect();
+  try {
+    return await queryRows(db, sql);
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}
+
+export function writeFile(dir: string, name: string, text: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+const cell = (v: string | number | boolean | null): string =>
+  v === null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v);
+
+/** Rows as CSV with the given header; null is an empty field. */
+export function csv(header: string[], rows: (string | number | boolean | null)[][]): string {
+  return [header.join(','), ...rows.map((r) => r.map(cell).join(','))].join('\n') + '\n';
+}
+
+/** Converts a CSV file into another format with DuckDB itself (Parquet, NDJSON, gzip). */
+export async function convertWithDuckDb(source: string, target: string, format: 'parquet' | 'json', gzip = false): Promise<void> {
+  const instance = await openDuck(':memory:');
+  const db = await instance.connect();
+  try {
+    const options = format === 'parquet' ? 'format parquet' : `format json${gzip ? ", compression gzip" : ''}`;
+    await db.run(`copy (select * from read_csv('${source}', header = true, all_varchar = true)) to '${target}' (${options})`);
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}
