@@ -32,12 +32,20 @@ export function csv(header: string[], rows: (string | number | boolean | null)[]
 }
 
 /** Converts a CSV file into another format with DuckDB itself (Parquet, NDJSON, gzip). */
-export async function convertWithDuckDb(source: string, target: string, format: 'parquet' | 'json', gzip = false): Promise<void> {
+export async function convertWithDuckDb(
+  source: string,
+  target: string,
+  format: 'parquet' | 'json',
+  gzip = false,
+): Promise<void> {
   const instance = await openDuck(':memory:');
   const db = await instance.connect();
   try {
-    const options = format === 'parquet' ? 'format parquet' : `format json${gzip ? ", compression gzip" : ''}`;
-    await db.run(`copy (select * from read_csv('${source}', header = true, all_varchar = true)) to '${target}' (${options})`);
+    const options =
+      format === 'parquet' ? 'format parquet' : `format json${gzip ? ', compression gzip' : ''}`;
+    await db.run(
+      `copy (select * from read_csv('${source}', header = true, all_varchar = true)) to '${target}' (${options})`,
+    );
   } finally {
     db.closeSync();
     instance.closeSync();

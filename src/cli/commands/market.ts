@@ -113,13 +113,19 @@ export function registerMarketCommands(program: Command): void {
   program
     .command('convert')
     .description('convert a known third-party dataset into the canonical offer format')
-    .argument('<dataset>', 'vienna-rent: willhaben Vienna rental listings (shared/data/vienna-rent)')
+    .argument(
+      '<dataset>',
+      'vienna-rent: willhaben Vienna rental listings (shared/data/vienna-rent)',
+    )
     .argument('<source>', 'the dataset file, e.g. willhaben-vienna-rent.csv.gz')
     .argument('<target>', 'canonical offers CSV to write (.csv or .csv.gz)')
     .action(async (dataset: string, source: string, target: string) => {
-      if (dataset !== 'vienna-rent') throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent`);
+      if (dataset !== 'vienna-rent')
+        throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent`);
       if (!/\.csv(\.gz)?$/.test(target)) throw new CliError('target must end in .csv or .csv.gz');
       const result = await convertViennaRent(source, target);
-      print(`wrote ${result.rows} offers to ${target} (${result.skipped} listings of other kinds skipped)`);
+      print(
+        `wrote ${result.rows} offers to ${target} (${result.skipped} listings of other kinds skipped)`,
+      );
     });
 }

@@ -19,11 +19,16 @@ const APARTMENT_TYPES = [
  * taken as active when it was seen in the last crawl; days on market run from first to last
  * sighting. The rent is the advertised total monthly rent, taken as gross rent.
  */
-export async function convertViennaRent(source: string, target: string): Promise<{ rows: number; skipped: number }> {
+export async function convertViennaRent(
+  source: string,
+  target: string,
+): Promise<{ rows: number; skipped: number }> {
   const instance = await openDuck(':memory:');
   const db = await instance.connect();
   try {
-    await db.run(`create temp table raw as select * from read_csv(${sqlString(source)}, header = true, all_varchar = true)`);
+    await db.run(
+      `create temp table raw as select * from read_csv(${sqlString(source)}, header = true, all_varchar = true)`,
+    );
     await db.run(`
       create temp table converted as
       with src as (
@@ -45,8 +50,12 @@ export async function convertViennaRent(source: string, target: string): Promise
         Postcode as postalCode,
         left(Description, 500) as title
       from src, crawl`);
-    await db.run(`copy converted to ${sqlString(target)} (header${target.endsWith('.gz') ? ', compression gzip' : ''})`);
-    const rows = Number((await queryOne(db, 'select count(*)::integer as n from converted'))?.n ?? 0);
+    await db.run(
+      `copy converted to ${sqlString(target)} (header${target.endsWith('.gz') ? ', compression gzip' : ''})`,
+    );
+    const rows = Number(
+      (await queryOne(db, 'select count(*)::integer as n from converted'))?.n ?? 0,
+    );
     const all = Number((await queryOne(db, 'select count(*)::integer as n from raw'))?.n ?? 0);
     return { rows, skipped: all - rows };
   } finally {

@@ -155,7 +155,11 @@ function appendOffer(w: OfferWriter, pc: Postcode, index: number): void {
   const salePrice = isSale ? round(trueSale * Math.exp(0.12 * random.normal()), 1000) : null;
   const rentGross = isSale ? null : round(trueRent * Math.exp(0.1 * random.normal()), 10);
   const rentNet = rentGross === null ? null : round(rentGross * random.between(0.78, 0.86), 10);
-  const dom = Math.max(1, Math.round(random.logNormal(isSale ? 60 : 21, isSale ? 0.8 : 0.7)));
+  // Listings that linger longer than 18 months are withdrawn in practice.
+  const dom = Math.min(
+    540,
+    Math.max(1, Math.round(random.logNormal(isSale ? 60 : 21, isSale ? 0.8 : 0.7))),
+  );
   const endDay = startDay + dom;
   const active = endDay > w.todayDay;
 

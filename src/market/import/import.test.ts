@@ -9,11 +9,71 @@ import { importFile, StrictImportError } from './run-import.js';
 import { ImportFileError } from './source.js';
 
 const TODAY = '2026-11-21';
-const HEADER = ['id', 'countryCode', 'dealType', 'propertyType', 'startDate', 'endDate', 'salePrice', 'rentGross', 'livingArea', 'latitude', 'longitude', 'postalCode', 'isNew', 'title'];
+const HEADER = [
+  'id',
+  'countryCode',
+  'dealType',
+  'propertyType',
+  'startDate',
+  'endDate',
+  'salePrice',
+  'rentGross',
+  'livingArea',
+  'latitude',
+  'longitude',
+  'postalCode',
+  'isNew',
+  'title',
+];
 const GOOD = [
-  ['a1', 'AT', 'sale', 'apartment', '2024-01-15', '2024-03-01', 350000, null, 70.5, null, null, '1010', 'true', 'Flat'],
-  ['a2', 'at', 'rent', 'house', '2026-10-01', null, null, 1200, 55, 48.2077, 16.3705, null, 'no', 'House'],
-  ['c1', 'CZ', 'sale', 'apartment', '2025-05-05', null, 5_000_000, null, 60, null, null, '100 00', null, 'Byt'],
+  [
+    'a1',
+    'AT',
+    'sale',
+    'apartment',
+    '2024-01-15',
+    '2024-03-01',
+    350000,
+    null,
+    70.5,
+    null,
+    null,
+    '1010',
+    'true',
+    'Flat',
+  ],
+  [
+    'a2',
+    'at',
+    'rent',
+    'house',
+    '2026-10-01',
+    null,
+    null,
+    1200,
+    55,
+    48.2077,
+    16.3705,
+    null,
+    'no',
+    'House',
+  ],
+  [
+    'c1',
+    'CZ',
+    'sale',
+    'apartment',
+    '2025-05-05',
+    null,
+    5_000_000,
+    null,
+    60,
+    null,
+    null,
+    '100 00',
+    null,
+    'Byt',
+  ],
 ];
 
 const offerColumns = `id, country_code, deal_type, property_type, start_date::varchar as start_date,
@@ -28,7 +88,8 @@ describe('offer import', () => {
     dataDir = path.join(dir, 'data');
   });
 
-  const offers = () => snapshotRows(dataDir, `select ${offerColumns} from offers order by country_code, id`);
+  const offers = () =>
+    snapshotRows(dataDir, `select ${offerColumns} from offers order by country_code, id`);
 
   it('reads CSV, NDJSON and Parquet, plain or gzip-compressed, to the same rows', async () => {
     const source = writeFile(dir, 'offers.csv', csv(HEADER, GOOD));
@@ -51,27 +112,63 @@ describe('offer import', () => {
     for (const rows of results.slice(1)) expect(rows).toEqual(results[0]);
     expect(results[0]).toEqual([
       {
-        id: 'a1', country_code: 'AT', deal_type: 'sale', property_type: 'apartment',
-        start_date: '2024-01-15', end_date: '2024-03-01', is_active: false, is_new: true,
-        sale_price: 350000, rent_gross: null, living_area: 70.5, postal_code: '1010',
-        division_level6: '900', division_level8: '901', division_level100: '1010',
-        days_on_market: 46, title: 'Flat',
+        id: 'a1',
+        country_code: 'AT',
+        deal_type: 'sale',
+        property_type: 'apartment',
+        start_date: '2024-01-15',
+        end_date: '2024-03-01',
+        is_active: false,
+        is_new: true,
+        sale_price: 350000,
+        rent_gross: null,
+        living_area: 70.5,
+        postal_code: '1010',
+        division_level6: '900',
+        division_level8: '901',
+        division_level100: '1010',
+        days_on_market: 46,
+        title: 'Flat',
       },
       {
         // No postcode: placed by the nearest postcode to its coordinates (1010's centroid).
-        id: 'a2', country_code: 'AT', deal_type: 'rent', property_type: 'house',
-        start_date: '2026-10-01', end_date: null, is_active: true, is_new: false,
-        sale_price: null, rent_gross: 1200, living_area: 55, postal_code: '1010',
-        division_level6: '900', division_level8: '901', division_level100: '1010',
-        days_on_market: 51, title: 'House',
+        id: 'a2',
+        country_code: 'AT',
+        deal_type: 'rent',
+        property_type: 'house',
+        start_date: '2026-10-01',
+        end_date: null,
+        is_active: true,
+        is_new: false,
+        sale_price: null,
+        rent_gross: 1200,
+        living_area: 55,
+        postal_code: '1010',
+        division_level6: '900',
+        division_level8: '901',
+        division_level100: '1010',
+        days_on_market: 51,
+        title: 'House',
       },
       {
         // "100 00" and "10000" are one postcode; CZ has no level 8 in the reference data.
-        id: 'c1', country_code: 'CZ', deal_type: 'sale', property_type: 'apartment',
-        start_date: '2025-05-05', end_date: null, is_active: true, is_new: null,
-        sale_price: 5_000_000, rent_gross: null, living_area: 60, postal_code: '100 00',
-        division_level6: '52', division_level8: null, division_level100: '10000',
-        days_on_market: 565, title: 'Byt',
+        id: 'c1',
+        country_code: 'CZ',
+        deal_type: 'sale',
+        property_type: 'apartment',
+        start_date: '2025-05-05',
+        end_date: null,
+        is_active: true,
+        is_new: null,
+        sale_price: 5_000_000,
+        rent_gross: null,
+        living_area: 60,
+        postal_code: '100 00',
+        division_level6: '52',
+        division_level8: null,
+        division_level100: '10000',
+        days_on_market: 565,
+        title: 'Byt',
       },
     ]);
   });
@@ -79,19 +176,199 @@ describe('offer import', () => {
   it('skips invalid rows and reports each with its line and reason', async () => {
     const rows = [
       ...GOOD,
-      ['b1', 'AT', 'lease', 'apartment', '2025-01-01', null, 1, null, 50, null, null, '1010', null, 'x'],
-      ['b2', 'AT', 'sale', 'apartment', '2025-02-30', null, 1, null, 50, null, null, '1010', null, 'x'],
-      ['b3', 'AT', 'sale', 'apartment', '2025-01-01', null, -5, null, 50, null, null, '1010', null, 'x'],
-      ['b4', 'XX', 'sale', 'apartment', '2025-01-01', null, 1, null, 50, null, null, '1010', null, 'x'],
+      [
+        'b1',
+        'AT',
+        'lease',
+        'apartment',
+        '2025-01-01',
+        null,
+        1,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b2',
+        'AT',
+        'sale',
+        'apartment',
+        '2025-02-30',
+        null,
+        1,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b3',
+        'AT',
+        'sale',
+        'apartment',
+        '2025-01-01',
+        null,
+        -5,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b4',
+        'XX',
+        'sale',
+        'apartment',
+        '2025-01-01',
+        null,
+        1,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
       ['b5', 'AT', 'sale', 'apartment', '2025-01-01', null, 1, null, 50, 91, 16, null, null, 'x'],
-      ['b6', 'AT', 'sale', 'apartment', '2025-01-01', null, 1, null, -3, null, null, '1010', null, 'x'],
-      ['b7', 'AT', 'sale', 'apartment', '2025-01-01', null, 1, null, 50, null, null, '99999', null, 'x'],
-      ['b8', 'AT', 'sale', 'apartment', '2025-01-01', '2024-01-01', 1, null, 50, null, null, '1010', null, 'x'],
-      ['b9', 'AT', 'sale', 'apartment', '2027-01-01', null, 1, null, 50, null, null, '1010', null, 'x'],
-      ['b10', 'AT', 'rent', 'apartment', '2025-01-01', null, null, null, 50, null, null, '1010', null, 'x'],
-      ['b11', 'AT', 'sale', 'castle', '2025-01-01', null, 1, null, 50, null, null, '1010', null, 'x'],
-      ['b12', 'AT', 'sale', 'apartment', '2025-01-01', null, 1, null, 50, null, null, '1010', 'maybe', 'x'],
-      ['b13', 'AT', 'sale', 'apartment', '2025-01-01', null, 'lots', null, 50, null, null, '1010', null, 'x'],
+      [
+        'b6',
+        'AT',
+        'sale',
+        'apartment',
+        '2025-01-01',
+        null,
+        1,
+        null,
+        -3,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b7',
+        'AT',
+        'sale',
+        'apartment',
+        '2025-01-01',
+        null,
+        1,
+        null,
+        50,
+        null,
+        null,
+        '99999',
+        null,
+        'x',
+      ],
+      [
+        'b8',
+        'AT',
+        'sale',
+        'apartment',
+        '2025-01-01',
+        '2024-01-01',
+        1,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b9',
+        'AT',
+        'sale',
+        'apartment',
+        '2027-01-01',
+        null,
+        1,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b10',
+        'AT',
+        'rent',
+        'apartment',
+        '2025-01-01',
+        null,
+        null,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b11',
+        'AT',
+        'sale',
+        'castle',
+        '2025-01-01',
+        null,
+        1,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
+      [
+        'b12',
+        'AT',
+        'sale',
+        'apartment',
+        '2025-01-01',
+        null,
+        1,
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        'maybe',
+        'x',
+      ],
+      [
+        'b13',
+        'AT',
+        'sale',
+        'apartment',
+        '2025-01-01',
+        null,
+        'lots',
+        null,
+        50,
+        null,
+        null,
+        '1010',
+        null,
+        'x',
+      ],
     ];
     const file = writeFile(dir, 'offers.csv', csv(HEADER, rows));
     const report = await importFile(dataDir, 'offers', file, { today: TODAY });
@@ -103,7 +380,10 @@ describe('offer import', () => {
       { line: 8, reason: 'countryCode "XX" is not one of AT, BE, CH, CZ, DE, FR, NL, SK' },
       { line: 9, reason: 'latitude "91" must be at most 90' },
       { line: 10, reason: 'livingArea "-3" must be at least 0' },
-      { line: 11, reason: 'postalCode "99999" is unknown for AT and no coordinates place the offer' },
+      {
+        line: 11,
+        reason: 'postalCode "99999" is unknown for AT and no coordinates place the offer',
+      },
       { line: 12, reason: 'endDate is before startDate' },
       { line: 13, reason: 'startDate is in the future' },
       { line: 14, reason: 'a rent offer needs rentGross or rentNet' },
@@ -114,35 +394,126 @@ describe('offer import', () => {
   });
 
   it('--strict refuses the whole file and changes nothing', async () => {
-    await importFile(dataDir, 'offers', writeFile(dir, 'good.csv', csv(HEADER, GOOD)), { today: TODAY });
+    await importFile(dataDir, 'offers', writeFile(dir, 'good.csv', csv(HEADER, GOOD)), {
+      today: TODAY,
+    });
     const before = currentSnapshot(marketPaths(dataDir));
-    const bad = writeFile(dir, 'bad.csv', csv(HEADER, [
-      ['n1', 'AT', 'sale', 'apartment', '2025-01-01', null, 1, null, 50, null, null, '1010', null, 'ok'],
-      ['n2', 'AT', 'sale', 'apartment', 'yesterday', null, 1, null, 50, null, null, '1010', null, 'bad'],
-    ]));
-    const error = await importFile(dataDir, 'offers', bad, { today: TODAY, strict: true }).catch((e: unknown) => e);
+    const bad = writeFile(
+      dir,
+      'bad.csv',
+      csv(HEADER, [
+        [
+          'n1',
+          'AT',
+          'sale',
+          'apartment',
+          '2025-01-01',
+          null,
+          1,
+          null,
+          50,
+          null,
+          null,
+          '1010',
+          null,
+          'ok',
+        ],
+        [
+          'n2',
+          'AT',
+          'sale',
+          'apartment',
+          'yesterday',
+          null,
+          1,
+          null,
+          50,
+          null,
+          null,
+          '1010',
+          null,
+          'bad',
+        ],
+      ]),
+    );
+    const error = await importFile(dataDir, 'offers', bad, { today: TODAY, strict: true }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StrictImportError);
     expect((error as StrictImportError).report.rejections).toEqual([
       { line: 3, reason: 'startDate "yesterday" is not a date (YYYY-MM-DD)' },
     ]);
     expect(currentSnapshot(marketPaths(dataDir))).toBe(before);
     expect((await offers()).map((r) => r.id)).toEqual(['a1', 'a2', 'c1']);
-    expect(fs.readdirSync(path.join(dataDir, 'market')).filter((f) => f.endsWith('.duckdb'))).toHaveLength(2);
+    expect(
+      fs.readdirSync(path.join(dataDir, 'market')).filter((f) => f.endsWith('.duckdb')),
+    ).toHaveLength(2);
   });
 
   it('adds rows and replaces those with an existing (countryCode, id); --replace replaces all', async () => {
-    await importFile(dataDir, 'offers', writeFile(dir, 'one.csv', csv(HEADER, GOOD)), { today: TODAY });
-    const update = writeFile(dir, 'two.csv', csv(HEADER, [
-      ['a2', 'AT', 'rent', 'house', '2026-10-01', null, null, 1500, 55, 48.2077, 16.3705, null, 'no', 'Updated'],
-      ['a3', 'AT', 'sale', 'house', '2026-01-01', null, 900000, null, 150, null, null, '1020', null, 'New'],
-      ['a1', 'DE', 'sale', 'house', '2026-01-01', null, 400000, null, 150, null, null, '10115', null, 'Same id, other country'],
-    ]));
+    await importFile(dataDir, 'offers', writeFile(dir, 'one.csv', csv(HEADER, GOOD)), {
+      today: TODAY,
+    });
+    const update = writeFile(
+      dir,
+      'two.csv',
+      csv(HEADER, [
+        [
+          'a2',
+          'AT',
+          'rent',
+          'house',
+          '2026-10-01',
+          null,
+          null,
+          1500,
+          55,
+          48.2077,
+          16.3705,
+          null,
+          'no',
+          'Updated',
+        ],
+        [
+          'a3',
+          'AT',
+          'sale',
+          'house',
+          '2026-01-01',
+          null,
+          900000,
+          null,
+          150,
+          null,
+          null,
+          '1020',
+          null,
+          'New',
+        ],
+        [
+          'a1',
+          'DE',
+          'sale',
+          'house',
+          '2026-01-01',
+          null,
+          400000,
+          null,
+          150,
+          null,
+          null,
+          '10115',
+          null,
+          'Same id, other country',
+        ],
+      ]),
+    );
     const report = await importFile(dataDir, 'offers', update, { today: TODAY });
     expect(report).toMatchObject({ imported: 3, total: 5 });
     const rows = await offers();
-    expect(rows.map((r) => `${String(r.country_code)}/${String(r.id)}:${String(r.title)}`)).toEqual([
-      'AT/a1:Flat', 'AT/a2:Updated', 'AT/a3:New', 'CZ/c1:Byt', 'DE/a1:Same id, other country',
-    ]);
+    expect(rows.map((r) => `${String(r.country_code)}/${String(r.id)}:${String(r.title)}`)).toEqual(
+      ['AT/a1:Flat', 'AT/a2:Updated', 'AT/a3:New', 'CZ/c1:Byt', 'DE/a1:Same id, other country'],
+    );
     expect(rows.find((r) => r.id === 'a2')?.rent_gross).toBe(1500);
 
     await importFile(dataDir, 'offers', update, { today: TODAY, replace: true });
@@ -151,20 +522,68 @@ describe('offer import', () => {
 
   it('keeps explicit division ids and refuses unknown ones', async () => {
     const header = [...HEADER, 'divisionLevel6', 'divisionLevel8'];
-    const file = writeFile(dir, 'div.csv', csv(header, [
-      ['d1', 'AT', 'sale', 'apartment', '2025-01-01', null, 1, null, 50, null, null, null, null, 'x', '101', '10101'],
-      ['d2', 'AT', 'sale', 'apartment', '2025-01-01', null, 1, null, 50, null, null, null, null, 'x', null, '99999'],
-    ]));
+    const file = writeFile(
+      dir,
+      'div.csv',
+      csv(header, [
+        [
+          'd1',
+          'AT',
+          'sale',
+          'apartment',
+          '2025-01-01',
+          null,
+          1,
+          null,
+          50,
+          null,
+          null,
+          null,
+          null,
+          'x',
+          '101',
+          '10101',
+        ],
+        [
+          'd2',
+          'AT',
+          'sale',
+          'apartment',
+          '2025-01-01',
+          null,
+          1,
+          null,
+          50,
+          null,
+          null,
+          null,
+          null,
+          'x',
+          null,
+          '99999',
+        ],
+      ]),
+    );
     const report = await importFile(dataDir, 'offers', file, { today: TODAY });
-    expect(report.rejections).toEqual([{ line: 3, reason: 'divisionLevel8 "99999" is not a known level-8 division of AT' }]);
-    expect(await offers()).toMatchObject([{ id: 'd1', division_level6: '101', division_level8: '10101', division_level100: null }]);
+    expect(report.rejections).toEqual([
+      { line: 3, reason: 'divisionLevel8 "99999" is not a known level-8 division of AT' },
+    ]);
+    expect(await offers()).toMatchObject([
+      { id: 'd1', division_level6: '101', division_level8: '10101', division_level100: null },
+    ]);
   });
 
   it('refuses files with unknown or missing columns, or an unknown format, before touching data', async () => {
-    const typo = writeFile(dir, 'typo.csv', 'id,countryCode,dealType,propertyType,startDate,salesPrice\n');
+    const typo = writeFile(
+      dir,
+      'typo.csv',
+      'id,countryCode,dealType,propertyType,startDate,salesPrice\n',
+    );
     await expect(importFile(dataDir, 'offers', typo)).rejects.toThrow(/unknown column salesPrice/);
     const missing = writeFile(dir, 'missing.csv', 'id,countryCode,dealType\n');
-    await expect(importFile(dataDir, 'offers', missing)).rejects.toThrow(/missing required column propertyType, startDate/);
+    await expect(importFile(dataDir, 'offers', missing)).rejects.toThrow(
+      /missing required column propertyType, startDate/,
+    );
     const xml = writeFile(dir, 'offers.xml', '<offers/>');
     await expect(importFile(dataDir, 'offers', xml)).rejects.toThrow(ImportFileError);
   });
@@ -174,33 +593,71 @@ describe('project and division import', () => {
   it('imports building projects with validation and upsert', async () => {
     const dir = tempDir();
     const dataDir = path.join(dir, 'data');
-    const header = ['id', 'countryCode', 'name', 'latitude', 'longitude', 'postalCode', 'status', 'numberOfUnits', 'constructionStartYear', 'completionYear', 'isResidential', 'isCommercial'];
-    const file = writeFile(dir, 'p.csv', csv(header, [
-      ['p1', 'DE', 'Spreeufer', 52.5, 13.4, '10115', 'planned', 120, 2026, 2028, true, false],
-      ['p2', 'DE', 'Bad', 52.5, 13.4, null, 'demolished', 10, 2020, 2022, true, false],
-      ['p3', 'DE', 'Backwards', 52.5, 13.4, null, 'completed', 10, 2022, 2020, true, false],
-    ]));
+    const header = [
+      'id',
+      'countryCode',
+      'name',
+      'latitude',
+      'longitude',
+      'postalCode',
+      'status',
+      'numberOfUnits',
+      'constructionStartYear',
+      'completionYear',
+      'isResidential',
+      'isCommercial',
+    ];
+    const file = writeFile(
+      dir,
+      'p.csv',
+      csv(header, [
+        ['p1', 'DE', 'Spreeufer', 52.5, 13.4, '10115', 'planned', 120, 2026, 2028, true, false],
+        ['p2', 'DE', 'Bad', 52.5, 13.4, null, 'demolished', 10, 2020, 2022, true, false],
+        ['p3', 'DE', 'Backwards', 52.5, 13.4, null, 'completed', 10, 2022, 2020, true, false],
+      ]),
+    );
     const report = await importFile(dataDir, 'projects', file);
     expect(report).toMatchObject({ imported: 1, rejected: 2, total: 1 });
     expect(report.rejections.map((r) => r.reason)).toEqual([
       'status "demolished" is not one of planned, under_construction, completed',
       'completionYear is before constructionStartYear',
     ]);
-    expect(await snapshotRows(dataDir, 'select id, name, status, number_of_units, is_residential from projects')).toEqual([
-      { id: 'p1', name: 'Spreeufer', status: 'planned', number_of_units: 120, is_residential: true },
+    expect(
+      await snapshotRows(
+        dataDir,
+        'select id, name, status, number_of_units, is_residential from projects',
+      ),
+    ).toEqual([
+      {
+        id: 'p1',
+        name: 'Spreeufer',
+        status: 'planned',
+        number_of_units: 120,
+        is_residential: true,
+      },
     ]);
   });
 
   it('adds and updates divisions on top of the shipped reference', async () => {
     const dir = tempDir();
     const dataDir = path.join(dir, 'data');
-    const file = writeFile(dir, 'd.csv', csv(
-      ['countryCode', 'level', 'id', 'name', 'level6Id', 'level8Id', 'latitude', 'longitude'],
-      [['AT', 100, '1010', 'Innere Stadt (renamed)', '900', '901', 48.2, 16.37], ['AT', 7, 'x', 'bad level', null, null, null, null]],
-    ));
+    const file = writeFile(
+      dir,
+      'd.csv',
+      csv(
+        ['countryCode', 'level', 'id', 'name', 'level6Id', 'level8Id', 'latitude', 'longitude'],
+        [
+          ['AT', 100, '1010', 'Innere Stadt (renamed)', '900', '901', 48.2, 16.37],
+          ['AT', 7, 'x', 'bad level', null, null, null, null],
+        ],
+      ),
+    );
     const before = await importFile(dataDir, 'divisions', file);
     expect(before).toMatchObject({ imported: 1, rejected: 1 });
-    const rows = await snapshotRows(dataDir, `select name from divisions where country_code = 'AT' and level = 100 and id = '1010'`);
+    const rows = await snapshotRows(
+      dataDir,
+      `select name from divisions where country_code = 'AT' and level = 100 and id = '1010'`,
+    );
     expect(rows).toEqual([{ name: 'Innere Stadt (renamed)' }]);
     const total = await snapshotRows(dataDir, 'select count(*)::integer as n from divisions');
     expect(total[0]?.n).toBe(before.total);

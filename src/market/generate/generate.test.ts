@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/backends.js';
+import { snapshotRows } from '../../../test/helpers/market.js';
+import { generateDemoData } from './generate.js';
+import { PLAUSIBLE_SALE_PRICE_PER_M2 } from './plausibility.js';
+
+const TODAY = '2026-11-21';
+const fingerprint = (dataDir: string) =>
+  snapshotRows(
+    dataDir,
+    `select count(*)::integer as n, sum(hash(columns(*)))::varchar as h from offers`,
+  );
+
+describe('demo data generator', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = path.join(tempDir(), 'data');
+    await generateDemoData(dataDir, { offers: 60_000, projects: 300, seed: 7, today: TODAY });
+  });
+
+  it('is deterministic for a seed and differs between seeds', async () => {
+    const again = path.join(tempDir(), 'data');
+    await generateDemoData(again, { offers: 60_000, projects: 300, seed: 7, today: TODAY });
+    const other = path.join(tempDir(), 'data');
+    await generateDemoData(other, { offers: 60_000, projects: 300, seed: 8, today: TODAY });
+    const [a, b, c] = await Promise.all([
+      fingerprint(dataDir),
+      fingerprint(again),
+      fingerprint(other),
+    ]);
+    expect(a).toEqual(b);
+    expect(a[0]?.n).toBe(60_000);
+    expect(c).not.toEqual(a);
+  });
+
+  it('puts recent sale prices per m² of every country inside the documented ranges', async () => {
+    const rows = await snapshotRows(
+      dataDir,
+      `
+      select country_code, median(sale_price / living_area) as m2, count(*)::integer as n
+      from offers where deal_type = 'sale' and start_date >= date '2025-01-01'
+      group by 1 order by 1`,
+    );
+    expect(rows.map((r) => r.country_code)).toEqual([
+      'AT',
+      'BE',
+      'CH',
+      'CZ',
+      'DE',
+      'FR',
+      'NL',
+      'SK',
+    ]);
+    for (const row of rows) {
+      const [min, max] =
+        PLAUSIBLE_SALE_PRICE_PER_M2[row.country_code as keyof typeof PLAUSIBLE_SALE_PRICE_PER_M2];
+      expect(Number(row.m2), String(row.country_code)).toBeGreaterThanOrEqual(min);
+      expect(Number(row.m2), String(row.country_code)).toBeLessThanOrEqual(max);
+    }
+  });
+
+  it('prices capitals far above the countryside, with the 2022-2023 dip', async () => {
+    const [capitals] = await snapshotRows(
+      dataDir,
+      `
+      select
+        median(sale_price / living_area) filter (where division_level6 = '75') /
+        median(sale_price / living_area) filter (where division_level6 in ('23', '15', '48')) as paris_vs_rural_fr,
+        median(sale_price / living_area) filter (where division_level6 = '09162') /
+        median(sale_price / living_area) filter (where country_code = 'DE' and division_level6 not in ('09162', '11000', '02000', '06412')) as munich_vs_de
+      from offers where deal_type = 'sale'`,
+    );
+    expect(Number(capitals?.paris_vs_rural_fr)).toBeGreaterThan(2.5);
+    expect(Number(capitals?.munich_vs_de)).toBeGreaterThan(1.8);
+    const years = await snapshotRows(
+      dataDir,
+      `
+      select year(start_date)::integer as y, median(sale_price / living_area) as m2 from offers
+      where deal_type = 'sale' group by 1 order by 1`,
+    );
+    const m2 = new Map(years.map((r) => [Number(r.y), Number(r.m2)]));
+    expect(m2.get(2022) ?? 0).toBeGreaterThan(m2.get(2015) ?? Infinity);
+    expect(m2.get(2023) ?? Infinity).toBeLessThan(m2.get(2022) ?? 0);
+  });
+
+  it('fills every field the way the canonical format expects', async () => {
+    const [r] = await snapshotRows(
+      dataDir,
+      `
+      select
+        avg((rent_net < rent_gross)::integer) filter (where deal_type = 'rent') as net_below_gross,
+        count(*) filter (where deal_type = 'sale' and sale_price is null)::integer as sale_without_price,
+        count(*) filter (where number_of_bedrooms is not null and country_code <> 'BE')::integer as bedrooms_outside_be,
+        count(*) filter (where has_open_kitchen is not null and country_code <> 'CZ')::integer as kitchen_outside_cz,
+        avg(is_active::integer) filter (where start_date >= date '2026-11-01') as recent_active,
+        avg(is_active::integer) filter (where start_date < date '2025-01-01') as old_active,
+        count(*) filter (where division_level100 is null)::integer as without_postcode,
+        corr(number_of_rooms, living_area) as rooms_area
+      from offers`,
+    );
+    expect(Number(r?.net_below_gross)).toBe(1);
+    expect(r).toMatchObject({
+      sale_without_price: 0,
+      bedrooms_outside_be: 0,
+      kitchen_outside_cz: 0,
+      without_postcode: 0,
+    });
+    expect(Number(r?.recent_active)).toBeGreaterThan(0.8);
+    expect(Number(r?.old_active)).toBe(0);
+    expect(Number(r?.rooms_area)).toBeGreaterThan(0.6);
+    const projects = await snapshotRows(
+      dataDir,
+      'select count(*)::integer as n, count(distinct country_code)::integer as c from projects',
+    );
+    expect(projects).toEqual([{ n: 300, c: 8 }]);
+  });
+});

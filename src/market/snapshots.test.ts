@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/helpers/backends.js';
+import { assertBuilt, BIN } from '../../test/helpers/cli.js';
+import { csv, snapshotRows, writeFile } from '../../test/helpers/market.js';
+import { queryOne } from './duck.js';
+import { importFile } from './import/run-import.js';
+import { MarketStore } from './market-store.js';
+import { currentSnapshot, marketPaths } from './snapshots.js';
+
+const HEADER = [
+  'id',
+  'countryCode',
+  'dealType',
+  'propertyType',
+  'startDate',
+  'salePrice',
+  'livingArea',
+  'postalCode',
+];
+
+function offersCsv(count: number, prefix: string): string {
+  const rows = Array.from({ length: count }, (_, i) => [
+    `${prefix}${i}`,
+    'AT',
+    'sale',
+    'apartment',
+    '2025-01-01',
+    100_000 + i,
+    50,
+    '1010',
+  ]);
+  return csv(HEADER, rows);
+}
+
+describe('market snapshots', () => {
+  it('swaps snapshots atomically under concurrent reads: every read sees old or new, whole', async () => {
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    await importFile(dataDir, 'offers', writeFile(dir, 'a.csv', offersCsv(1000, 'a')));
+    const store = await MarketStore.open(dataDir);
+    const firstFile = store.snapshotFile;
+    const counts = new Set<number>();
+    let reading = true;
+    const readers = Array.from({ length: 4 }, async () => {
+      while (reading) {
+        const n = await store.read(async (db) => {
+          const row = await queryOne(
+            db,
+            'select count(*)::integer as n, count(distinct left(id, 1))::integer as kinds from offers',
+          );
+          return Number(row?.n) * 10 + Number(row?.kinds);
+        });
+        counts.add(n);
+        await store.refresh();
+      }
+    });
+    // While readers run: one import that adds 500 rows of another prefix.
+    await importFile(dataDir, 'offers', writeFile(dir, 'b.csv', offersCsv(500, 'b')));
+    await store.refresh();
+    const after = await store.read(async (db) =>
+      Number((await queryOne(db, 'select count(*)::integer as n from offers'))?.n),
+    );
+    reading = false;
+    await Promise.all(readers);
+    expect(after).toBe(1500);
+    expect(store.snapshotFile).not.toBe(firstFile);
+    // 1000 rows of one prefix, or 1500 rows of two: never anything in between.
+    expect([...counts].every((c) => c === 10001 || c === 15002)).toBe(true);
+    expect(counts.has(15002)).toBe(true);
+    store.close();
+  });
+
+  it('leaves the previous data intact when an import is killed, and the next import recovers', async () => {
+    assertBuilt();
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    await importFile(dataDir, 'offers', writeFile(dir, 'small.csv', offersCsv(10, 's')));
+    const before = currentSnapshot(marketPaths(dataDir));
+    const big = writeFile(dir, 'big.csv', offersCsv(400_000, 'k'));
+
+    const child = spawn(process.execPath, [BIN, 'import', 'offers', big], {
+      env: { PATH: process.env.PATH ?? '', PROPDATA_DATA_DIR: dataDir },
+      stdio: 'ignore',
+    });
+    // Kill it once it holds the import lock, mid-import.
+    const lock = marketPaths(dataDir).lock;
+    const deadline = Date.now() + 15_000;
+    while (!fs.existsSync(lock) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 150));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    // The stale lock shows the process died mid-import, before it could publish or clean up.
+    expect(fs.existsSync(lock)).toBe(true);
+
+    expect(currentSnapshot(marketPaths(dataDir))).toBe(before);
+    expect(await snapshotRows(dataDir, 'select count(*)::integer as n from offers')).toEqual([
+      { n: 10 },
+    ]);
+    const store = await MarketStore.open(dataDir);
+    expect(
+      await store.read(
+        async (db) => (await queryOne(db, 'select count(*)::integer as n from offers'))?.n,
+      ),
+    ).toBe(10);
+    store.close();
+
+    // The lock of the killed process is taken over; its half-written file is cleaned up.
+    const report = await importFile(
+      dataDir,
+      'offers',
+      writeFile(dir, 'next.csv', offersCsv(5, 'n')),
+    );
+    expect(report.total).toBe(15);
+    const files = fs
+      .readdirSync(path.join(dataDir, 'market'))
+      .filter((f) => f.startsWith('snapshot-'));
+    expect(files.sort()).toEqual(
+      [
+        path.basename(before ?? ''),
+        path.basename(currentSnapshot(marketPaths(dataDir)) ?? ''),
+      ].sort(),
+    );
+  });
+});
