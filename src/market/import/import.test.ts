@@ -664,3 +664,15 @@ describe('project and division import', () => {
     expect(before.total).toBeGreaterThan(39_000);
   });
 });
+
+describe('README example files', () => {
+  it.each([
+    ['offers', 'examples/offers.csv', 5],
+    ['offers', 'examples/offers.ndjson', 2],
+    ['projects', 'examples/projects.csv', 2],
+    ['divisions', 'examples/divisions.csv', 3],
+  ] as const)('%s %s imports with --strict', async (entity, file, rows) => {
+    const report = await importFile(path.join(tempDir(), 'data'), entity, path.resolve(file), { strict: true });
+    expect(report).toMatchObject({ read: rows, imported: rows, rejected: 0 });
+  });
+});

@@ -1,0 +1,20 @@
+// `npm run bench [-- name ...]`: runs the named benchmarks (default: all) and prints a
+// Markdown table to paste into bench/RESULTS.md. Benchmarks are not tests: they measure.
+import os from 'node:os';
+import { benchMarket } from './market.js';
+
+const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
+  market: benchMarket,
+};
+
+const args = process.argv.slice(2);
+const names = args.filter((a) => a in BENCHMARKS);
+const selected = names.length > 0 ? names : Object.keys(BENCHMARKS);
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+process.stdout.write(
+  `\n${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} × ${cpu} · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version}\n\n| measurement | result | note |\n| --- | --- | --- |\n`,
+);
+for (const name of selected) {
+  const run = BENCHMARKS[name];
+  if (run) process.stdout.write(`${await run(args)}\n`);
+}
