@@ -15,12 +15,12 @@ describeBackends('health and readiness', (backend) => {
     });
     const ready = await call(world.app, { method: 'GET', url: '/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', stores: { accounts: true } });
+    expect(ready.json()).toEqual({ status: 'ready', stores: { accounts: true, market: true } });
 
     await world.stores.close();
     const down = await call(world.app, { method: 'GET', url: '/ready' });
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ status: 'unavailable', stores: { accounts: false } });
+    expect(down.json()).toEqual({ status: 'unavailable', stores: { accounts: false, market: false } });
     expect((await call(world.app, { method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 });

@@ -672,7 +672,9 @@ describe('README example files', () => {
     ['projects', 'examples/projects.csv', 2],
     ['divisions', 'examples/divisions.csv', 3],
   ] as const)('%s %s imports with --strict', async (entity, file, rows) => {
-    const report = await importFile(path.join(tempDir(), 'data'), entity, path.resolve(file), { strict: true });
+    const report = await importFile(path.join(tempDir(), 'data'), entity, path.resolve(file), {
+      strict: true,
+    });
     expect(report).toMatchObject({ read: rows, imported: rows, rejected: 0 });
   });
 });

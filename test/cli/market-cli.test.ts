@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/backends.js';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { csv, snapshotRows, writeFile } from '../helpers/market.js';
+
+const HEADER = [
+  'id',
+  'countryCode',
+  'dealType',
+  'propertyType',
+  'startDate',
+  'salePrice',
+  'postalCode',
+];
+
+describe('propdata import / generate / convert', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(() => {
+    assertBuilt();
+    dir = tempDir();
+    env = { PROPDATA_DATA_DIR: path.join(dir, 'data') };
+  });
+
+  it('imports, reports rejected rows with line and reason, and --strict exits 1 changing nothing', async () => {
+    const file = writeFile(
+      dir,
+      'o.csv',
+      csv(HEADER, [
+        ['x1', 'NL', 'sale', 'apartment', '2025-01-01', 300000, '1012'],
+        ['x2', 'NL', 'sale', 'flat', '2025-01-01', 300000, '1012'],
+      ]),
+    );
+    const strict = await runCli(['import', 'offers', file, '--strict'], env);
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toMatch(/read 2, imported 1, rejected 1/);
+    expect(strict.stdout).toMatch(/line 3: propertyType "flat" is not one of apartment, house/);
+    expect(strict.stderr).toMatch(/1 invalid row: nothing was imported \(--strict\)/);
+    expect(
+      await snapshotRows(env.PROPDATA_DATA_DIR ?? '', 'select count(*)::integer as n from offers'),
+    ).toEqual([{ n: 0 }]);
+
+    const lenient = await runCli(['import', 'offers', file], env);
+    expect(lenient.status, lenient.stderr).toBe(0);
+    expect(lenient.stdout).toMatch(/imported 1, rejected 1; 1 offers in the market data now/);
+  });
+
+  it('refuses a bad entity, a missing file and a busy option with exit 1', async () => {
+    expect((await runCli(['import', 'flats', 'x.csv'], env)).stderr).toMatch(
+      /entity must be one of offers, projects, divisions/,
+    );
+    const missing = await runCli(['import', 'offers', path.join(dir, 'nope.csv')], env);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/does not exist/);
+    const badCount = await runCli(['generate', '--offers', 'many'], env);
+    expect(badCount.status).toBe(1);
+    expect(badCount.stderr).toMatch(/--offers must be an integer/);
+  });
+
+  it('generates demo data', async () => {
+    const result = await runCli(
+      ['generate', '--offers', '2000', '--projects', '10', '--seed', '3'],
+      env,
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/generated 2000 offers and 10 building projects \(seed 3\)/);
+    expect(
+      await snapshotRows(env.PROPDATA_DATA_DIR ?? '', 'select count(*)::integer as n from offers'),
+    ).toEqual([{ n: 2000 }]);
+  });
+});
