@@ -20,7 +20,10 @@ describeBackends('health and readiness', (backend) => {
     await world.stores.close();
     const down = await call(world.app, { method: 'GET', url: '/ready' });
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ status: 'unavailable', stores: { accounts: false, market: false } });
+    expect(down.json()).toEqual({
+      status: 'unavailable',
+      stores: { accounts: false, market: false },
+    });
     expect((await call(world.app, { method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 });

@@ -1,0 +1,127 @@
+import { Type, type Static } from 'typebox';
+import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { COUNTRIES } from '../../market/countries.js';
+import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
+import { METRICS, STATISTIC_TYPES } from './metrics.js';
+
+/** Request caps (README "Limits"). */
+export const MAX_STATISTICS = 50;
+export const MAX_GROUPS = 24;
+export const MAX_PERIODS = 600;
+export const MAX_RADIUS_METERS = 10_000;
+
+const Month = Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'A month, `YYYY-MM`.' });
+
+const IntRange = (description: string) =>
+  StrictObject(
+    { min: Type.Optional(Type.Integer()), max: Type.Optional(Type.Integer()) },
+    { description: `${description} Both ends included.` },
+  );
+
+const PriceRange = (description: string) =>
+  StrictObject(
+    {
+      currency: Type.Optional(Type.String({ description: "The country's main currency (ISO 4217)." })),
+      min: Type.Optional(Type.Integer({ minimum: 0 })),
+      max: Type.Optional(Type.Integer({ minimum: 0 })),
+    },
+    { description: `${description} Both ends included.` },
+  );
+
+export const StatisticItem = StrictObject({
+  type: StringEnum(STATISTIC_TYPES),
+  metric: StringEnum(METRICS, { description: '`number_of_bedrooms` only for BE.' }),
+  parameters: Type.Optional(
+    StrictObject({
+      percentileRank: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: 100, description: 'For `percentile`: which percentile.' }),
+      ),
+      percentileValue: Type.Optional(
+        Type.Integer({ minimum: 0, description: 'For `percentile_rank`: the value to rank.' }),
+      ),
+    }),
+  ),
+});
+export type StatisticItem = Static<typeof StatisticItem>;
+
+export const ValueGroup = StrictObject({
+  lowerBound: Type.Optional(Type.Number({ description: 'Included.' })),
+  upperBound: Type.Optional(Type.Number({ description: 'Excluded.' })),
+});
+
+export const Filters = StrictObject({
+  dealType: Type.Optional(StringEnum(DEAL_TYPES)),
+  startDate: Type.Optional(
+    StrictObject(
+      { min: Type.Optional(Month), max: Type.Optional(Month) },
+      { description: 'First publication month, both ends included.' },
+    ),
+  ),
+  coordinates: Type.Optional(
+    StrictObject({
+      latitude: Type.Number({ minimum: -90, maximum: 90 }),
+      longitude: Type.Number({ minimum: -180, maximum: 180 }),
+    }),
+  ),
+  radius: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_RADIUS_METERS, description: 'Meters; needs `coordinates`.' }),
+  ),
+  isActive: Type.Optional(Type.Boolean()),
+  isNew: Type.Optional(Type.Boolean()),
+  isPrivate: Type.Optional(Type.Boolean({ description: '`true`: private offers; `false`: professional.' })),
+  salePrice: Type.Optional(PriceRange('Sale price; only with `dealType` sale (or none).')),
+  rentGross: Type.Optional(PriceRange('Monthly gross rent; only with `dealType` rent (or none).')),
+  propertyType: Type.Optional(StringEnum(PROPERTY_TYPES)),
+  livingArea: Type.Optional(IntRange('Living area in m².')),
+  buildingYear: Type.Optional(IntRange('Building year.')),
+  numberOfRooms: Type.Optional(
+    StrictObject(
+      { min: Type.Optional(Type.Number()), max: Type.Optional(Type.Number()) },
+      { description: 'Rooms. Both ends included.' },
+    ),
+  ),
+  hasOpenKitchen: Type.Optional(Type.Boolean({ description: 'Only for CZ.' })),
+  daysOnMarket: Type.Optional(IntRange('Days on market.')),
+  divisionLevel6: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  divisionLevel8: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  divisionLevel100: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+});
+export type Filters = Static<typeof Filters>;
+
+export const StatisticsRequest = StrictObject({
+  statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: MAX_STATISTICS }),
+  groupBy: Type.Optional(
+    StrictObject({
+      field: StringEnum([...METRICS, 'start_date'] as const),
+      groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: MAX_GROUPS })),
+      period: Type.Optional(StringEnum(['month', 'quarter', 'year'] as const)),
+    }),
+  ),
+  filters: Filters,
+  countryCode: StringEnum(COUNTRIES),
+});
+export type StatisticsRequest = Static<typeof StatisticsRequest>;
+
+const StatisticResult = Type.Object({
+  type: Type.String(),
+  metric: Type.String(),
+  parameters: Type.Optional(
+    Type.Object({
+      percentileRank: Type.Optional(Type.Integer()),
+      percentileValue: Type.Optional(Type.Integer()),
+    }),
+  ),
+  value: Type.Optional(Type.Number({ description: 'Left out when the group has too few values.' })),
+});
+
+export const StatisticsResponse = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      groupId: Type.Optional(Type.String()),
+      groupLowerBound: Type.Optional(Type.Number()),
+      groupUpperBound: Type.Optional(Type.Number()),
+      statistics: Type.Array(StatisticResult),
+    }),
+  ),
+});
+export type StatisticsResponse = Static<typeof StatisticsResponse>;
