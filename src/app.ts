@@ -6,6 +6,7 @@ import { authRoutes } from './features/auth/routes.js';
 import { LoginThrottle } from './features/auth/login-throttle.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
+import { statisticsRoutes } from './features/statistics/routes.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -87,5 +88,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   divisionRoutes(app, ctx);
+  statisticsRoutes(app, ctx);
   return app;
 }

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       databaseUrl: `sqlite:${path.resolve('data', 'accounts.sqlite')}`,
       loginTokenTtlSeconds: 7200,
       logLevel: 'info',
+      minSample: 5,
     });
   });
 

@@ -13,6 +13,7 @@ const EnvSchema = Type.Object({
     Type.String({ pattern: '^(postgres|postgresql|sqlite):', minLength: 8 }),
   ),
   PROPDATA_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 7200 }),
+  PROPDATA_MIN_SAMPLE: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
     type: 'string',
     enum: [...LOG_LEVELS],
@@ -32,6 +33,8 @@ export interface Config {
   /** Lifetime of the access tokens handed out by the login endpoint. */
   loginTokenTtlSeconds: number;
   logLevel: LogLevel;
+  /** Offer statistics leave a value out when a group has fewer values than this. */
+  minSample: number;
 }
 
 export class ConfigError extends Error {}
@@ -56,5 +59,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: parsed.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'accounts.sqlite')}`,
     loginTokenTtlSeconds: parsed.PROPDATA_TOKEN_TTL_SECONDS,
     logLevel: parsed.LOG_LEVEL,
+    minSample: parsed.PROPDATA_MIN_SAMPLE,
   };
 }

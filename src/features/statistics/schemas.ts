@@ -10,7 +10,10 @@ export const MAX_GROUPS = 24;
 export const MAX_PERIODS = 600;
 export const MAX_RADIUS_METERS = 10_000;
 
-const Month = Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'A month, `YYYY-MM`.' });
+const Month = Type.String({
+  pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
+  description: 'A month, `YYYY-MM`.',
+});
 
 const IntRange = (description: string) =>
   StrictObject(
@@ -21,7 +24,9 @@ const IntRange = (description: string) =>
 const PriceRange = (description: string) =>
   StrictObject(
     {
-      currency: Type.Optional(Type.String({ description: "The country's main currency (ISO 4217)." })),
+      currency: Type.Optional(
+        Type.String({ description: "The country's main currency (ISO 4217)." }),
+      ),
       min: Type.Optional(Type.Integer({ minimum: 0 })),
       max: Type.Optional(Type.Integer({ minimum: 0 })),
     },
@@ -34,7 +39,11 @@ export const StatisticItem = StrictObject({
   parameters: Type.Optional(
     StrictObject({
       percentileRank: Type.Optional(
-        Type.Integer({ minimum: 0, maximum: 100, description: 'For `percentile`: which percentile.' }),
+        Type.Integer({
+          minimum: 0,
+          maximum: 100,
+          description: 'For `percentile`: which percentile.',
+        }),
       ),
       percentileValue: Type.Optional(
         Type.Integer({ minimum: 0, description: 'For `percentile_rank`: the value to rank.' }),
@@ -64,11 +73,17 @@ export const Filters = StrictObject({
     }),
   ),
   radius: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: MAX_RADIUS_METERS, description: 'Meters; needs `coordinates`.' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_RADIUS_METERS,
+      description: 'Meters; needs `coordinates`.',
+    }),
   ),
   isActive: Type.Optional(Type.Boolean()),
   isNew: Type.Optional(Type.Boolean()),
-  isPrivate: Type.Optional(Type.Boolean({ description: '`true`: private offers; `false`: professional.' })),
+  isPrivate: Type.Optional(
+    Type.Boolean({ description: '`true`: private offers; `false`: professional.' }),
+  ),
   salePrice: Type.Optional(PriceRange('Sale price; only with `dealType` sale (or none).')),
   rentGross: Type.Optional(PriceRange('Monthly gross rent; only with `dealType` rent (or none).')),
   propertyType: Type.Optional(StringEnum(PROPERTY_TYPES)),

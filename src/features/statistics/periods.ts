@@ -1,0 +1,42 @@
+export type Period = 'month' | 'quarter' | 'year';
+
+export interface PeriodSlot {
+  /** `YYYY-MM`, `YYYY-Q<n>` or `YYYY`, as the response names it. */
+  id: string;
+  /** First day of the period, `YYYY-MM-DD`: the value of DuckDB's date_trunc for it. */
+  start: string;
+}
+
+const monthIndex = (month: string) =>
+  Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+const MONTHS_PER: Record<Period, number> = { month: 1, quarter: 3, year: 12 };
+
+function slotOf(index: number, period: Period): PeriodSlot {
+  const step = MONTHS_PER[period];
+  const first = Math.floor(index / step) * step;
+  const year = Math.floor(first / 12);
+  const month = (first % 12) + 1;
+  const start = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01`;
+  const id =
+    period === 'month'
+      ? start.slice(0, 7)
+      : period === 'quarter'
+        ? `${year}-Q${(month + 2) / 3}`
+        : String(year);
+  return { id, start };
+}
+
+export function periodCount(min: string, max: string, period: Period): number {
+  const step = MONTHS_PER[period];
+  return Math.floor(monthIndex(max) / step) - Math.floor(monthIndex(min) / step) + 1;
+}
+
+/** Every period from the one containing `min` to the one containing `max`, ascending. */
+export function periodsBetween(min: string, max: string, period: Period): PeriodSlot[] {
+  const step = MONTHS_PER[period];
+  const slots: PeriodSlot[] = [];
+  for (let i = Math.floor(monthIndex(min) / step) * step; i <= monthIndex(max); i += step) {
+    slots.push(slotOf(i, period));
+  }
+  return slots;
+}

@@ -1,0 +1,243 @@
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { AppError } from '../../http/problem.js';
+import { queryOne, queryRows, type Row } from '../../market/duck.js';
+import { METRIC_SQL, type Metric } from './metrics.js';
+import { periodsBetween } from './periods.js';
+import type { Filters, StatisticItem, StatisticsRequest, StatisticsResponse } from './schemas.js';
+
+type Params = Record<string, DuckDBValue>;
+
+/** Mean Earth radius (IUGG), meters. */
+const EARTH_RADIUS_M = 6_371_008.8;
+
+const RANGE_COLUMNS = {
+  salePrice: 'sale_price',
+  rentGross: 'rent_gross',
+  livingArea: 'living_area',
+  buildingYear: 'building_year',
+  numberOfRooms: 'number_of_rooms',
+  daysOnMarket: 'days_on_market',
+} as const;
+
+const FLAG_COLUMNS = {
+  dealType: 'deal_type',
+  propertyType: 'property_type',
+  isActive: 'is_active',
+  isNew: 'is_new',
+  isPrivate: 'is_private',
+  hasOpenKitchen: 'has_open_kitchen',
+} as const;
+
+const DIVISION_FILTERS = [
+  ['divisionLevel6', 6, 'division_level6'],
+  ['divisionLevel8', 8, 'division_level8'],
+  ['divisionLevel100', 100, 'division_level100'],
+] as const;
+
+function division(filters: Filters): { level: 6 | 8 | 100; column: string; id: string } {
+  for (const [name, level, column] of DIVISION_FILTERS) {
+    const id = filters[name];
+    if (id !== undefined) return { level, column, id };
+  }
+  throw new AppError('validation_failed', 'filters must have exactly one division');
+}
+
+const monthStart = (month: string) => `${month}-01`;
+function monthAfter(month: string): string {
+  const year = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  return m === 12
+    ? `${year + 1}-01-01`
+    : `${String(year).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}-01`;
+}
+
+/** WHERE conditions of the filters; every value is a bound parameter. */
+function whereClause(request: StatisticsRequest, params: Params): string {
+  const { filters } = request;
+  const where = ['country_code = $country'];
+  params.country = request.countryCode;
+  const d = division(filters);
+  where.push(`${d.column} = $division`);
+  params.division = d.id;
+  for (const [name, column] of Object.entries(FLAG_COLUMNS)) {
+    const value = filters[name as keyof typeof FLAG_COLUMNS];
+    if (value !== undefined) {
+      where.push(`${column} = $${name}`);
+      params[name] = value;
+    }
+  }
+  for (const [name, column] of Object.entries(RANGE_COLUMNS)) {
+    const range = filters[name as keyof typeof RANGE_COLUMNS];
+    if (range?.min !== undefined) {
+      where.push(`${column} >= $${name}Min`);
+      params[`${name}Min`] = range.min;
+    }
+    if (range?.max !== undefined) {
+      where.push(`${column} <= $${name}Max`);
+      params[`${name}Max`] = range.max;
+    }
+  }
+  if (filters.startDate?.min !== undefined) {
+    where.push('start_date >= $startMin::date');
+    params.startMin = monthStart(filters.startDate.min);
+  }
+  if (filters.startDate?.max !== undefined) {
+    where.push('start_date < $startEnd::date');
+    params.startEnd = monthAfter(filters.startDate.max);
+  }
+  if (filters.coordinates && filters.radius !== undefined) {
+    // A bounding box first (cheap, uses zone maps), then the exact haversine distance.
+    const { latitude, longitude } = filters.coordinates;
+    const dLat = (filters.radius / EARTH_RADIUS_M) * (180 / Math.PI);
+    const cos = Math.max(Math.cos((latitude * Math.PI) / 180), 1e-6);
+    params.lat = latitude;
+    params.lon = longitude;
+    params.radius = filters.radius;
+    params.dLat = dLat;
+    params.dLon = Math.min(180, dLat / cos);
+    where.push(
+      'latitude between $lat - $dLat and $lat + $dLat',
+      'longitude between $lon - $dLon and $lon + $dLon',
+      `2 * ${EARTH_RADIUS_M} * asin(sqrt(sin(radians(latitude - $lat) / 2) ** 2 + cos(radians($lat)) * cos(radians(latitude)) * sin(radians(longitude - $lon) / 2) ** 2)) <= $radius`,
+    );
+  }
+  return where.join(' and ');
+}
+
+const metricColumn = (metric: Metric) => `m_${metric}`;
+
+/** The aggregate for one requested statistic, plus the count that decides if it is reported. */
+function aggregate(stat: StatisticItem, index: number, params: Params): string {
+  const m = metricColumn(stat.metric);
+  switch (stat.type) {
+    case 'count':
+      return `count(${m})`;
+    case 'mean':
+      return `avg(${m})`;
+    case 'percentile':
+      params[`p${index}`] = (stat.parameters?.percentileRank ?? 0) / 100;
+      return `quantile_cont(${m}, $p${index}::double)`;
+    case 'percentile_rank':
+      params[`v${index}`] = stat.parameters?.percentileValue ?? 0;
+      return `100.0 * count(${m}) filter (where ${m} <= $v${index}) / nullif(count(${m}), 0)`;
+  }
+}
+
+interface Group {
+  key: string;
+  groupId?: string;
+  groupLowerBound?: number;
+  groupUpperBound?: number;
+}
+
+export interface StatisticsOptions {
+  /** Fewer values than this in a group: mean, percentile and percentile rank are left out. */
+  minSample: number;
+}
+
+async function assertDivisionExists(
+  db: DuckDBConnection,
+  request: StatisticsRequest,
+): Promise<void> {
+  const d = division(request.filters);
+  const found = await queryOne(
+    db,
+    'select 1 as ok from divisions where country_code = $country and level = $level and id = $id',
+    { country: request.countryCode, level: d.level, id: d.id },
+  );
+  if (!found) {
+    throw new AppError(
+      'unknown_division',
+      `Division ${d.id} of level ${d.level} is unknown for ${request.countryCode}`,
+      {
+        errors: [
+          {
+            path: `/filters/divisionLevel${d.level}`,
+            message: 'is not a known division of the country',
+          },
+        ],
+      },
+    );
+  }
+}
+
+/** Computes the statistics of one request in a single query over the division's offers. */
+export async function computeStatistics(
+  db: DuckDBConnection,
+  request: StatisticsRequest,
+  options: StatisticsOptions,
+): Promise<StatisticsResponse> {
+  await assertDivisionExists(db, request);
+  const params: Params = {};
+  const where = whereClause(request, params);
+  const metrics = new Set<Metric>(request.statistics.map((s) => s.metric));
+  const { groupBy } = request;
+  if (groupBy && groupBy.field !== 'start_date') metrics.add(groupBy.field);
+  const columns = [...metrics].map((m) => `${METRIC_SQL[m]} as ${metricColumn(m)}`);
+
+  const selects = request.statistics.map((s, i) => `${aggregate(s, i, params)} as s${i}`);
+  const counts = [...metrics].map((m) => `count(${metricColumn(m)}) as n_${m}`);
+  let groups: Group[];
+  let sql: string;
+  if (!groupBy) {
+    groups = [{ key: 'all' }];
+    sql = `select 'all' as g, ${[...selects, ...counts].join(', ')} from base`;
+  } else if (groupBy.field === 'start_date') {
+    const slots = periodsBetween(
+      request.filters.startDate?.min ?? '',
+      request.filters.startDate?.max ?? '',
+      groupBy.period ?? 'month',
+    );
+    groups = slots.map((s) => ({ key: s.start, groupId: s.id }));
+    columns.push(
+      `strftime(date_trunc('${groupBy.period ?? 'month'}', start_date), '%Y-%m-%d') as g`,
+    );
+    sql = `select g, ${[...selects, ...counts].join(', ')} from base group by g`;
+  } else {
+    const ranges = groupBy.groups ?? [];
+    groups = ranges.map((r, i) => ({
+      key: String(i),
+      groupId: String(i),
+      ...(r.lowerBound !== undefined ? { groupLowerBound: r.lowerBound } : {}),
+      ...(r.upperBound !== undefined ? { groupUpperBound: r.upperBound } : {}),
+    }));
+    const values = ranges
+      .map((r, i) => {
+        params[`lo${i}`] = r.lowerBound ?? null;
+        params[`hi${i}`] = r.upperBound ?? null;
+        return `('${i}', $lo${i}::double, $hi${i}::double)`;
+      })
+      .join(', ');
+    const x = metricColumn(groupBy.field);
+    sql = `select grp.g, ${[...selects, ...counts].join(', ')}
+      from base join (values ${values}) as grp(g, lo, hi)
+        on (grp.lo is null or ${x} >= grp.lo) and (grp.hi is null or ${x} < grp.hi)
+      group by grp.g`;
+  }
+  const rows = await queryRows(
+    db,
+    `with base as (select ${columns.join(', ')} from offers where ${where}) ${sql}`,
+    params,
+  );
+  const byKey = new Map<string, Row>(rows.map((r) => [String(r.g), r]));
+
+  return {
+    items: groups.map(({ key, ...group }) => {
+      const row = byKey.get(key);
+      return {
+        ...group,
+        statistics: request.statistics.map((stat, i) => {
+          const n = Number(row?.[`n_${stat.metric}`] ?? 0);
+          const value =
+            stat.type === 'count' ? n : n >= options.minSample ? row?.[`s${i}`] : undefined;
+          return {
+            type: stat.type,
+            metric: stat.metric,
+            ...(stat.parameters ? { parameters: stat.parameters } : {}),
+            ...(value !== undefined && value !== null ? { value: Number(value) } : {}),
+          };
+        }),
+      };
+    }),
+  };
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../app-context.js';
+import { errorResponses } from '../../http/schemas.js';
+import { computeStatistics } from './query.js';
+import { StatisticsRequest, StatisticsResponse } from './schemas.js';
+import { checkStatisticsRequest } from './validate.js';
+
+export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/api/v1/offers/statistics',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        tags: ['statistics'],
+        summary: 'Offer statistics for one division and period',
+        description:
+          'Mean, count, percentile (linear interpolation, as numpy/`percentile_cont`) and ' +
+          'percentile rank (share of values at or below `percentileValue`, in percent) over the ' +
+          'offers of exactly one division, optionally grouped by start month/quarter/year ' +
+          '(every period from `startDate.min` to `.max`, empty ones included) or by value ranges ' +
+          '(lower bound included, upper excluded). `value` is left out when a group has fewer ' +
+          'values than the minimum sample (`PROPDATA_MIN_SAMPLE`, default 5); `count` is always set.',
+        body: StatisticsRequest,
+        response: { 200: StatisticsResponse, ...errorResponses(400, 413, 415) },
+      },
+    },
+    (request) => {
+      checkStatisticsRequest(request.body);
+      return ctx.stores.market.read((db) =>
+        computeStatistics(db, request.body, { minSample: ctx.config.minSample }),
+      );
+    },
+  );
+}

@@ -1,0 +1,119 @@
+import { AppError, type FieldError } from '../../http/problem.js';
+import { MAIN_CURRENCY } from '../../market/countries.js';
+import { METRIC_COUNTRIES } from './metrics.js';
+import { periodCount } from './periods.js';
+import { MAX_PERIODS, type StatisticsRequest } from './schemas.js';
+
+const RANGES = [
+  'salePrice',
+  'rentGross',
+  'livingArea',
+  'buildingYear',
+  'numberOfRooms',
+  'daysOnMarket',
+] as const;
+
+/**
+ * The contract's rules that a JSON schema cannot say (section 4 of the API contract). All
+ * failures are collected, so one answer names every problem.
+ */
+export function checkStatisticsRequest(request: StatisticsRequest): void {
+  const errors: FieldError[] = [];
+  const fail = (path: string, message: string) => errors.push({ path, message });
+  const { filters, countryCode, groupBy } = request;
+
+  const divisions = (['divisionLevel6', 'divisionLevel8', 'divisionLevel100'] as const).filter(
+    (d) => filters[d] !== undefined,
+  );
+  if (divisions.length !== 1) {
+    fail(
+      '/filters',
+      `must have exactly one of divisionLevel6, divisionLevel8, divisionLevel100 (got ${divisions.length})`,
+    );
+  }
+  if (filters.coordinates !== undefined && filters.radius === undefined)
+    fail('/filters/radius', 'is required with coordinates');
+  if (filters.radius !== undefined && filters.coordinates === undefined)
+    fail('/filters/coordinates', 'is required with radius');
+  const { min, max } = filters.startDate ?? {};
+  if (min !== undefined && max !== undefined && min > max)
+    fail('/filters/startDate', 'min must not be after max');
+  if (filters.dealType === 'rent' && filters.salePrice)
+    fail('/filters/salePrice', 'is not allowed with dealType rent');
+  if (filters.dealType === 'sale' && filters.rentGross)
+    fail('/filters/rentGross', 'is not allowed with dealType sale');
+  if (filters.hasOpenKitchen !== undefined && countryCode !== 'CZ')
+    fail('/filters/hasOpenKitchen', 'is only available for CZ');
+  for (const name of RANGES) {
+    const range = filters[name];
+    if (range?.min !== undefined && range.max !== undefined && range.min > range.max) {
+      fail(`/filters/${name}`, 'min must not be greater than max');
+    }
+  }
+  for (const name of ['salePrice', 'rentGross'] as const) {
+    const currency = filters[name]?.currency;
+    if (currency !== undefined && currency !== MAIN_CURRENCY[countryCode]) {
+      fail(
+        `/filters/${name}/currency`,
+        `must be ${MAIN_CURRENCY[countryCode]}, the main currency of ${countryCode}`,
+      );
+    }
+  }
+
+  const metricAllowed = (metric: string, path: string) => {
+    const only = METRIC_COUNTRIES[metric as keyof typeof METRIC_COUNTRIES];
+    if (only && !only.includes(countryCode))
+      fail(path, `${metric} is only available for ${only.join(', ')}`);
+  };
+  request.statistics.forEach((s, i) => {
+    metricAllowed(s.metric, `/statistics/${i}/metric`);
+    if (s.type === 'percentile' && s.parameters?.percentileRank === undefined) {
+      fail(`/statistics/${i}/parameters/percentileRank`, 'is required for percentile');
+    }
+    if (s.type === 'percentile_rank' && s.parameters?.percentileValue === undefined) {
+      fail(`/statistics/${i}/parameters/percentileValue`, 'is required for percentile_rank');
+    }
+  });
+
+  if (groupBy) {
+    if (groupBy.field === 'start_date') {
+      if (groupBy.period === undefined)
+        fail('/groupBy/period', 'is required when grouping by start_date');
+      if (groupBy.groups !== undefined)
+        fail('/groupBy/groups', 'is not allowed when grouping by start_date');
+      if (min === undefined || max === undefined) {
+        fail('/filters/startDate', 'min and max are required when grouping by start_date');
+      } else if (
+        groupBy.period &&
+        min <= max &&
+        periodCount(min, max, groupBy.period) > MAX_PERIODS
+      ) {
+        fail('/filters/startDate', `spans more than ${MAX_PERIODS} periods`);
+      }
+    } else {
+      metricAllowed(groupBy.field, '/groupBy/field');
+      if (groupBy.groups === undefined)
+        fail('/groupBy/groups', `is required when grouping by ${groupBy.field}`);
+      if (groupBy.period !== undefined)
+        fail('/groupBy/period', 'is only allowed when grouping by start_date');
+      groupBy.groups?.forEach((g, i) => {
+        if (g.lowerBound === undefined && g.upperBound === undefined) {
+          fail(`/groupBy/groups/${i}`, 'needs lowerBound, upperBound or both');
+        } else if (
+          g.lowerBound !== undefined &&
+          g.upperBound !== undefined &&
+          g.lowerBound > g.upperBound
+        ) {
+          fail(`/groupBy/groups/${i}`, 'lowerBound must not be greater than upperBound');
+        }
+      });
+    }
+  }
+
+  if (errors.length > 0) {
+    const detail = errors
+      .map((e) => `${e.path.slice(1).replaceAll('/', '.')} ${e.message}`)
+      .join('; ');
+    throw new AppError('validation_failed', detail, { errors });
+  }
+}
