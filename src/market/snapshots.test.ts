@@ -4,22 +4,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
 import { assertBuilt, BIN } from '../../test/helpers/cli.js';
-import { csv, snapshotRows, writeFile } from '../../test/helpers/market.js';
+import { csv, snapshotRows, writeFile, OFFER_KEY_COLUMNS } from '../../test/helpers/market.js';
 import { queryOne } from './duck.js';
 import { importFile } from './import/run-import.js';
 import { MarketStore } from './market-store.js';
 import { currentSnapshot, marketPaths } from './snapshots.js';
 
-const HEADER = [
-  'id',
-  'countryCode',
-  'dealType',
-  'propertyType',
-  'startDate',
-  'salePrice',
-  'livingArea',
-  'postalCode',
-];
+const HEADER = [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'postalCode'];
 
 function offersCsv(count: number, prefix: string): string {
   const rows = Array.from({ length: count }, (_, i) => [

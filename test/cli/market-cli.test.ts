@@ -2,17 +2,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/backends.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
-import { csv, snapshotRows, writeFile } from '../helpers/market.js';
+import { csv, snapshotRows, writeFile, OFFER_KEY_COLUMNS } from '../helpers/market.js';
 
-const HEADER = [
-  'id',
-  'countryCode',
-  'dealType',
-  'propertyType',
-  'startDate',
-  'salePrice',
-  'postalCode',
-];
+const HEADER = [...OFFER_KEY_COLUMNS, 'salePrice', 'postalCode'];
 
 describe('propdata import / generate / convert', () => {
   let dir: string;

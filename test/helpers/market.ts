@@ -23,6 +23,9 @@ export function writeFile(dir: string, name: string, text: string): string {
   return file;
 }
 
+/** The columns every offer row needs, in the order test files list them first. */
+export const OFFER_KEY_COLUMNS = ['id', 'countryCode', 'dealType', 'propertyType', 'startDate'];
+
 const cell = (v: string | number | boolean | null): string =>
   v === null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v);
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csv, writeFile } from '../../../test/helpers/market.js';
+import { csv, writeFile, OFFER_KEY_COLUMNS } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { tempDir } from '../../../test/helpers/backends.js';
@@ -10,11 +10,7 @@ import type { StatisticsResponse } from './schemas.js';
 // Hand-made offers in Vienna's 1st district (AT level 8 `901`, level 6 `900`), one in the
 // 2nd district (`902`). The expected answers below are worked out by hand from these rows.
 const HEADER = [
-  'id',
-  'countryCode',
-  'dealType',
-  'propertyType',
-  'startDate',
+  ...OFFER_KEY_COLUMNS,
   'isActive',
   'isNew',
   'isPrivate',

@@ -3,18 +3,20 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
-import { convertWithDuckDb, csv, snapshotRows, writeFile } from '../../../test/helpers/market.js';
+import {
+  convertWithDuckDb,
+  csv,
+  snapshotRows,
+  writeFile,
+  OFFER_KEY_COLUMNS,
+} from '../../../test/helpers/market.js';
 import { currentSnapshot, marketPaths } from '../snapshots.js';
 import { importFile, StrictImportError } from './run-import.js';
 import { ImportFileError } from './source.js';
 
 const TODAY = '2026-11-21';
 const HEADER = [
-  'id',
-  'countryCode',
-  'dealType',
-  'propertyType',
-  'startDate',
+  ...OFFER_KEY_COLUMNS,
   'endDate',
   'salePrice',
   'rentGross',
