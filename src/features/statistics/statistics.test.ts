@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { csv, writeFile, OFFER_KEY_COLUMNS } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
-import { tempDir } from '../../../test/helpers/backends.js';
+import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
 import { importFile } from '../../market/import/run-import.js';
 import type { StatisticsResponse } from './schemas.js';
 
@@ -228,10 +228,10 @@ const ROWS = [
   ],
 ];
 
-describe('POST /api/v1/offers/statistics', () => {
+describeBackends('POST /api/v1/offers/statistics', (backend) => {
   let world: World;
   beforeAll(async () => {
-    world = await createWorld('sqlite');
+    world = await createWorld(backend);
     const file = writeFile(tempDir(), 'offers.csv', csv(HEADER, ROWS));
     await importFile(world.config.dataDir, 'offers', path.resolve(file), {
       strict: true,
