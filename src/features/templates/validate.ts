@@ -160,13 +160,13 @@ export function checkSections(
     if (rule.onlyWithLayout === undefined) {
       errors.push({
         path: '/sections',
-        message: `must include a ${rule.type} section in ${country}`,
+        message: `must include the ${rule.type} section in ${country}`,
       });
     } else if (layout === rule.onlyWithLayout) {
       // Without a valid layout (reported above) it is unknown whether this one is required.
       errors.push({
         path: '/sections',
-        message: `must include a ${rule.type} section with the ${layout} layout`,
+        message: `must include the ${rule.type} section with the ${layout} layout`,
       });
     }
   }
