@@ -27,7 +27,6 @@ const SectionBody = StrictObject(
   },
   { description: 'One section of the PDF.' },
 );
-export type SectionBody = Static<typeof SectionBody>;
 
 const TITLE_DESCRIPTION = `1–${TITLE_MAX_LENGTH} characters; leading and trailing white space is removed.`;
 
@@ -115,14 +114,12 @@ export const TemplateList = Type.Array(
       `${limits.templates.perUser} user templates per caller, plus the provider ones.`,
   },
 );
-export type TemplateList = Static<typeof TemplateList>;
 
 export const TemplateRead = Type.Array(Type.Object(templateFields), {
   minItems: 1,
   maxItems: 1,
   description: 'An array holding the one template, without its id (interface document 4.6).',
 });
-export type TemplateRead = Static<typeof TemplateRead>;
 
 export const Created = Type.Object({
   id: Type.String({ format: 'uuid', description: 'The new template’s id.' }),

@@ -174,6 +174,17 @@ describeBackends('report templates', (backend) => {
       ]);
     });
 
+    it('creates with or without the trailing slash of the path', async () => {
+      const res = await call(world.app, {
+        method: 'POST',
+        url: BASE,
+        token: world.memberA.token,
+        payload: body('CZ', 'appraisal'),
+      });
+      const id = await created(Promise.resolve(res));
+      expect((await t.del(world.memberA, id)).statusCode).toBe(204);
+    });
+
     it('keeps the values given and the order of the sections', async () => {
       const sections = defaultSections('CH', 'brochure')
         .reverse()
@@ -282,6 +293,31 @@ describeBackends('report templates', (backend) => {
       expect((await t.list(world.memberA, 'NL')).json<Listed[]>()).toHaveLength(before);
     });
 
+    it('documents every route, with an example body the API accepts', async () => {
+      interface Operation {
+        description?: string;
+        requestBody?: { content: Record<string, { example?: Record<string, unknown> }> };
+        responses: Record<string, unknown>;
+      }
+      const res = await call(world.app, { method: 'GET', url: '/api/v1/openapi.json' });
+      const paths = res.json<{ paths: Record<string, Record<string, Operation>> }>().paths;
+      const item = paths[`${BASE}/{id}`];
+      expect(Object.keys(paths[`${BASE}/list`] ?? {})).toEqual(['post']);
+      expect(Object.keys(item ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+      expect(Object.keys(item?.put?.responses ?? {})).toEqual(
+        expect.arrayContaining(['204', '400', '401', '403', '404']),
+      );
+      const create = paths[`${BASE}/`]?.post;
+      expect(create?.description).toMatch(/At most 100 user templates per user/);
+      expect(Object.keys(create?.responses ?? {})).toEqual(
+        expect.arrayContaining(['201', '400', '401', '403', '409']),
+      );
+      const example = create?.requestBody?.content['application/json']?.example;
+      expect(example).toBeDefined();
+      const id = await created(t.create(world.memberA, example ?? {}));
+      expect((await t.del(world.memberA, id)).statusCode).toBe(204);
+    });
+
     it('refuses an id that is not a UUID', async () => {
       const res = await t.get(world.memberA, 'not-a-uuid');
       expect(expectProblem(res, 400, 'validation_failed').errors?.[0]?.path).toBe('/id');
@@ -329,6 +365,13 @@ describeBackends('report templates', (backend) => {
           sections,
         },
       ]);
+    });
+
+    it('answers 204 to a replacement that changes nothing', async () => {
+      const id = await created(t.create(world.memberA, body('CZ', 'brochure')));
+      expect((await t.put(world.memberA, id, body('CZ', 'brochure'))).statusCode).toBe(204);
+      expect((await t.put(world.memberA, id, body('CZ', 'brochure'))).statusCode).toBe(204);
+      expect((await t.del(world.memberA, id)).statusCode).toBe(204);
     });
 
     it('may move a template to another country, with that country’s sections', async () => {
