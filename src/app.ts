@@ -7,6 +7,7 @@ import { LoginThrottle } from './features/auth/login-throttle.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
+import { templateRoutes } from './features/templates/routes.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -89,5 +90,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   authRoutes(app, ctx);
   divisionRoutes(app, ctx);
   statisticsRoutes(app, ctx);
+  templateRoutes(app, ctx);
   return app;
 }

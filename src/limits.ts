@@ -18,6 +18,12 @@ export const limits = {
     maxFailuresPerUsername: 10,
     maxFailuresPerAddress: 50,
   },
+  /** Report templates per owner: enough for every country and purpose, small enough that a
+   * template list stays one short answer. Beyond them creation is `409 conflict`. */
+  templates: {
+    perUser: 100,
+    perOrganization: 200,
+  },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
 } as const;

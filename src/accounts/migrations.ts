@@ -44,6 +44,50 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('tokens_user_id').on('tokens').column('user_id').execute();
     },
   },
+  // Report templates (src/features/templates). `sections` is JSON text, checked by the
+  // feature's rules before it is written. User templates keep their organization too, so every
+  // query can be scoped by organization.
+  '0002_templates': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('templates')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('level', 'text', (c) => c.notNull())
+        .addColumn('organization_id', 'text', (c) =>
+          c.references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('country_code', 'text', (c) => c.notNull())
+        .addColumn('rent_type', 'text', (c) => c.notNull())
+        .addColumn('front_cover', 'integer', (c) => c.notNull())
+        .addColumn('back_cover', 'integer', (c) => c.notNull())
+        .addColumn('sections', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addCheckConstraint(
+          'templates_owner',
+          sql`(level = 'provider' and organization_id is null and user_id is null)
+            or (level = 'organization' and organization_id is not null and user_id is null)
+            or (level = 'user' and organization_id is not null and user_id is not null)`,
+        )
+        .addCheckConstraint('templates_rent_type', sql`rent_type in ('rent_net', 'rent_gross')`)
+        .addCheckConstraint('templates_front_cover_flag', sql`front_cover in (0, 1)`)
+        .addCheckConstraint('templates_back_cover_flag', sql`back_cover in (0, 1)`)
+        .execute();
+      await db.schema
+        .createIndex('templates_organization_country')
+        .on('templates')
+        .columns(['organization_id', 'country_code'])
+        .execute();
+      await db.schema.createIndex('templates_user_id').on('templates').column('user_id').execute();
+      await db.schema
+        .createIndex('templates_level_country')
+        .on('templates')
+        .columns(['level', 'country_code'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -36,9 +36,31 @@ export interface AccountTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   tokens: TokensTable;
+  templates: TemplatesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type TokenRow = Selectable<TokensTable>;
 export type NewToken = Insertable<TokensTable>;
+
+export type TemplateLevel = 'user' | 'organization' | 'provider';
+
+/** Report templates: provider ones have no owner, organization ones an organization, user ones
+ * both their user and that user's organization. `sections` is JSON text. */
+export interface TemplatesTable {
+  id: string;
+  level: TemplateLevel;
+  organization_id: string | null;
+  user_id: string | null;
+  title: string;
+  country_code: string;
+  rent_type: 'rent_net' | 'rent_gross';
+  front_cover: number;
+  back_cover: number;
+  sections: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type TemplateRow = Selectable<TemplatesTable>;

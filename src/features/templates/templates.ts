@@ -1,0 +1,80 @@
+import type { AccountDb } from '../../accounts/database.js';
+import { AppError, notFound } from '../../http/problem.js';
+import type { Caller } from '../auth/caller.js';
+import { requireMayWrite } from './permissions.js';
+import {
+  deleteTemplate,
+  findVisibleTemplate,
+  insertTemplate,
+  listVisibleTemplates,
+  replaceTemplate,
+} from './store.js';
+import type { Template, TemplateContent } from './template.js';
+import { checkCountry, checkTemplate, type TemplateInput } from './validate.js';
+
+/** The operations behind the routes: permission, then rules, then storage. */
+
+export type ListedTemplate = TemplateContent & { uuid: string };
+
+function contentOf(template: Template): TemplateContent {
+  const { title, level, countryCode, rentType, frontCover, backCover, sections } = template;
+  return { title, level, countryCode, rentType, frontCover, backCover, sections };
+}
+
+// The same error for a missing template and one the caller may not see.
+const missing = () => notFound('Template');
+
+export async function listTemplates(
+  db: AccountDb,
+  caller: Caller,
+  countryCode: string,
+): Promise<ListedTemplate[]> {
+  const templates = await listVisibleTemplates(db, caller, checkCountry(countryCode));
+  return templates.map((t) => ({ uuid: t.id, ...contentOf(t) }));
+}
+
+export async function readTemplate(
+  db: AccountDb,
+  caller: Caller,
+  id: string,
+): Promise<TemplateContent> {
+  const template = await findVisibleTemplate(db, caller, id);
+  if (!template) throw missing();
+  return contentOf(template);
+}
+
+export async function createTemplate(
+  db: AccountDb,
+  caller: Caller,
+  body: TemplateInput,
+): Promise<string> {
+  const { level } = body;
+  requireMayWrite(caller, level);
+  return insertTemplate(db, caller, { ...checkTemplate(body), level });
+}
+
+export async function updateTemplate(
+  db: AccountDb,
+  caller: Caller,
+  id: string,
+  body: TemplateInput,
+): Promise<void> {
+  const existing = await findVisibleTemplate(db, caller, id);
+  if (!existing) throw missing();
+  requireMayWrite(caller, existing.level);
+  if (body.level !== existing.level) {
+    throw new AppError(
+      'validation_failed',
+      `level cannot be changed (the template is a ${existing.level} template); create a new template instead`,
+      { errors: [{ path: '/level', message: `must stay ${existing.level}` }] },
+    );
+  }
+  if (!(await replaceTemplate(db, caller, id, checkTemplate(body)))) throw missing();
+}
+
+export async function removeTemplate(db: AccountDb, caller: Caller, id: string): Promise<void> {
+  const existing = await findVisibleTemplate(db, caller, id);
+  if (!existing) throw missing();
+  requireMayWrite(caller, existing.level);
+  if (!(await deleteTemplate(db, caller, id))) throw missing();
+}

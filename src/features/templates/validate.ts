@@ -1,0 +1,201 @@
+import { AppError, type FieldError } from '../../http/problem.js';
+import { dottedPath } from '../../http/validation.js';
+import { limits } from '../../limits.js';
+import {
+  isTemplateCountry,
+  itemCountries,
+  itemsInCountry,
+  LAYOUT_ITEM,
+  LAYOUTS,
+  sectionInCountry,
+  SECTION_RULES,
+  sectionRule,
+  TEMPLATE_COUNTRIES,
+  type ItemRule,
+  type Layout,
+  type SectionType,
+  type TemplateCountry,
+} from './section-rules.js';
+import {
+  TEMPLATE_DEFAULTS,
+  type Level,
+  type RentType,
+  type Section,
+  type TemplateContent,
+} from './template.js';
+
+/** A section as the request schema lets it through: known type, any configuration object. */
+export interface SectionInput {
+  type: SectionType;
+  enabled: boolean;
+  configuration: Record<string, unknown>;
+}
+
+/** A template body as the request schema lets it through. */
+export interface TemplateInput {
+  title: string;
+  level: Level;
+  countryCode: string;
+  rentType?: RentType | undefined;
+  frontCover?: boolean | undefined;
+  backCover?: boolean | undefined;
+  sections: SectionInput[];
+}
+
+const list = (values: readonly string[]) => values.join(', ');
+
+function failWith(code: 'validation_failed' | 'unsupported_country', errors: FieldError[]): never {
+  const shown = errors.slice(0, limits.problemErrors);
+  const detail = shown.map((e) => `${dottedPath(e.path, 'body')} ${e.message}`).join('; ');
+  throw new AppError(code, detail, { errors: shown });
+}
+
+export function checkCountry(countryCode: string, path = '/countryCode'): TemplateCountry {
+  if (isTemplateCountry(countryCode)) return countryCode;
+  return failWith('unsupported_country', [
+    {
+      path,
+      message: `${JSON.stringify(countryCode)} is not a supported template country (supported: ${list(TEMPLATE_COUNTRIES)})`,
+    },
+  ]);
+}
+
+function valueError(item: ItemRule, value: unknown, section: SectionType): string | undefined {
+  if (item.value.kind === 'boolean') {
+    return typeof value === 'boolean' ? undefined : `must be a boolean in ${section}`;
+  }
+  return typeof value === 'string' && item.value.values.includes(value)
+    ? undefined
+    : `must be one of ${item.value.values.map((v) => JSON.stringify(v)).join(', ')} in ${section}`;
+}
+
+/** The layout the sections ask for, when their `overview` states a valid one. */
+function layoutOf(sections: readonly SectionInput[]): Layout | undefined {
+  const value = sections.find((s) => s.type === LAYOUT_ITEM.section)?.configuration[
+    LAYOUT_ITEM.item
+  ];
+  return LAYOUTS.find((l) => l === value);
+}
+
+function checkConfiguration(
+  section: SectionInput,
+  path: string,
+  country: TemplateCountry,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const rule = sectionRule(section.type);
+  const available = itemsInCountry(rule, country);
+  for (const item of available) {
+    const itemPath = `${path}/configuration/${item.name}`;
+    if (!Object.hasOwn(section.configuration, item.name)) {
+      errors.push({ path: itemPath, message: `is required for ${section.type} in ${country}` });
+      continue;
+    }
+    const message = valueError(item, section.configuration[item.name], section.type);
+    if (message) errors.push({ path: itemPath, message });
+  }
+  for (const name of Object.keys(section.configuration)) {
+    if (available.some((item) => item.name === name)) continue;
+    const itemPath = `${path}/configuration/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const elsewhere = rule.items.find((item) => item.name === name);
+    if (elsewhere) {
+      errors.push({
+        path: itemPath,
+        message: `is not available for ${section.type} in ${country} (only ${list(itemCountries(rule, elsewhere))})`,
+      });
+    } else {
+      const expected = available.length > 0 ? list(available.map((i) => i.name)) : 'none';
+      errors.push({
+        path: itemPath,
+        message: `is not a configuration item of ${section.type} (in ${country}: ${expected})`,
+      });
+    }
+  }
+  return errors;
+}
+
+/**
+ * Table 2.11 applied to one template: every section available in the country (and layout)
+ * exactly once, each with exactly its items. Returns every problem found, each naming the
+ * section and item by JSON pointer and in words.
+ */
+export function checkSections(
+  sections: readonly SectionInput[],
+  country: TemplateCountry,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const layout = layoutOf(sections);
+  const firstIndex = new Map<SectionType, number>();
+  sections.forEach((section, index) => {
+    const path = `/sections/${index}`;
+    const rule = sectionRule(section.type);
+    const first = firstIndex.get(section.type);
+    if (first !== undefined) {
+      errors.push({
+        path: `${path}/type`,
+        message: `${section.type} appears more than once (also at /sections/${first})`,
+      });
+      return;
+    }
+    firstIndex.set(section.type, index);
+    if (!sectionInCountry(rule, country)) {
+      errors.push({
+        path: `${path}/type`,
+        message: `${section.type} is not available in ${country} (only ${list(rule.only ?? [])})`,
+      });
+      return;
+    }
+    if (rule.onlyWithLayout && layout !== undefined && layout !== rule.onlyWithLayout) {
+      errors.push({
+        path: `${path}/type`,
+        message: `${section.type} is only available with the ${rule.onlyWithLayout} layout (overview.layout is ${layout})`,
+      });
+      return;
+    }
+    errors.push(...checkConfiguration(section, path, country));
+  });
+
+  for (const rule of SECTION_RULES) {
+    if (!sectionInCountry(rule, country) || firstIndex.has(rule.type)) continue;
+    if (rule.onlyWithLayout === undefined) {
+      errors.push({
+        path: '/sections',
+        message: `must include the ${rule.type} section in ${country}`,
+      });
+    } else if (layout === rule.onlyWithLayout) {
+      // Without a valid layout (reported above) it is unknown whether this one is required.
+      errors.push({
+        path: '/sections',
+        message: `must include the ${rule.type} section with the ${layout} layout`,
+      });
+    }
+  }
+  return errors;
+}
+
+/**
+ * The semantic rules of a create or replace body, after the schema has checked its shape.
+ * Returns the content to store: title trimmed, defaults filled in.
+ */
+export function checkTemplate(body: TemplateInput): TemplateContent {
+  const countryCode = checkCountry(body.countryCode);
+  const errors: FieldError[] = [];
+  const title = body.title.trim();
+  if (title.length === 0) errors.push({ path: '/title', message: 'must not be blank' });
+  errors.push(...checkSections(body.sections, countryCode));
+  if (errors.length > 0) failWith('validation_failed', errors);
+  return {
+    title,
+    level: body.level,
+    countryCode,
+    rentType: body.rentType ?? TEMPLATE_DEFAULTS.rentType,
+    frontCover: body.frontCover ?? TEMPLATE_DEFAULTS.frontCover,
+    backCover: body.backCover ?? TEMPLATE_DEFAULTS.backCover,
+    // Checked above: every configuration value is a boolean or a layout name.
+    sections: body.sections.map((s): Section => ({
+      type: s.type,
+      enabled: s.enabled,
+      configuration: s.configuration as Record<string, boolean | string>,
+    })),
+  };
+}
