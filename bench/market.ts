@@ -7,6 +7,7 @@ import { openDuck, sqlString } from '../src/market/duck.js';
 import { generateDemoData } from '../src/market/generate/generate.js';
 import { importFile } from '../src/market/import/run-import.js';
 import { terminalProgress } from '../src/market/progress.js';
+import { offerSizes } from './data.js';
 import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
 
 const CANONICAL = `country_code as countryCode, id, deal_type as dealType, property_type as propertyType,
@@ -39,8 +40,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 export async function benchMarket(args: string[]): Promise<string> {
-  const offersArg = args.indexOf('--offers');
-  const offers = offersArg >= 0 ? Number(args[offersArg + 1]) : 1_000_000;
+  const offers = offerSizes(args, [1_000_000])[0] ?? 1_000_000;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-bench-'));
   try {
     const progress = terminalProgress();
@@ -61,6 +61,8 @@ export async function benchMarket(args: string[]): Promise<string> {
     );
     if (report.imported !== offers) throw new Error(`imported ${report.imported} of ${offers}`);
     return [
+      '| measurement | result | note |',
+      '| --- | --- | --- |',
       `| demo generation, ${offers.toLocaleString('en')} offers | ${generateSeconds.toFixed(1)} s | target < 30 s |`,
       `| CSV import into a new data dir (${megabytes.toFixed(0)} MB, ${offers.toLocaleString('en')} offers, divisions derived from postcodes) | ${importSeconds.toFixed(1)} s | target < 10 s |`,
       `| CSV import of the same file again (upsert: every row replaces one) | ${reimportSeconds.toFixed(1)} s | |`,

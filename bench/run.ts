@@ -2,9 +2,12 @@
 // Markdown table to paste into bench/RESULTS.md. Benchmarks are not tests: they measure.
 import os from 'node:os';
 import { benchMarket } from './market.js';
+import { benchStatistics } from './statistics.js';
 
+/** Each benchmark returns a Markdown table of its measurements. */
 const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
   market: benchMarket,
+  statistics: benchStatistics,
 };
 
 const args = process.argv.slice(2);
@@ -12,9 +15,9 @@ const names = args.filter((a) => a in BENCHMARKS);
 const selected = names.length > 0 ? names : Object.keys(BENCHMARKS);
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 process.stdout.write(
-  `\n${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} × ${cpu} · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version}\n\n| measurement | result | note |\n| --- | --- | --- |\n`,
+  `\n${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} × ${cpu} · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version}\n`,
 );
 for (const name of selected) {
   const run = BENCHMARKS[name];
-  if (run) process.stdout.write(`${await run(args)}\n`);
+  if (run) process.stdout.write(`\n## ${name}\n\n${await run(args)}\n`);
 }

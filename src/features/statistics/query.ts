@@ -161,13 +161,15 @@ async function assertDivisionExists(
   }
 }
 
-/** Computes the statistics of one request in a single query over the division's offers. */
-export async function computeStatistics(
-  db: DuckDBConnection,
-  request: StatisticsRequest,
-  options: StatisticsOptions,
-): Promise<StatisticsResponse> {
-  await assertDivisionExists(db, request);
+/** The one SQL query a request becomes, with its bound values and the groups it answers. */
+export interface StatisticsQuery {
+  sql: string;
+  params: Params;
+  groups: Group[];
+}
+
+/** Builds the single query of a request; values are bound parameters, never SQL text. */
+export function statisticsQuery(request: StatisticsRequest): StatisticsQuery {
   const params: Params = {};
   const where = whereClause(request, params);
   const metrics = new Set<Metric>(request.statistics.map((s) => s.metric));
@@ -214,11 +216,22 @@ export async function computeStatistics(
         on (grp.lo is null or ${x} >= grp.lo) and (grp.hi is null or ${x} < grp.hi)
       group by grp.g`;
   }
-  const rows = await queryRows(
-    db,
-    `with base as (select ${columns.join(', ')} from offers where ${where}) ${sql}`,
+  return {
+    sql: `with base as (select ${columns.join(', ')} from offers where ${where}) ${sql}`,
     params,
-  );
+    groups,
+  };
+}
+
+/** Computes the statistics of one request in a single query over the division's offers. */
+export async function computeStatistics(
+  db: DuckDBConnection,
+  request: StatisticsRequest,
+  options: StatisticsOptions,
+): Promise<StatisticsResponse> {
+  await assertDivisionExists(db, request);
+  const { sql, params, groups } = statisticsQuery(request);
+  const rows = await queryRows(db, sql, params);
   const byKey = new Map<string, Row>(rows.map((r) => [String(r.g), r]));
 
   return {

@@ -1,0 +1,33 @@
+// Demo market data for benchmarks, generated once per size and seed and reused by later runs
+// (generating 10 M offers takes minutes). `--fresh` regenerates.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateDemoData } from '../src/market/generate/generate.js';
+import { countOffers } from '../src/market/market-info.js';
+import { terminalProgress } from '../src/market/progress.js';
+
+const ROOT = path.join(os.tmpdir(), 'propdata-bench');
+
+export async function benchData(offers: number, args: string[]): Promise<string> {
+  const dir = path.join(ROOT, `offers-${offers}`);
+  const reuse = !args.includes('--fresh') && (await countOffers(dir).catch(() => 0)) === offers;
+  if (!reuse) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.stderr.write(`generating ${offers.toLocaleString('en')} demo offers into ${dir}\n`);
+    await generateDemoData(dir, {
+      offers,
+      projects: Math.max(1000, Math.round(offers / 200)),
+      seed: 1,
+      progress: terminalProgress(),
+    });
+  }
+  return dir;
+}
+
+/** `--offers 1000000,10000000` (default) */
+export function offerSizes(args: string[], fallback: number[]): number[] {
+  const i = args.indexOf('--offers');
+  const value = i >= 0 ? args[i + 1] : undefined;
+  return value ? value.split(',').map((v) => Number(v.replaceAll('_', ''))) : fallback;
+}

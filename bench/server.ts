@@ -1,0 +1,91 @@
+// A real `propdata serve` process (the compiled code: `npm run bench` builds first) for HTTP
+// benchmarks, with its own account database, measured from the benchmark process as a client.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { openAccountDatabase } from '../src/accounts/database.js';
+import { createOrganization } from '../src/accounts/organizations.js';
+import { issueToken } from '../src/accounts/tokens.js';
+import { createUser } from '../src/accounts/users.js';
+
+export interface BenchServer {
+  url: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Creates a bench organization and user in a new SQLite database; returns an API token. */
+async function benchToken(databaseUrl: string): Promise<string> {
+  const accounts = await openAccountDatabase(databaseUrl);
+  try {
+    const org = await createOrganization(accounts.db, 'Bench');
+    const user = await createUser(accounts.db, {
+      organizationId: org.id,
+      username: 'bench',
+      password: 'bench password, not secret',
+      isAdmin: true,
+    });
+    return (await issueToken(accounts.db, { userId: user.id, kind: 'api', ttlSeconds: 86_400 }))
+      .secret;
+  } finally {
+    await accounts.close();
+  }
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not become ready in 60 s');
+}
+
+/** Starts `propdata serve` on a data dir that already holds market data. */
+export async function startBenchServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
+  const databaseUrl = `sqlite:${path.join(dataDir, `bench-accounts-${Date.now()}.sqlite`)}`;
+  const token = await benchToken(databaseUrl);
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join('bin', 'propdata.js'), 'serve'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PROPDATA_DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child);
+  return {
+    url,
+    token,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
