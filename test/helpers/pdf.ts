@@ -44,13 +44,16 @@ export async function pdfOfSize(size: number): Promise<Buffer> {
 }
 
 /** A one-page PDF with an object stream (holding one `null`) that inflates to `expandedBytes`. */
-export async function objectStreamPdf(expandedBytes: number): Promise<Buffer> {
+export async function objectStreamPdf(
+  expandedBytes: number,
+  filter = 'FlateDecode',
+): Promise<Buffer> {
   const document = await PDFDocument.create();
   document.addPage();
   const content = Buffer.alloc(expandedBytes, 0x20);
   content.write('900 0 null', 'latin1');
   const contents = deflateSync(content, { level: 9 });
-  const dict = document.context.obj({ Type: 'ObjStm', N: 1, First: 6, Filter: 'FlateDecode' });
+  const dict = document.context.obj({ Type: 'ObjStm', N: 1, First: 6, Filter: filter });
   dict.set(PDFName.of('Length'), PDFNumber.of(contents.length));
   document.context.register(PDFRawStream.of(dict, contents));
   return Buffer.from(await document.save({ useObjectStreams: false }));
@@ -73,4 +76,24 @@ export async function encryptedPdf(): Promise<Buffer> {
     text.replace('trailer\n<<', 'trailer\n<<\n/Encrypt << /Filter /Standard >>'),
     'latin1',
   );
+}
+
+/** Three-page PDFs damaged in different places, each still with its header and %%EOF. */
+export async function damagedPdfs(): Promise<Record<string, Buffer>> {
+  const plain = (await makePdfUncompressed(3)).toString('latin1');
+  const compressed = await makePdf(3);
+  const objectStream = Buffer.from(compressed);
+  const start = objectStream.indexOf('stream\n', objectStream.indexOf('/ObjStm')) + 20;
+  objectStream.fill('#', start, start + 40);
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  return {
+    'garbled page tree': latin1(plain.replace('/Type /Pages', '/Type ) /Pages')),
+    'catalog without its object header': latin1(plain.replace(/\n2 0 obj/, '\n2 0 ob#')),
+    'corrupt object stream': objectStream,
+  };
+}
+
+async function makePdfUncompressed(pages: number): Promise<Buffer> {
+  const document = await PDFDocument.load(await makePdf(pages));
+  return Buffer.from(await document.save({ useObjectStreams: false }));
 }
