@@ -11,7 +11,15 @@ import {
   pdfOfSize,
 } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
-import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import {
+  call,
+  createWorld,
+  PASSWORD,
+  type Member,
+  type World,
+} from '../../../test/helpers/world.js';
+import { issueToken } from '../../accounts/tokens.js';
+import { createUser } from '../../accounts/users.js';
 import type { Problem } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import type { CoverCreated, CoverItem, CoverScope } from './schemas.js';
@@ -445,6 +453,31 @@ describeBackends('covers', (backend) => {
     });
   });
 
+  describe('storage', () => {
+    it("deletes a user's covers, bytes included, with the user", async () => {
+      const db = world.stores.accounts.db;
+      const user = await createUser(db, {
+        organizationId: world.memberA.organizationId,
+        username: `leaver-${backend}`,
+        password: PASSWORD,
+        isAdmin: false,
+      });
+      const token = await issueToken(db, { userId: user.id, kind: 'api', ttlSeconds: 600 });
+      const leaver: Member = { ...world.memberA, userId: user.id, token: token.secret };
+      await uploaded(leaver, 'user', 'front', 'mine');
+      await uploaded(leaver, 'user', 'back', 'mine too');
+      const files = await storedFiles();
+      await db.deleteFrom('users').where('id', '=', user.id).execute();
+      expect(await storedFiles()).toBe(files - 2);
+      const left = await db
+        .selectFrom('covers')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(left).toEqual([]);
+    });
+  });
+
   describe('who may do what', () => {
     it('organization covers: members read, admins change, other organizations see nothing', async () => {
       const pdf = await makePdf(1, 'Org A');
@@ -548,3 +581,41 @@ function expectSameAsMissing(hidden: LightMyRequestResponse, missing: LightMyReq
   expect(headers(hidden)).toEqual(headers(missing));
   expect(hidden.body.replace(a.requestId, '')).toBe(missing.body.replace(b.requestId, ''));
 }
+
+describe('covers in the OpenAPI document', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite');
+  });
+  afterAll(() => world.close());
+
+  it('describes the multipart upload and the binary download', async () => {
+    const res = await call(world.app, { method: 'GET', url: '/api/v1/openapi.json' });
+    interface Operation {
+      requestBody?: { content: Record<string, { schema: unknown }> };
+      responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+    }
+    const paths = res.json<{ paths: Record<string, Record<string, Operation>> }>().paths;
+    const kind = paths['/api/v1/user-settings/covers/{scope}/{side}'];
+    const file = paths['/api/v1/user-settings/covers/file/{uuid}'];
+    expect(Object.keys(kind ?? {}).sort()).toEqual(['get', 'post', 'put']);
+    expect(kind?.post?.requestBody?.content).toEqual({
+      'multipart/form-data': {
+        schema: expect.objectContaining({
+          required: ['cover'],
+          properties: {
+            cover: expect.objectContaining({ type: 'string', format: 'binary' }) as unknown,
+          },
+        }) as unknown,
+      },
+    });
+    expect(Object.keys(kind?.post?.responses ?? {}).sort()).toEqual(
+      ['201', '400', '401', '403', '409', '413', '415', '500'].sort(),
+    );
+    expect(Object.keys(kind?.put?.responses ?? {})).toContain('204');
+    expect(file?.get?.responses['200']?.content).toEqual({
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    });
+    expect(Object.keys(file?.get?.responses ?? {})).toContain('404');
+  });
+});
