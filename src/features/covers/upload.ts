@@ -1,3 +1,4 @@
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/problem.js';
 import { limits } from '../../limits.js';
@@ -24,14 +25,22 @@ export const MULTIPART_OPTIONS = {
 
 const MULTIPART_TYPE = /^multipart\/form-data\s*(;|$)/i;
 
+// A refused upload may leave much of its body unread; the connection is closed after the answer
+// rather than kept alive to read and throw away up to 25 MiB (or wait for it).
+const CLOSE = { connection: 'close' };
+
 const tooLarge = () =>
   new AppError(
     'payload_too_large',
     `cover exceeds the limit of ${limits.covers.fileBytes} bytes (${limits.covers.fileBytes / (1024 * 1024)} MiB)`,
+    { headers: CLOSE },
   );
 
 const invalid = (path: string, message: string) =>
-  new AppError('validation_failed', `${path.slice(1)} ${message}`, { errors: [{ path, message }] });
+  new AppError('validation_failed', `${path.slice(1)} ${message}`, {
+    errors: [{ path, message }],
+    headers: CLOSE,
+  });
 
 /**
  * Refuses, before any of the body is read, what cannot be an upload: another content type (415)
@@ -43,6 +52,7 @@ export function checkUploadRequest(request: FastifyRequest): void {
     throw new AppError(
       'unsupported_media_type',
       `Content-Type must be multipart/form-data, with the PDF in the file field "${COVER_FIELD}"`,
+      { headers: CLOSE },
     );
   }
   const length = Number(request.headers['content-length']);
@@ -60,7 +70,20 @@ function formError(error: unknown): AppError {
   if (code === 'FST_PROTO_VIOLATION') return invalid('', 'the form has a forbidden field name');
   // Whatever else goes wrong here is the body not being well-formed multipart.
   const reason = error instanceof Error ? error.message : 'unreadable';
-  return new AppError('bad_request', `The multipart body is malformed: ${reason}`);
+  return new AppError('bad_request', `The multipart body is malformed: ${reason}`, {
+    headers: CLOSE,
+  });
+}
+
+/** The file's bytes; stops at the first byte beyond the limit instead of reading on. */
+async function readFile(file: MultipartFile['file']): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) {
+    if (file.truncated) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  if (file.truncated) throw tooLarge();
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -77,7 +100,7 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
       }
       if (part.type !== 'file') throw invalid(`/${COVER_FIELD}`, 'must be a file');
       if (upload) throw invalid(`/${COVER_FIELD}`, 'must be sent once');
-      upload = { fileName: part.filename, bytes: await part.toBuffer() };
+      upload = { fileName: part.filename, bytes: await readFile(part.file) };
     }
   } catch (error) {
     throw formError(error);
