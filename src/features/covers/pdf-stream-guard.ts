@@ -91,8 +91,8 @@ let installed = false;
  * take the whole process down. This puts a check in front of both parsers: each stream is first
  * inflated by zlib with a hard output cap, and one document's streams together may expand to at
  * most `limits.covers.pdfExpandedStreamBytes`. Legitimate documents stay far below; their streams
- * hold only object dictionaries. It changes pdf-lib for the whole thread, so it is installed only
- * in the inspection worker. Idempotent.
+ * hold only object dictionaries. It changes pdf-lib for the whole thread; `inspectPdf` installs
+ * it, and the server runs that only in the inspection worker. Idempotent.
  */
 export function installPdfStreamGuard(): void {
   if (installed) return;
