@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { authRoutes } from './features/auth/routes.js';
+import { coverRoutes } from './features/covers/routes.js';
 import { LoginThrottle } from './features/auth/login-throttle.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
@@ -91,5 +92,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   divisionRoutes(app, ctx);
   statisticsRoutes(app, ctx);
   templateRoutes(app, ctx);
+  coverRoutes(app, ctx);
   return app;
 }

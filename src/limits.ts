@@ -26,4 +26,27 @@ export const limits = {
   },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
+  /** Cover uploads (the only route that takes multipart bodies; every other route keeps the
+   * JSON body limit above). */
+  covers: {
+    /** The PDF itself: 25 MiB, at least the 25 MB the API promises. Beyond it → 413. */
+    fileBytes: 25 * 1024 * 1024,
+    /** A declared Content-Length above this is refused before reading: the file plus room for
+     * the multipart boundaries and part headers. */
+    requestBytes: 25 * 1024 * 1024 + 64 * 1024,
+    /** Pages per cover PDF. */
+    pages: 10,
+    /** Covers per owner (a user, or an organization) and side (front, back); the next → 409. */
+    perOwnerAndSide: 10,
+    /** Longer file names are cut to this many characters for the title. */
+    titleChars: 200,
+    /** Compressed object and cross-reference streams are expanded while parsing; their expanded
+     * size in one PDF may not exceed this, so a small "zip bomb" cannot take the memory. */
+    pdfExpandedStreamBytes: 25 * 1024 * 1024,
+    /** PDFs are parsed in a worker thread with this much heap and time: a crafted file (millions
+     * of tiny objects, a huge cross-reference table) costs the worker, never the server. A real
+     * cover needs a few MB and milliseconds. */
+    pdfWorkerHeapMb: 256,
+    pdfInspectionMs: 15_000,
+  },
 } as const;

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 // Migrations are code, listed in order, and never edited once released: add a new one instead.
-// They must run on both SQLite and PostgreSQL, so they use only portable column types.
+// They must run on both SQLite and PostgreSQL, so they use only portable column types (binary
+// content, which has none, picks its type by dialect).
 
 const migrations: Record<string, Migration> = {
   '0001_accounts': {
@@ -85,6 +86,40 @@ const migrations: Record<string, Migration> = {
         .createIndex('templates_level_country')
         .on('templates')
         .columns(['level', 'country_code'])
+        .execute();
+    },
+  },
+  '0003_covers': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('covers')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        // null: an organization cover; else the user who owns it.
+        .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('side', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('pages', 'integer', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addCheckConstraint('covers_side', sql`side in ('front', 'back')`)
+        .execute();
+      await db.schema
+        .createIndex('covers_owner_side')
+        .on('covers')
+        .columns(['organization_id', 'user_id', 'side', 'position'])
+        .execute();
+      // Binary has no portable type name: PostgreSQL calls it bytea, SQLite blob.
+      const binary = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+      await db.schema
+        .createTable('cover_files')
+        .addColumn('cover_id', 'text', (c) =>
+          c.primaryKey().references('covers.id').onDelete('cascade'),
+        )
+        .addColumn('content', binary, (c) => c.notNull())
         .execute();
     },
   },

@@ -32,11 +32,35 @@ export interface TokensTable {
   revoked_at: string | null;
 }
 
+export type CoverSide = 'front' | 'back';
+
+/** A PDF cover: an organization's (`user_id` null) or one user's. Its bytes are in `cover_files`. */
+export interface CoversTable {
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  side: CoverSide;
+  /** 0-based order within the owner and side. */
+  position: number;
+  title: string;
+  pages: number;
+  size: number;
+  created_at: string;
+}
+
+/** The PDF bytes, apart from `covers` so that listing covers never reads them. */
+export interface CoverFilesTable {
+  cover_id: string;
+  content: Uint8Array;
+}
+
 export interface AccountTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   tokens: TokensTable;
   templates: TemplatesTable;
+  covers: CoversTable;
+  cover_files: CoverFilesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -1,4 +1,9 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 
 export type Row = Record<string, DuckDBValue>;
 export type Params = Record<string, DuckDBValue> | DuckDBValue[];
@@ -11,6 +16,51 @@ export async function queryRows(
 ): Promise<Row[]> {
   const reader = await connection.runAndReadAll(sql, params);
   return reader.getRowObjectsJS() as Row[];
+}
+
+/** Prepared statements kept per connection, least recently used dropped first. */
+const PREPARED_PER_CONNECTION = 128;
+const preparedByConnection = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+
+async function preparedStatement(
+  connection: DuckDBConnection,
+  sql: string,
+): Promise<DuckDBPreparedStatement> {
+  let cache = preparedByConnection.get(connection);
+  if (!cache) {
+    cache = new Map();
+    preparedByConnection.set(connection, cache);
+  }
+  const known = cache.get(sql);
+  if (known) {
+    cache.delete(sql);
+    cache.set(sql, known);
+    return known;
+  }
+  const statement = await connection.prepare(sql);
+  cache.set(sql, statement);
+  if (cache.size > PREPARED_PER_CONNECTION) {
+    const [oldestSql, oldest] = cache.entries().next().value as [string, DuckDBPreparedStatement];
+    cache.delete(oldestSql);
+    oldest.destroySync();
+  }
+  return statement;
+}
+
+/**
+ * `queryRows` for the read path of a read-only snapshot: a query text seen before on this
+ * connection skips parsing and planning (most of the cost of a small query), only the values
+ * are bound anew. The connection must serve one query at a time, as the market store's do.
+ */
+export async function queryPrepared(
+  connection: DuckDBConnection,
+  sql: string,
+  params: Record<string, DuckDBValue>,
+): Promise<Row[]> {
+  const statement = await preparedStatement(connection, sql);
+  statement.clearBindings();
+  statement.bind(params);
+  return (await statement.runAndReadAll()).getRowObjectsJS() as Row[];
 }
 
 export async function queryOne(

@@ -1,28 +1,60 @@
 import fs from 'node:fs';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuck } from './duck.js';
+import { openDuck, queryRows } from './duck.js';
 import { ensureMarketData } from './import/run-import.js';
 import { currentSnapshot, marketPaths, type MarketPaths } from './snapshots.js';
 
 /** Idle DuckDB connections kept per snapshot; more are opened under load and closed after. */
 const IDLE_CONNECTIONS = 8;
 
+/** What a reader knows about the snapshot it reads, without a query. */
+export interface SnapshotView {
+  hasDivision(countryCode: string, level: number, id: string): boolean;
+}
+
+const divisionKey = (countryCode: string, level: number, id: string) =>
+  `${countryCode}|${String(level)}|${id}`;
+
 /** One open snapshot, closed once it is retired and its last reader is done. */
-class OpenSnapshot {
+class OpenSnapshot implements SnapshotView {
   private readonly idle: DuckDBConnection[] = [];
   private readers = 0;
   private retired = false;
 
-  constructor(
+  private constructor(
     readonly file: string,
     private readonly instance: DuckDBInstance,
+    // Every request names a division; checking it in memory saves a query per request.
+    private readonly divisions: ReadonlySet<string>,
   ) {}
 
-  async run<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+  static async open(file: string): Promise<OpenSnapshot> {
+    const instance = await openDuck(file, { readOnly: true });
+    const db = await instance.connect();
+    try {
+      const rows = await queryRows(db, 'select country_code, level, id from divisions');
+      const keys = new Set(
+        rows.map((r) => divisionKey(String(r.country_code), Number(r.level), String(r.id))),
+      );
+      const snapshot = new OpenSnapshot(file, instance, keys);
+      snapshot.idle.push(db);
+      return snapshot;
+    } catch (error) {
+      db.closeSync();
+      instance.closeSync();
+      throw error;
+    }
+  }
+
+  hasDivision(countryCode: string, level: number, id: string): boolean {
+    return this.divisions.has(divisionKey(countryCode, level, id));
+  }
+
+  async run<T>(work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>): Promise<T> {
     this.readers += 1;
     const connection = this.idle.pop() ?? (await this.instance.connect());
     try {
-      return await work(connection);
+      return await work(connection, this);
     } finally {
       this.readers -= 1;
       if (this.idle.length < IDLE_CONNECTIONS && !this.retired) this.idle.push(connection);
@@ -71,7 +103,7 @@ export class MarketStore {
   private static async openCurrent(paths: MarketPaths): Promise<OpenSnapshot> {
     const file = currentSnapshot(paths);
     if (!file) throw new Error(`no market snapshot in ${paths.dir}`);
-    return new OpenSnapshot(file, await openDuck(file, { readOnly: true }));
+    return OpenSnapshot.open(file);
   }
 
   get snapshotFile(): string {
@@ -79,7 +111,7 @@ export class MarketStore {
   }
 
   /** Runs read-only work on the current snapshot. */
-  read<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+  read<T>(work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>): Promise<T> {
     return this.snapshot.run(work);
   }
 

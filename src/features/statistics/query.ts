@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { AppError } from '../../http/problem.js';
-import { queryOne, queryRows, type Row } from '../../market/duck.js';
+import { queryPrepared, type Row } from '../../market/duck.js';
+import type { SnapshotView } from '../../market/market-store.js';
 import { METRIC_SQL, type Metric } from './metrics.js';
 import { periodsBetween } from './periods.js';
 import type { Filters, StatisticItem, StatisticsRequest, StatisticsResponse } from './schemas.js';
@@ -135,17 +136,9 @@ export interface StatisticsOptions {
   minSample: number;
 }
 
-async function assertDivisionExists(
-  db: DuckDBConnection,
-  request: StatisticsRequest,
-): Promise<void> {
+function assertDivisionExists(view: SnapshotView, request: StatisticsRequest): void {
   const d = division(request.filters);
-  const found = await queryOne(
-    db,
-    'select 1 as ok from divisions where country_code = $country and level = $level and id = $id',
-    { country: request.countryCode, level: d.level, id: d.id },
-  );
-  if (!found) {
+  if (!view.hasDivision(request.countryCode, d.level, d.id)) {
     throw new AppError(
       'unknown_division',
       `Division ${d.id} of level ${d.level} is unknown for ${request.countryCode}`,
@@ -226,12 +219,13 @@ export function statisticsQuery(request: StatisticsRequest): StatisticsQuery {
 /** Computes the statistics of one request in a single query over the division's offers. */
 export async function computeStatistics(
   db: DuckDBConnection,
+  view: SnapshotView,
   request: StatisticsRequest,
   options: StatisticsOptions,
 ): Promise<StatisticsResponse> {
-  await assertDivisionExists(db, request);
+  assertDivisionExists(view, request);
   const { sql, params, groups } = statisticsQuery(request);
-  const rows = await queryRows(db, sql, params);
+  const rows = await queryPrepared(db, sql, params);
   const byKey = new Map<string, Row>(rows.map((r) => [String(r.g), r]));
 
   return {

@@ -27,8 +27,8 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     (request) => {
       checkStatisticsRequest(request.body);
-      return ctx.stores.market.read((db) =>
-        computeStatistics(db, request.body, { minSample: ctx.config.minSample }),
+      return ctx.stores.market.read((db, view) =>
+        computeStatistics(db, view, request.body, { minSample: ctx.config.minSample }),
       );
     },
   );

@@ -527,6 +527,6 @@ describe('offer statistics agree with an independent reference', () => {
       { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) },
     );
 
-    expect(computedValues).toBeGreaterThan(RUNS * 2);
+    expect(computedValues).toBeGreaterThan(RUNS);
   });
 });

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountDb } from '../../accounts/database.js';
+import type { CoverSide } from '../../accounts/tables.js';
+import { AppError, notFound } from '../../http/problem.js';
+import { dottedPath } from '../../http/validation.js';
+import { limits } from '../../limits.js';
+import { requireAdmin, type Caller } from '../auth/caller.js';
+import { PdfRefusal } from './pdf-inspection.js';
+import type { PdfInspector } from './pdf-inspector.js';
+import type { CoverCreated, CoverItem, CoverScope } from './schemas.js';
+import {
+  deleteCovers,
+  findCoverFile,
+  insertCover,
+  lockOwner,
+  selectCovers,
+  setPositions,
+  type CoverFile,
+  type CoverKind,
+  type CoverRow,
+} from './store.js';
+import { orderErrors, titleFromFileName } from './validate.js';
+
+export const coverUrl = (id: string): string => `/api/v1/user-settings/covers/file/${id}`;
+
+/** The covers a path names, for this caller: their own, or their organization's. */
+export function coverKind(caller: Caller, scope: CoverScope, side: CoverSide): CoverKind {
+  return {
+    organizationId: caller.organizationId,
+    userId: scope === 'user' ? caller.userId : null,
+    side,
+  };
+}
+
+/** Members read their organization's covers; only its admins change them. */
+export function requireCoverEditor(caller: Caller, scope: CoverScope): void {
+  if (scope === 'organization') requireAdmin(caller, 'change organization covers');
+}
+
+function toItem(row: CoverRow): CoverItem {
+  return {
+    uuid: row.id,
+    title: row.title,
+    url: coverUrl(row.id),
+    pages: row.pages,
+    size: row.size,
+    createdAt: row.created_at,
+  };
+}
+
+export async function listCovers(db: AccountDb, kind: CoverKind): Promise<CoverItem[]> {
+  return (await selectCovers(db, kind)).map(toItem);
+}
+
+export interface Upload {
+  fileName: string;
+  bytes: Buffer;
+}
+
+/**
+ * Checks the upload is an acceptable PDF, then stores it as the last cover of its kind, bytes and
+ * all, in one transaction: either the cover exists with its file or nothing was stored.
+ */
+export async function addCover(
+  db: AccountDb,
+  inspector: PdfInspector,
+  kind: CoverKind,
+  upload: Upload,
+  now: Date = new Date(),
+): Promise<CoverCreated> {
+  let pages: number;
+  try {
+    ({ pages } = await inspector.inspect(upload.bytes));
+  } catch (error) {
+    if (!(error instanceof PdfRefusal)) throw error;
+    throw new AppError('validation_failed', error.message, {
+      errors: [{ path: '/cover', message: error.reason }],
+    });
+  }
+  const row: CoverRow = {
+    id: randomUUID(),
+    organization_id: kind.organizationId,
+    user_id: kind.userId,
+    side: kind.side,
+    position: 0,
+    title: titleFromFileName(upload.fileName),
+    pages,
+    size: upload.bytes.length,
+    created_at: now.toISOString(),
+  };
+  await db.transaction().execute(async (trx) => {
+    await lockOwner(trx, kind);
+    const existing = await selectCovers(trx, kind);
+    const max = limits.covers.perOwnerAndSide;
+    if (existing.length >= max) {
+      throw new AppError(
+        'conflict',
+        `There are already ${max} ${kind.side} covers here, the most allowed; remove one ` +
+          '(PUT the list without it) before adding another',
+      );
+    }
+    row.position = Math.max(-1, ...existing.map((c) => c.position)) + 1;
+    await insertCover(trx, row, upload.bytes);
+  });
+  return { uuid: row.id, title: row.title, url: coverUrl(row.id) };
+}
+
+/**
+ * Makes `uuids` the covers of this kind, in that order, and deletes the others, in one
+ * transaction. Any uuid that is not a cover of this kind, or listed twice, refuses the whole
+ * request and changes nothing.
+ */
+export async function setCoverOrder(
+  db: AccountDb,
+  kind: CoverKind,
+  uuids: readonly string[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockOwner(trx, kind);
+    const existing = await selectCovers(trx, kind);
+    const errors = orderErrors(uuids, new Set(existing.map((c) => c.id)));
+    if (errors.length > 0) {
+      const detail = errors.map((e) => `${dottedPath(e.path, 'body')} ${e.message}`).join('; ');
+      throw new AppError('validation_failed', detail, { errors });
+    }
+    const keep = new Set(uuids);
+    await deleteCovers(
+      trx,
+      existing.filter((c) => !keep.has(c.id)).map((c) => c.id),
+    );
+    await setPositions(trx, [...uuids]);
+  });
+}
+
+/** A cover's file, if the caller may see it; otherwise the same 404 as for a missing one. */
+export async function coverFile(db: AccountDb, caller: Caller, id: string): Promise<CoverFile> {
+  const file = await findCoverFile(db, caller, id);
+  if (!file) throw notFound('Cover');
+  return file;
+}

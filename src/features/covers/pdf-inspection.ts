@@ -1,0 +1,77 @@
+import { PDFDocument } from 'pdf-lib';
+import { limits } from '../../limits.js';
+import { installPdfStreamGuard, takeExpansionRefusal } from './pdf-stream-guard.js';
+
+/** What the service keeps about an accepted PDF. */
+export interface PdfFacts {
+  pages: number;
+}
+
+/** The file is not a PDF the service accepts; `reason` completes the sentence "cover …". */
+export class PdfRefusal extends Error {
+  constructor(readonly reason: string) {
+    super(`cover ${reason}`);
+    this.name = 'PdfRefusal';
+  }
+}
+
+// Readers look for the header in the first and the end-of-file marker in the last kilobyte.
+const MARKER_WINDOW = 1024;
+const HEADER = Buffer.from('%PDF-', 'latin1');
+const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
+
+/**
+ * Checks that `bytes` are a whole, readable, unencrypted PDF of 1 to `limits.covers.pages` pages
+ * by parsing it with pdf-lib: a file's name and declared type say nothing. Throws `PdfRefusal`
+ * otherwise. Runs in the inspection worker (`pdf-worker.ts`), which bounds its memory and time.
+ *
+ * pdf-lib forgives a lot (it reads objects one after another and ignores the cross-reference
+ * table), so a cut-off file can still parse. The end-of-file marker catches that: a truncated
+ * upload is refused even when what arrived happens to parse.
+ */
+export async function inspectPdf(bytes: Uint8Array): Promise<PdfFacts> {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length === 0) throw new PdfRefusal('is empty');
+  if (buffer.subarray(0, MARKER_WINDOW).indexOf(HEADER) < 0) {
+    throw new PdfRefusal('is not a PDF (no %PDF- header)');
+  }
+  if (buffer.subarray(-MARKER_WINDOW).lastIndexOf(EOF_MARKER) < 0) {
+    throw new PdfRefusal('is not a complete PDF (no %%EOF marker at its end: truncated?)');
+  }
+
+  installPdfStreamGuard();
+  takeExpansionRefusal();
+  let document: PDFDocument;
+  try {
+    // Encryption is checked below: pdf-lib's own error for it cannot be told apart reliably.
+    document = await PDFDocument.load(buffer, {
+      throwOnInvalidObject: true,
+      updateMetadata: false,
+      ignoreEncryption: true,
+    });
+  } catch (error) {
+    const expansion = takeExpansionRefusal();
+    if (expansion !== undefined) throw new PdfRefusal(expansion);
+    throw new PdfRefusal(`is not a readable PDF (${firstLine(error)})`);
+  }
+
+  // An encrypted cover could not be read when it is put into a report.
+  if (document.isEncrypted) throw new PdfRefusal('is encrypted');
+  let pages: number;
+  try {
+    pages = document.getPageCount();
+  } catch (error) {
+    throw new PdfRefusal(`has no readable page tree (${firstLine(error)})`);
+  }
+  const maxPages = limits.covers.pages;
+  if (pages < 1) throw new PdfRefusal('has no pages');
+  if (pages > maxPages) throw new PdfRefusal(`has ${pages} pages; at most ${maxPages} are allowed`);
+  return { pages };
+}
+
+/** pdf-lib's messages can be long; the first line, shortened, is enough for a client. */
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line || 'unknown error';
+}

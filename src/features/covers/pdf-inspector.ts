@@ -1,0 +1,121 @@
+import { Worker } from 'node:worker_threads';
+import { limits } from '../../limits.js';
+import { PdfRefusal, type PdfFacts } from './pdf-inspection.js';
+import type { InspectionAnswer, InspectionRequest } from './pdf-worker.js';
+
+export interface InspectorLimits {
+  heapMb: number;
+  timeoutMs: number;
+}
+
+function startWorker(heapMb: number): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: heapMb } };
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    // Running from source (tests, `npm run dev`): the worker has to compile TypeScript as well.
+    const entry = JSON.stringify(new URL('./pdf-worker.ts', here).href);
+    return new Worker(
+      `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`,
+      { ...options, eval: true },
+    );
+  }
+  return new Worker(new URL('./pdf-worker.js', here), options);
+}
+
+/**
+ * Parses uploaded PDFs in a worker thread, one at a time, so that a hostile file can exhaust only
+ * the worker: its heap is capped (`limits.covers.pdfWorkerHeapMb`) and each inspection has a
+ * deadline (`limits.covers.pdfInspectionMs`); tests pass smaller ones. A worker that runs out of memory or time is
+ * discarded and the file refused; the next inspection starts a fresh one.
+ */
+export class PdfInspector {
+  private worker: Worker | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly bounds: InspectorLimits = {
+      heapMb: limits.covers.pdfWorkerHeapMb,
+      timeoutMs: limits.covers.pdfInspectionMs,
+    },
+  ) {}
+
+  inspect(bytes: Uint8Array): Promise<PdfFacts> {
+    const run = this.queue.then(() => this.run(bytes));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+
+  private workerFor(): Worker {
+    if (this.closed) throw new Error('PDF inspector is closed');
+    if (!this.worker) {
+      const worker = startWorker(this.bounds.heapMb);
+      // An idle worker must not keep the process alive.
+      worker.unref();
+      this.worker = worker;
+    }
+    return this.worker;
+  }
+
+  private discard(worker: Worker): void {
+    if (this.worker === worker) this.worker = undefined;
+    void worker.terminate();
+  }
+
+  private run(bytes: Uint8Array): Promise<PdfFacts> {
+    const worker = this.workerFor();
+    const id = this.nextId++;
+    return new Promise<PdfFacts>((resolve, reject) => {
+      const finish = (outcome: () => void): void => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        outcome();
+      };
+      const onMessage = (answer: InspectionAnswer): void => {
+        if (answer.id !== id) return;
+        finish(() => {
+          if ('pages' in answer) resolve({ pages: answer.pages });
+          else if ('refusal' in answer) reject(new PdfRefusal(answer.refusal));
+          else reject(new Error(`PDF inspection failed: ${answer.failure}`));
+        });
+      };
+      const onError = (error: Error & { code?: string }): void => {
+        this.discard(worker);
+        finish(() => {
+          reject(
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? new PdfRefusal('is too complex to read (memory limit reached)')
+              : error,
+          );
+        });
+      };
+      const onExit = (): void => {
+        this.discard(worker);
+        finish(() => {
+          reject(new Error('PDF inspection worker exited'));
+        });
+      };
+      const timer = setTimeout(() => {
+        this.discard(worker);
+        finish(() => {
+          reject(new PdfRefusal('is too complex to read (time limit reached)'));
+        });
+      }, this.bounds.timeoutMs);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      // The worker gets a copy: the caller still needs the bytes to store them.
+      worker.postMessage({ id, bytes } satisfies InspectionRequest);
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import { constants, inflateSync } from 'node:zlib';
+import {
+  PDFArray,
+  PDFName,
+  PDFObjectStreamParser,
+  PDFXRefStreamParser,
+  type PDFContext,
+  type PDFRawStream,
+} from 'pdf-lib';
+import { limits } from '../../limits.js';
+
+/** A PDF's compressed object or cross-reference streams expand beyond the limit. */
+export class StreamExpansionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StreamExpansionError';
+  }
+}
+
+const FLATE = PDFName.of('FlateDecode');
+
+/** Bytes each document being parsed has expanded so far (one pdf-lib context per document). */
+const expanded = new WeakMap<PDFContext, number>();
+
+/** pdf-lib replaces an error thrown while it parses an object with a generic "invalid object"
+ * one, so the guard's reason is also left here for whoever called `PDFDocument.load`. */
+let lastRefusal: string | undefined;
+
+/** The reason the guard last refused a stream, if any since the previous call; clears it. */
+export function takeExpansionRefusal(): string | undefined {
+  const reason = lastRefusal;
+  lastRefusal = undefined;
+  return reason;
+}
+
+function refuse(reason: string): never {
+  lastRefusal = reason;
+  throw new StreamExpansionError(reason);
+}
+
+function filtersOf(stream: PDFRawStream): PDFName[] {
+  const filter = stream.dict.lookup(PDFName.of('Filter'));
+  if (filter === undefined) return [];
+  if (filter instanceof PDFName) return [filter];
+  if (filter instanceof PDFArray) {
+    return filter.asArray().map((_, i) => filter.lookup(i, PDFName));
+  }
+  return refuse('has an object stream with an invalid /Filter');
+}
+
+/** The stream's expanded size, or Infinity beyond `room`; found by zlib with a hard output cap. */
+function expandedSize(stream: PDFRawStream, room: number): number {
+  let data: Uint8Array = stream.contents;
+  for (const filter of filtersOf(stream)) {
+    if (filter !== FLATE) {
+      refuse(
+        `compresses its object streams with ${filter.asString()}; only /FlateDecode is accepted`,
+      );
+    }
+    try {
+      // Sync flush: a stream without its final block yields what it has, as pdf-lib's does.
+      data = inflateSync(data, {
+        maxOutputLength: Math.max(1, room),
+        finishFlush: constants.Z_SYNC_FLUSH,
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return Infinity;
+      throw new Error('a compressed object stream is corrupt');
+    }
+  }
+  return data.length;
+}
+
+function charge(stream: PDFRawStream): void {
+  const context = stream.dict.context;
+  const max = limits.covers.pdfExpandedStreamBytes;
+  const used = expanded.get(context) ?? 0;
+  const total = used + expandedSize(stream, max - used);
+  if (total > max) {
+    refuse(`expands its compressed object streams beyond ${max} bytes`);
+  }
+  expanded.set(context, total);
+}
+
+let installed = false;
+
+/**
+ * pdf-lib expands every compressed object stream and cross-reference stream completely while it
+ * loads a document, with no cap, into buffers outside the JavaScript heap (so a worker's heap
+ * limit does not stop them): a 25 MB upload of nested /FlateDecode could expand to gigabytes and
+ * take the whole process down. This puts a check in front of both parsers: each stream is first
+ * inflated by zlib with a hard output cap, and one document's streams together may expand to at
+ * most `limits.covers.pdfExpandedStreamBytes`. Legitimate documents stay far below; their streams
+ * hold only object dictionaries. It changes pdf-lib for the whole thread; `inspectPdf` installs
+ * it, and the server runs that only in the inspection worker. Idempotent.
+ */
+export function installPdfStreamGuard(): void {
+  if (installed) return;
+  installed = true;
+  const objectStreamParser = PDFObjectStreamParser.forStream;
+  PDFObjectStreamParser.forStream = (stream, shouldWaitForTick) => {
+    charge(stream);
+    return objectStreamParser(stream, shouldWaitForTick);
+  };
+  const xrefStreamParser = PDFXRefStreamParser.forStream;
+  PDFXRefStreamParser.forStream = (stream) => {
+    charge(stream);
+    return xrefStreamParser(stream);
+  };
+}

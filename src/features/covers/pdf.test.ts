@@ -1,0 +1,96 @@
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  damagedPdfs,
+  encryptedPdf,
+  makePdf,
+  manyObjectsPdf,
+  objectStreamPdf,
+} from '../../../test/helpers/pdf.js';
+import { limits } from '../../limits.js';
+import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
+import { PdfInspector } from './pdf-inspector.js';
+
+async function refusal(bytes: Uint8Array): Promise<string> {
+  const error = await inspectPdf(bytes).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PdfRefusal);
+  return (error as PdfRefusal).reason;
+}
+
+describe('PDF inspection', () => {
+  it('counts the pages of a valid PDF, 1 to 10', async () => {
+    expect(await inspectPdf(await makePdf(1))).toEqual({ pages: 1 });
+    expect(await inspectPdf(await makePdf(limits.covers.pages))).toEqual({ pages: 10 });
+  });
+
+  it('refuses what is not a whole, readable, unencrypted PDF of 1 to 10 pages', async () => {
+    const pdf = await makePdf(2);
+    expect(await refusal(Buffer.alloc(0))).toBe('is empty');
+    expect(await refusal(Buffer.from('Hello, this is text.'))).toMatch(/no %PDF- header/);
+    expect(await refusal(pdf.subarray(0, pdf.length - 6))).toMatch(/truncated/);
+    expect(await refusal(Buffer.from('%PDF-1.7\n%%EOF\n'))).toMatch(/no readable page tree/);
+    expect(await refusal(await makePdf(11))).toBe('has 11 pages; at most 10 are allowed');
+    expect(await refusal(await encryptedPdf())).toBe('is encrypted');
+
+    const empty = await PDFDocument.create();
+    empty.addPage();
+    empty.removePage(0);
+    expect(await refusal(await empty.save({ addDefaultPage: false }))).toBe('has no pages');
+
+    for (const [damage, bytes] of Object.entries(await damagedPdfs())) {
+      expect(await refusal(bytes), damage).toMatch(/not a readable PDF|no readable page tree/);
+    }
+  });
+
+  it('expands object streams up to the limit and no further', async () => {
+    expect(await inspectPdf(await objectStreamPdf(1024 * 1024))).toEqual({ pages: 1 });
+    const limit = limits.covers.pdfExpandedStreamBytes;
+    expect(await refusal(await objectStreamPdf(limit + 1))).toBe(
+      `expands its compressed object streams beyond ${limit} bytes`,
+    );
+    expect(await refusal(await objectStreamPdf(1000, 'LZWDecode'))).toMatch(
+      /only \/FlateDecode is accepted/,
+    );
+  });
+});
+
+describe('PDF inspection worker', () => {
+  const inspectors: PdfInspector[] = [];
+  const inspector = (heapMb: number, timeoutMs: number) => {
+    const made = new PdfInspector({ heapMb, timeoutMs });
+    inspectors.push(made);
+    return made;
+  };
+  afterAll(() => Promise.all(inspectors.map((i) => i.close())));
+
+  it('answers in order, and refusals come back as refusals', async () => {
+    const worker = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs);
+    const answers = await Promise.allSettled([
+      worker.inspect(await makePdf(3)),
+      worker.inspect(await makePdf(11)),
+      worker.inspect(await makePdf(1)),
+    ]);
+    expect(answers[0]).toEqual({ status: 'fulfilled', value: { pages: 3 } });
+    expect(answers[1]).toMatchObject({ status: 'rejected', reason: { name: 'PdfRefusal' } });
+    expect(answers[2]).toEqual({ status: 'fulfilled', value: { pages: 1 } });
+  });
+
+  it('refuses a file that needs more memory than the worker has, then recovers', async () => {
+    const worker = inspector(16, 60_000);
+    await expect(worker.inspect(await manyObjectsPdf(300_000))).rejects.toThrow(
+      'cover is too complex to read (memory limit reached)',
+    );
+    await expect(worker.inspect(await makePdf(2))).resolves.toEqual({ pages: 2 });
+  });
+
+  it('refuses a file that takes longer than the deadline, then recovers', async () => {
+    const worker = inspector(1024, 4000);
+    await expect(worker.inspect(await manyObjectsPdf(1_000_000))).rejects.toThrow(
+      'cover is too complex to read (time limit reached)',
+    );
+    await expect(worker.inspect(await makePdf(2))).resolves.toEqual({ pages: 2 });
+  }, 60_000);
+});

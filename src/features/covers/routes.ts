@@ -1,0 +1,168 @@
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.js';
+import { callerOf } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import { validatorCompiler } from '../../http/validation.js';
+import {
+  addCover,
+  coverFile,
+  coverKind,
+  coverUrl,
+  listCovers,
+  requireCoverEditor,
+  setCoverOrder,
+} from './covers.js';
+import { contentDisposition } from './download.js';
+import { PdfInspector } from './pdf-inspector.js';
+import {
+  COVER_RULES,
+  CoverCreated,
+  CoverFileParams,
+  CoverKindParams,
+  CoverList,
+  CoverOrder,
+  CoverPdf,
+  CoverUploadBody,
+} from './schemas.js';
+import { checkUploadRequest, MULTIPART_OPTIONS, readUpload } from './upload.js';
+
+const KIND_PATH = '/api/v1/user-settings/covers/:scope/:side';
+const FILE_PATH = '/api/v1/user-settings/covers/file/:uuid';
+const TAGS = ['covers'];
+
+// The upload body is a multipart stream the handler reads and checks itself; its schema is
+// there for the OpenAPI document only.
+const uploadValidator: FastifySchemaCompiler<object> = (route) =>
+  route.httpPart === 'body' ? () => true : validatorCompiler(route);
+
+export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const db = ctx.stores.accounts.db;
+  const inspector = new PdfInspector();
+  app.addHook('onClose', () => inspector.close());
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    KIND_PATH,
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        tags: TAGS,
+        summary: 'List covers',
+        description:
+          "The caller's own covers (`user`) or their organization's (`organization`, readable " +
+          'by every member) of one side, in their order.',
+        params: CoverKindParams,
+        response: { 200: CoverList, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { scope, side } = request.params;
+      return { items: await listCovers(db, coverKind(callerOf(request), scope, side)) };
+    },
+  );
+
+  r.put(
+    KIND_PATH,
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        tags: TAGS,
+        summary: 'Reorder and delete covers',
+        description:
+          'The listed covers become the covers of this owner and side, in the listed order; ' +
+          'those not listed are deleted with their files. A uuid that is unknown, listed twice, ' +
+          "or another side's, user's or organization's refuses the request (400) and nothing " +
+          'changes. Organization covers: admins only (403).',
+        params: CoverKindParams,
+        body: CoverOrder,
+        response: {
+          204: Type.Null({ description: 'Saved; no body.' }),
+          ...errorResponses(400, 403, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { scope, side } = request.params;
+      requireCoverEditor(caller, scope);
+      await setCoverOrder(
+        db,
+        coverKind(caller, scope, side),
+        request.body.items.map((item) => item.uuid),
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.get(
+    FILE_PATH,
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        tags: TAGS,
+        summary: 'Download a cover',
+        description:
+          "The PDF, if it is the caller's own cover or their organization's; any other uuid is " +
+          'answered 404, whether it exists or not.',
+        params: CoverFileParams,
+        response: { 200: CoverPdf, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const file = await coverFile(db, callerOf(request), request.params.uuid);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', contentDisposition(file.title))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength));
+    },
+  );
+
+  // Only the upload accepts multipart, so the plugin lives in a scope of its own: every other
+  // route still refuses multipart bodies with 415.
+  void app.register(async (scope) => {
+    await scope.register(multipart, MULTIPART_OPTIONS);
+    scope.addHook('onRequest', (request, _reply, done) => {
+      try {
+        checkUploadRequest(request);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      KIND_PATH,
+      {
+        config: { auth: 'bearer' },
+        validatorCompiler: uploadValidator,
+        schema: {
+          tags: TAGS,
+          summary: 'Upload a cover',
+          description:
+            `\`multipart/form-data\` with one file field, \`cover\`. ${COVER_RULES} ` +
+            'Refusals store nothing: not multipart → 415; over the size limit → 413; not a ' +
+            'readable PDF, too many pages, a missing or extra field → 400; the side already ' +
+            'full → 409. Organization covers: admins only (403). The title is the file name.',
+          params: CoverKindParams,
+          body: CoverUploadBody,
+          response: {
+            201: CoverCreated,
+            ...errorResponses(400, 403, 409, 413, 415),
+          },
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const { scope: ownerScope, side } = request.params;
+        requireCoverEditor(caller, ownerScope);
+        const upload = await readUpload(request);
+        const created = await addCover(db, inspector, coverKind(caller, ownerScope, side), upload);
+        return reply.code(201).header('location', coverUrl(created.uuid)).send(created);
+      },
+    );
+  });
+}

@@ -1,0 +1,110 @@
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+import type { Upload } from './covers.js';
+
+/** The one form field of an upload. */
+export const COVER_FIELD = 'cover';
+
+/** Options for @fastify/multipart on the upload route: one file, and nothing else to speak of. */
+export const MULTIPART_OPTIONS = {
+  limits: {
+    fileSize: limits.covers.fileBytes,
+    // Room for one unwanted part beyond the file, so it can be named in the answer; a third
+    // part stops parsing.
+    files: 2,
+    fields: 1,
+    parts: 2,
+    fieldSize: 1024,
+    fieldNameSize: 100,
+    headerPairs: 20,
+  },
+  throwFileSizeLimit: true,
+};
+
+const MULTIPART_TYPE = /^multipart\/form-data\s*(;|$)/i;
+
+// A refused upload may leave much of its body unread; the connection is closed after the answer
+// rather than kept alive to read and throw away up to 25 MiB (or wait for it).
+const CLOSE = { connection: 'close' };
+
+const tooLarge = () =>
+  new AppError(
+    'payload_too_large',
+    `cover exceeds the limit of ${limits.covers.fileBytes} bytes (${limits.covers.fileBytes / (1024 * 1024)} MiB)`,
+    { headers: CLOSE },
+  );
+
+const invalid = (path: string, message: string) =>
+  new AppError('validation_failed', `${path.slice(1)} ${message}`, {
+    errors: [{ path, message }],
+    headers: CLOSE,
+  });
+
+/**
+ * Refuses, before any of the body is read, what cannot be an upload: another content type (415)
+ * or a declared length beyond the file limit plus the form's own overhead (413).
+ */
+export function checkUploadRequest(request: FastifyRequest): void {
+  const type = request.headers['content-type'];
+  if (type === undefined || !MULTIPART_TYPE.test(type)) {
+    throw new AppError(
+      'unsupported_media_type',
+      `Content-Type must be multipart/form-data, with the PDF in the file field "${COVER_FIELD}"`,
+      { headers: CLOSE },
+    );
+  }
+  const length = Number(request.headers['content-length']);
+  if (length > limits.covers.requestBytes) throw tooLarge();
+}
+
+/** Errors of @fastify/multipart and busboy while reading the form, in the service's terms. */
+function formError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+    return invalid('', `the form must hold one part only, the file field "${COVER_FIELD}"`);
+  }
+  if (code === 'FST_PROTO_VIOLATION') return invalid('', 'the form has a forbidden field name');
+  // Whatever else goes wrong here is the body not being well-formed multipart.
+  const reason = error instanceof Error ? error.message : 'unreadable';
+  return new AppError('bad_request', `The multipart body is malformed: ${reason}`, {
+    headers: CLOSE,
+  });
+}
+
+/** The file's bytes; stops at the first byte beyond the limit instead of reading on. */
+async function readFile(file: MultipartFile['file']): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) {
+    if (file.truncated) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  if (file.truncated) throw tooLarge();
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads the form: exactly one part, the file field `cover`, whose bytes are kept in memory (at
+ * most `limits.covers.fileBytes`). Its declared type and name are not trusted; the caller checks
+ * the bytes.
+ */
+export async function readUpload(request: FastifyRequest): Promise<Upload> {
+  let upload: Upload | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.fieldname !== COVER_FIELD) {
+        throw invalid(`/${part.fieldname}`, `is not allowed; send only "${COVER_FIELD}"`);
+      }
+      if (part.type !== 'file') throw invalid(`/${COVER_FIELD}`, 'must be a file');
+      if (upload) throw invalid(`/${COVER_FIELD}`, 'must be sent once');
+      upload = { fileName: part.filename, bytes: await readFile(part.file) };
+    }
+  } catch (error) {
+    throw formError(error);
+  }
+  if (!upload) throw invalid(`/${COVER_FIELD}`, 'is required');
+  return upload;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { contentDisposition } from './download.js';
+import { orderErrors, titleFromFileName } from './validate.js';
+
+describe('cover order rules', () => {
+  const existing = new Set(['a', 'b', 'c']);
+
+  it('accepts any order of existing covers, a subset, or none', () => {
+    expect(orderErrors(['c', 'a', 'b'], existing)).toEqual([]);
+    expect(orderErrors(['b'], existing)).toEqual([]);
+    expect(orderErrors([], existing)).toEqual([]);
+  });
+
+  it('names every unknown or repeated uuid', () => {
+    expect(orderErrors(['a', 'x', 'a', 'b', 'b'], existing)).toEqual([
+      { path: '/items/1/uuid', message: 'is not a cover of this owner and side' },
+      { path: '/items/2/uuid', message: 'is listed more than once' },
+      { path: '/items/4/uuid', message: 'is listed more than once' },
+    ]);
+  });
+});
+
+describe('cover titles and downloads', () => {
+  it('keeps the file name only, without control characters, and never empty', () => {
+    expect(titleFromFileName('Front.pdf')).toBe('Front.pdf');
+    expect(titleFromFileName('/home/anna/Front.pdf')).toBe('Front.pdf');
+    expect(titleFromFileName('C:\\fakepath\\Front.pdf')).toBe('Front.pdf');
+    expect(titleFromFileName(' Tab\tbed\u0000.pdf ')).toBe('Tabbed.pdf');
+    expect(titleFromFileName('')).toBe('cover.pdf');
+    expect(titleFromFileName(`${'é'.repeat(300)}.pdf`)).toBe('é'.repeat(200));
+  });
+
+  it('names the download in ASCII and, exactly, in UTF-8', () => {
+    expect(contentDisposition('Front.pdf')).toBe(
+      `attachment; filename="Front.pdf"; filename*=UTF-8''Front.pdf`,
+    );
+    expect(contentDisposition('Réné "best" (1).pdf')).toBe(
+      `attachment; filename="R_n_ _best_ (1).pdf"; ` +
+        `filename*=UTF-8''R%C3%A9n%C3%A9%20%22best%22%20%281%29.pdf`,
+    );
+  });
+});

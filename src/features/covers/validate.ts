@@ -1,0 +1,37 @@
+import path from 'node:path';
+import type { FieldError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+
+/**
+ * What is wrong with a new order, `listed`, of the covers `existing`: every listed uuid must be
+ * one of them, and none listed twice. A uuid of another owner, side or organization is answered
+ * like an unknown one, so the answer never tells whether it exists elsewhere.
+ */
+export function orderErrors(
+  listed: readonly string[],
+  existing: ReadonlySet<string>,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  listed.forEach((uuid, i) => {
+    const where = `/items/${i}/uuid`;
+    if (seen.has(uuid)) errors.push({ path: where, message: 'is listed more than once' });
+    else if (!existing.has(uuid)) {
+      errors.push({ path: where, message: 'is not a cover of this owner and side' });
+    }
+    seen.add(uuid);
+  });
+  return errors;
+}
+
+/**
+ * The title kept for an uploaded file name: without directories (some browsers send a full
+ * path), control characters or surrounding spaces, cut to `limits.covers.titleChars`.
+ */
+export function titleFromFileName(fileName: string): string {
+  const base = path.win32.basename(path.posix.basename(fileName));
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const title = Array.from(clean).slice(0, limits.covers.titleChars).join('');
+  return title === '' ? 'cover.pdf' : title;
+}

@@ -1,0 +1,99 @@
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts } from 'pdf-lib';
+
+/** A small, valid PDF with `pages` pages, each naming its number and `label`. */
+export async function makePdf(pages = 1, label = 'Cover'): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    document.addPage([595, 842]).drawText(`${label}, page ${i}`, { x: 50, y: 780, size: 24, font });
+  }
+  return Buffer.from(await document.save());
+}
+
+/** Deterministic bytes that do not compress. */
+function noise(length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+}
+
+async function pdfWithFiller(filler: number): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  document.addPage();
+  // An unreferenced, uncompressed stream: it adds exactly its own length to the file.
+  document.context.register(document.context.stream(noise(filler)));
+  return Buffer.from(await document.save({ useObjectStreams: false }));
+}
+
+/** A valid one-page PDF of exactly `size` bytes (at least about 1 KB). */
+export async function pdfOfSize(size: number): Promise<Buffer> {
+  let filler = Math.max(0, size - 1000);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const pdf = await pdfWithFiller(filler);
+    if (pdf.length === size) return pdf;
+    filler += size - pdf.length;
+  }
+  throw new Error(`could not make a PDF of ${size} bytes`);
+}
+
+/** A one-page PDF with an object stream (holding one `null`) that inflates to `expandedBytes`. */
+export async function objectStreamPdf(
+  expandedBytes: number,
+  filter = 'FlateDecode',
+): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  document.addPage();
+  const content = Buffer.alloc(expandedBytes, 0x20);
+  content.write('900 0 null', 'latin1');
+  const contents = deflateSync(content, { level: 9 });
+  const dict = document.context.obj({ Type: 'ObjStm', N: 1, First: 6, Filter: filter });
+  dict.set(PDFName.of('Length'), PDFNumber.of(contents.length));
+  document.context.register(PDFRawStream.of(dict, contents));
+  return Buffer.from(await document.save({ useObjectStreams: false }));
+}
+
+/** A one-page PDF followed by `count` tiny top-level objects: cheap to send, costly to parse. */
+export async function manyObjectsPdf(count: number): Promise<Buffer> {
+  const base = Buffer.from(await pdfWithFiller(0)).toString('latin1');
+  const at = base.lastIndexOf('xref');
+  const objects: string[] = [];
+  for (let i = 0; i < count; i++) objects.push(`${1000 + i} 0 obj\n[0]\nendobj\n`);
+  return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
+}
+
+/** A one-page PDF whose trailer says it is encrypted. */
+export async function encryptedPdf(): Promise<Buffer> {
+  const text = (await pdfWithFiller(0)).toString('latin1');
+  if (!text.includes('trailer\n<<')) throw new Error('unexpected trailer layout');
+  return Buffer.from(
+    text.replace('trailer\n<<', 'trailer\n<<\n/Encrypt << /Filter /Standard >>'),
+    'latin1',
+  );
+}
+
+/** Three-page PDFs damaged in different places, each still with its header and %%EOF. */
+export async function damagedPdfs(): Promise<Record<string, Buffer>> {
+  const plain = (await makePdfUncompressed(3)).toString('latin1');
+  const compressed = await makePdf(3);
+  const objectStream = Buffer.from(compressed);
+  const start = objectStream.indexOf('stream\n', objectStream.indexOf('/ObjStm')) + 20;
+  objectStream.fill('#', start, start + 40);
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  return {
+    'garbled page tree': latin1(plain.replace('/Type /Pages', '/Type ) /Pages')),
+    'catalog without its object header': latin1(plain.replace(/\n2 0 obj/, '\n2 0 ob#')),
+    'corrupt object stream': objectStream,
+  };
+}
+
+async function makePdfUncompressed(pages: number): Promise<Buffer> {
+  const document = await PDFDocument.load(await makePdf(pages));
+  return Buffer.from(await document.save({ useObjectStreams: false }));
+}
