@@ -1,0 +1,64 @@
+import type { CountryCode } from '../market/countries.js';
+
+/**
+ * The valuation model's contract with the rest of the service. The model is plain functions over
+ * a read-only market snapshot; the HTTP features (property tracker, property value) only call
+ * `valueProperty` (src/valuation/value-property.ts) with these types.
+ */
+
+export type DealType = 'sale' | 'rent';
+export type PropertyKind = 'apartment' | 'house';
+export const CONFIDENCES = ['poor', 'medium', 'good'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+export interface PropertyToValue {
+  countryCode: CountryCode;
+  propertyType: PropertyKind;
+  latitude: number;
+  longitude: number;
+  /** `postcode`: the point is only the centroid of the postcode, not the building. */
+  locationPrecision: 'exact' | 'postcode';
+  postalCode?: string;
+  /** m², > 0 */
+  livingArea: number;
+  numberOfRooms?: number;
+  numberOfBedrooms?: number;
+  buildingYear?: number;
+  isNew?: boolean;
+  floorNumber?: number;
+  hasLift?: boolean;
+  landArea?: number;
+  renovationYear?: number;
+}
+
+export interface ValueRange {
+  lower: number;
+  upper: number;
+}
+
+/** One estimate for one deal type: the central value and a range meant to hold it ~2 times in 3. */
+export interface Estimate {
+  value: number;
+  range: ValueRange;
+  confidence: Confidence;
+  /** What the estimate rests on, for logs, tests and the backtest. */
+  evidence: {
+    comparables: number;
+    radiusMeters: number | null;
+    monthsBack: number;
+    /** How far the search had to widen: 0 = nearest ring, higher = wider. */
+    widening: number;
+  };
+}
+
+/** The valuation of a property at a date, shaped like the interface's Valuation (2.4). */
+export interface Valuation {
+  confidence: Confidence;
+  coordinates: { latitude: number; longitude: number };
+  currency: string;
+  /** In the requested deal type: sale price, or monthly gross rent. */
+  value: number;
+  valueRange: ValueRange;
+  salePrice: number;
+  salePriceRange: ValueRange;
+}
