@@ -1,3 +1,4 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../market/countries.js';
 
 /**
@@ -62,3 +63,17 @@ export interface Valuation {
   salePrice: number;
   salePriceRange: ValueRange;
 }
+
+export interface ValuationRequest {
+  property: PropertyToValue;
+  /** What `value` is: a sale price, or a monthly gross rent. `salePrice` is always the sale value. */
+  dealType: DealType;
+  /** `YYYY-MM-DD`, not after today: the market as known on that date. */
+  date: string;
+}
+
+/**
+ * Values a property on a read-only market snapshot. Throws `AppError('insufficient_data', …)`
+ * when the data cannot support a value: it never invents one.
+ */
+export type ValueProperty = (db: DuckDBConnection, request: ValuationRequest) => Promise<Valuation>;
