@@ -5,7 +5,7 @@ import { ERROR_CODES } from './problem.js';
 /** Objects in requests refuse unknown properties; this is the one way the service builds them. */
 export function StrictObject<T extends TProperties>(
   properties: T,
-  options: { description?: string; title?: string } = {},
+  options: { description?: string; title?: string; examples?: unknown[] } = {},
 ): TObject<T> {
   return Type.Object(properties, { ...options, additionalProperties: false });
 }

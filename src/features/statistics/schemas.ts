@@ -103,18 +103,42 @@ export const Filters = StrictObject({
 });
 export type Filters = Static<typeof Filters>;
 
-export const StatisticsRequest = StrictObject({
-  statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: MAX_STATISTICS }),
-  groupBy: Type.Optional(
-    StrictObject({
-      field: StringEnum([...METRICS, 'start_date'] as const),
-      groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: MAX_GROUPS })),
-      period: Type.Optional(StringEnum(['month', 'quarter', 'year'] as const)),
-    }),
-  ),
-  filters: Filters,
-  countryCode: StringEnum(COUNTRIES),
-});
+export const StatisticsRequest = StrictObject(
+  {
+    statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: MAX_STATISTICS }),
+    groupBy: Type.Optional(
+      StrictObject({
+        field: StringEnum([...METRICS, 'start_date'] as const),
+        groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: MAX_GROUPS })),
+        period: Type.Optional(StringEnum(['month', 'quarter', 'year'] as const)),
+      }),
+    ),
+    filters: Filters,
+    countryCode: StringEnum(COUNTRIES),
+  },
+  {
+    examples: [
+      {
+        countryCode: 'AT',
+        filters: {
+          divisionLevel8: '901',
+          dealType: 'sale',
+          propertyType: 'apartment',
+          startDate: { min: '2025-01', max: '2025-03' },
+        },
+        statistics: [
+          { type: 'count', metric: 'sale_price_per_square_meter' },
+          {
+            type: 'percentile',
+            metric: 'sale_price_per_square_meter',
+            parameters: { percentileRank: 50 },
+          },
+        ],
+        groupBy: { field: 'start_date', period: 'month' },
+      },
+    ],
+  },
+);
 export type StatisticsRequest = Static<typeof StatisticsRequest>;
 
 const StatisticResult = Type.Object({
@@ -129,14 +153,41 @@ const StatisticResult = Type.Object({
   value: Type.Optional(Type.Number({ description: 'Left out when the group has too few values.' })),
 });
 
-export const StatisticsResponse = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      groupId: Type.Optional(Type.String()),
-      groupLowerBound: Type.Optional(Type.Number()),
-      groupUpperBound: Type.Optional(Type.Number()),
-      statistics: Type.Array(StatisticResult),
-    }),
-  ),
+const exampleGroup = (groupId: string, count: number, median?: number) => ({
+  groupId,
+  statistics: [
+    { type: 'count', metric: 'sale_price_per_square_meter', value: count },
+    {
+      type: 'percentile',
+      metric: 'sale_price_per_square_meter',
+      parameters: { percentileRank: 50 },
+      ...(median !== undefined ? { value: median } : {}),
+    },
+  ],
 });
+
+export const StatisticsResponse = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        groupId: Type.Optional(Type.String()),
+        groupLowerBound: Type.Optional(Type.Number()),
+        groupUpperBound: Type.Optional(Type.Number()),
+        statistics: Type.Array(StatisticResult),
+      }),
+    ),
+  },
+  {
+    // The answer to the request example: March has too few offers for a median.
+    examples: [
+      {
+        items: [
+          exampleGroup('2025-01', 14, 11250.5),
+          exampleGroup('2025-02', 9, 10980),
+          exampleGroup('2025-03', 3),
+        ],
+      },
+    ],
+  },
+);
 export type StatisticsResponse = Static<typeof StatisticsResponse>;

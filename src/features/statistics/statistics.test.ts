@@ -593,4 +593,27 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
     });
     expectProblem(res, 401, 'unauthenticated');
   });
+
+  it('documents the endpoint with a request example the API accepts and a response example', async () => {
+    const doc = (await call(world.app, { method: 'GET', url: '/api/v1/openapi.json' })).json<{
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody: { content: Record<string, { example?: unknown }> };
+            responses: Record<string, { content: Record<string, { example?: unknown }> }>;
+          }
+        >
+      >;
+    }>();
+    const operation = doc.paths['/api/v1/offers/statistics']?.post;
+    const example = operation?.requestBody.content['application/json']?.example;
+    expect(example).toBeDefined();
+    const answer = await stats(example);
+    expect(answer.items.map((i) => i.groupId)).toEqual(['2025-01', '2025-02', '2025-03']);
+    expect(operation?.responses['200']?.content['application/json']?.example).toMatchObject({
+      items: [{ groupId: '2025-01' }, { groupId: '2025-02' }, { groupId: '2025-03' }],
+    });
+  });
 });
