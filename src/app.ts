@@ -12,6 +12,8 @@ import { templateRoutes } from './features/templates/routes.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerOverloadProtection } from './http/overload.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { errorResponses } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
@@ -73,7 +75,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerErrorHandling(app);
+  await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   registerAuth(app, stores.accounts.db);
+  await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
 
   const ctx: AppContext = {

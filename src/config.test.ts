@@ -13,6 +13,8 @@ describe('loadConfig', () => {
       loginTokenTtlSeconds: 7200,
       logLevel: 'info',
       minSample: 5,
+      rateLimitPerMinute: 1200,
+      maxEventLoopDelayMs: 1000,
     });
   });
 
@@ -24,8 +26,12 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://u:p@db:5432/propdata',
       PROPDATA_TOKEN_TTL_SECONDS: '600',
       LOG_LEVEL: 'warn',
+      PROPDATA_RATE_LIMIT_PER_MINUTE: '0',
+      PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '250',
     });
     expect(config).toMatchObject({
+      rateLimitPerMinute: 0,
+      maxEventLoopDelayMs: 250,
       port: 9000,
       host: '0.0.0.0',
       dataDir: '/srv/propdata',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import envSchema from 'env-schema';
 import { Type, type Static } from 'typebox';
+import { limits } from './limits.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -14,6 +15,16 @@ const EnvSchema = Type.Object({
   ),
   PROPDATA_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 7200 }),
   PROPDATA_MIN_SAMPLE: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
+  PROPDATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: limits.rateLimit.defaultPerMinute,
+  }),
+  PROPDATA_MAX_EVENT_LOOP_DELAY_MS: Type.Integer({
+    minimum: 1,
+    maximum: 600_000,
+    default: limits.overload.defaultMaxEventLoopDelayMs,
+  }),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
     type: 'string',
     enum: [...LOG_LEVELS],
@@ -35,6 +46,10 @@ export interface Config {
   logLevel: LogLevel;
   /** Offer statistics leave a value out when a group has fewer values than this. */
   minSample: number;
+  /** Requests per token and minute; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Event loop lag above which new requests are shed with 503. */
+  maxEventLoopDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -60,5 +75,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginTokenTtlSeconds: parsed.PROPDATA_TOKEN_TTL_SECONDS,
     logLevel: parsed.LOG_LEVEL,
     minSample: parsed.PROPDATA_MIN_SAMPLE,
+    rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
+    maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
   };
 }

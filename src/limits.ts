@@ -24,6 +24,22 @@ export const limits = {
     perUser: 100,
     perOrganization: 200,
   },
+  /** Requests per API token (or, before authentication, per client address) and minute on
+   * `/api` and `/auth` routes; beyond it `429` with `Retry-After`. The default (overridable with
+   * PROPDATA_RATE_LIMIT_PER_MINUTE, 0 = off) lets an interactive client or a batch job run at
+   * 20 requests per second while stopping a runaway loop. Counted per process. */
+  rateLimit: {
+    defaultPerMinute: 1200,
+    windowMs: 60_000,
+  },
+  /** Overload protection: when the event loop lags by more than this (overridable with
+   * PROPDATA_MAX_EVENT_LOOP_DELAY_MS), new requests get `503` with `Retry-After` instead of
+   * queueing behind work the process cannot finish in time. `/health` is always answered. */
+  overload: {
+    defaultMaxEventLoopDelayMs: 1000,
+    sampleIntervalMs: 250,
+    retryAfterSeconds: 10,
+  },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
   /** Cover uploads (the only route that takes multipart bodies; every other route keeps the

@@ -37,6 +37,8 @@ export async function testConfig(
     PROPDATA_DATA_DIR: tempDir(),
     DATABASE_URL: await freshDatabaseUrl(backend),
     LOG_LEVEL: 'silent',
+    // Suites send far more requests per token than a client should; the limit has its own test.
+    PROPDATA_RATE_LIMIT_PER_MINUTE: '1000000',
     ...env,
   });
 }

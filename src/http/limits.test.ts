@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../../test/helpers/problem.js';
+import { call, createWorld, type World } from '../../test/helpers/world.js';
+
+describe('per-token rate limit', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite', { env: { PROPDATA_RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(() => world.close());
+
+  const me = (token: string) => call(world.app, { method: 'GET', url: '/api/v1/me', token });
+
+  it('answers 429 with Retry-After beyond the limit, per token, leaving health checks alone', async () => {
+    for (let i = 0; i < 3; i++) expect((await me(world.memberA.token)).statusCode).toBe(200);
+    const limited = await me(world.memberA.token);
+    const body = expectProblem(limited, 429, 'rate_limited');
+    expect(body.detail).toMatch(/^More than 3 requests per minute; retry in \d+ s$/);
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Another token of the same organization has its own budget.
+    expect((await me(world.adminA.token)).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      expect((await call(world.app, { method: 'GET', url: '/health' })).statusCode).toBe(200);
+    }
+  });
+});
+
+describe('overload protection', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite', { env: { PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '50' } });
+  });
+  afterAll(() => world.close());
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('sheds requests with 503 and Retry-After while the event loop lags, and recovers', async () => {
+    // Keep the event loop blocked 120 ms at a time, so every sample sees a large lag.
+    let hogging = true;
+    const hog = async () => {
+      while (hogging) {
+        const until = Date.now() + 120;
+        while (Date.now() < until) {
+          // busy: this is the load being simulated
+        }
+        await sleep(5);
+      }
+    };
+    const hogDone = hog();
+    await sleep(800);
+    const shed = await call(world.app, {
+      method: 'GET',
+      url: '/api/v1/me',
+      token: world.memberA.token,
+    });
+    const health = await call(world.app, { method: 'GET', url: '/health' });
+    hogging = false;
+    await hogDone;
+    expectProblem(shed, 503, 'overloaded');
+    expect(shed.headers['retry-after']).toBe('10');
+    expect(health.statusCode).toBe(200);
+
+    await sleep(1000);
+    const after = await call(world.app, {
+      method: 'GET',
+      url: '/api/v1/me',
+      token: world.memberA.token,
+    });
+    expect(after.statusCode).toBe(200);
+  });
+});

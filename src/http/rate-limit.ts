@@ -1,0 +1,35 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { limits } from '../limits.js';
+import { AppError } from './problem.js';
+
+const LIMITED_PREFIXES = ['/api/', '/auth/'];
+
+/**
+ * Per-token request limit. It runs after authentication (preHandler), so an authenticated
+ * request counts against its token, whatever address it comes from; requests without a valid
+ * token never get this far (401), except on `auth: 'none'` routes such as login, which count
+ * per client address.
+ */
+export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+  if (perMinute === 0) return;
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    max: perMinute,
+    timeWindow: limits.rateLimit.windowMs,
+    keyGenerator: (request: FastifyRequest) =>
+      request.caller ? `token:${request.caller.tokenId}` : `address:${request.ip}`,
+    allowList: (request: FastifyRequest) =>
+      !LIMITED_PREFIXES.some((prefix) => request.url.startsWith(prefix)) ||
+      request.url.startsWith('/api/v1/openapi.json'),
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError(
+        'rate_limited',
+        `More than ${String(context.max)} requests per minute; retry in ${String(seconds)} s`,
+        { headers: { 'retry-after': String(seconds) } },
+      );
+    },
+  });
+}
