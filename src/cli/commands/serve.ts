@@ -6,7 +6,8 @@ import { countOffers } from '../../market/market-info.js';
 import { terminalProgress } from '../../market/progress.js';
 import { startServer } from '../../server.js';
 import { openStores } from '../../stores.js';
-import { print } from '../context.js';
+import { CliError, print } from '../context.js';
+import { isWorker, superviseWorkers } from '../workers.js';
 
 /** Size of the demo market made on a first `npm start`: enough to explore every division. */
 const DEMO_OFFERS = 300_000;
@@ -45,8 +46,19 @@ export function registerServeCommand(program: Command): void {
       'on a brand-new data dir, generate demo market data and create demo accounts',
       false,
     )
-    .action(async (options: { demo: boolean }) => {
+    .option(
+      '--workers <n>',
+      'run N processes on the same port, sharing the account database and market data',
+      parseWorkers,
+      1,
+    )
+    .action(async (options: { demo: boolean; workers: number }) => {
       const config = loadConfig();
+      if (isWorker()) {
+        // The primary has prepared the stores (migrations, market data, demo accounts).
+        await startServer(config, await openStores(config));
+        return;
+      }
       if (options.demo && (await countOffers(config.dataDir)) === 0) {
         print(`First start: generating ${DEMO_OFFERS} demo offers (about 20 s)…`);
         await generateDemoData(config.dataDir, {
@@ -58,10 +70,30 @@ export function registerServeCommand(program: Command): void {
       }
       const stores = await openStores(config);
       const demo = options.demo ? await seedDemoAccounts(stores.accounts.db) : null;
+      if (options.workers > 1) {
+        // Migrations and the first market snapshot are made here, once, before any worker
+        // starts: workers never race to create them.
+        await stores.close();
+        if (demo) printDemoAccounts(config, demo);
+        print(`propdata: ${String(options.workers)} workers on port ${String(config.port)}`);
+        await superviseWorkers(options.workers);
+        return;
+      }
       const app = await startServer(config, stores);
       if (demo)
         printDemoAccounts({ ...config, port: portOf(app.server.address()) ?? config.port }, demo);
     });
+}
+
+/** At most this many workers: more processes than this only add memory on any sane machine. */
+const MAX_WORKERS = 64;
+
+function parseWorkers(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) {
+    throw new CliError(`--workers must be a whole number from 1 to ${String(MAX_WORKERS)}`);
+  }
+  return n;
 }
 
 function portOf(address: unknown): number | undefined {
