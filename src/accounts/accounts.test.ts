@@ -23,6 +23,17 @@ describeBackends('account store', (backend) => {
     expect((await findOrganizationByName(store.db, 'Keep me'))?.name).toBe('Keep me');
   });
 
+  it('migrates a new database once when several openers start at the same moment', async () => {
+    const fresh = await freshDatabaseUrl(backend);
+    const opened = await Promise.all([1, 2, 3, 4].map(() => openAccountDatabase(fresh)));
+    try {
+      await createOrganization(opened[0]?.db ?? store.db, 'Shared');
+      for (const other of opened) expect(await countOrganizations(other.db)).toBe(1);
+    } finally {
+      await Promise.all(opened.map((o) => o.close()));
+    }
+  });
+
   it('stores only a scrypt hash of the password, and usernames case-insensitively unique', async () => {
     const org = await createOrganization(store.db, 'Org');
     const user = await createUser(store.db, {

@@ -45,13 +45,48 @@ function openPostgres(url: string): Kysely<AccountTables> {
   return new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
 }
 
+const sqliteMigrations = new Map<string, Promise<void>>();
+
+/**
+ * Kysely's migration lock is a no-op on SQLite, so processes starting at once on a new file
+ * would race to create the same tables. Migrations of one file therefore run one at a time:
+ * across processes under an exclusive lock on a sidecar SQLite file (the OS drops it if the
+ * holder dies), within this process through a promise chain (the lock wait is synchronous and
+ * would otherwise block the holder's own progress).
+ */
+async function withSqliteMigrationLock(file: string, migrate: () => Promise<void>): Promise<void> {
+  if (file === ':memory:') return migrate();
+  const key = path.resolve(file);
+  const previous = sqliteMigrations.get(key) ?? Promise.resolve();
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const lock = new SQLite(`${key}.migration-lock`);
+      try {
+        lock.pragma('busy_timeout = 60000');
+        lock.exec('BEGIN EXCLUSIVE');
+        await migrate();
+      } finally {
+        if (lock.inTransaction) lock.exec('COMMIT');
+        lock.close();
+      }
+    });
+  sqliteMigrations.set(key, run);
+  return run;
+}
+
+async function migrate(db: Kysely<AccountTables>): Promise<void> {
+  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error('account migration failed');
+}
+
 /** Opens the account database named by `url` and brings its schema up to date. */
 export async function openAccountDatabase(url: string): Promise<AccountDatabase> {
   const backend = backendOf(url);
-  const db = backend === 'sqlite' ? openSqlite(url.slice('sqlite:'.length)) : openPostgres(url);
+  const file = url.slice('sqlite:'.length);
+  const db = backend === 'sqlite' ? openSqlite(file) : openPostgres(url);
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error('account migration failed');
+    await (backend === 'sqlite' ? withSqliteMigrationLock(file, () => migrate(db)) : migrate(db));
   } catch (error) {
     await db.destroy();
     throw error;
