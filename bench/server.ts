@@ -64,11 +64,13 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
 export async function startBenchServer(
   dataDir: string,
   env: Record<string, string> = {},
+  /** Extra node flags for the server, e.g. `--cpu-prof` to profile it. */
+  nodeArgs: string[] = [],
 ): Promise<BenchServer> {
   const databaseUrl = `sqlite:${path.join(dataDir, `bench-accounts-${Date.now()}.sqlite`)}`;
   const token = await benchToken(databaseUrl);
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join('bin', 'propdata.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join('bin', 'propdata.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -76,6 +78,8 @@ export async function startBenchServer(
       PROPDATA_DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
+      // Benchmarks measure throughput: the per-token rate limit would cut them off.
+      PROPDATA_RATE_LIMIT_PER_MINUTE: '0',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

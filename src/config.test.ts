@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       loginTokenTtlSeconds: 7200,
       logLevel: 'info',
       minSample: 5,
+      duckdbThreads: 0,
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
     });

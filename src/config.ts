@@ -15,6 +15,7 @@ const EnvSchema = Type.Object({
   ),
   PROPDATA_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 7200 }),
   PROPDATA_MIN_SAMPLE: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
+  PROPDATA_DUCKDB_THREADS: Type.Integer({ minimum: 0, maximum: 256, default: 0 }),
   PROPDATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
     maximum: 1_000_000,
@@ -46,6 +47,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Offer statistics leave a value out when a group has fewer values than this. */
   minSample: number;
+  /** DuckDB threads per process for market queries; 0: DuckDB's default (one per core). */
+  duckdbThreads: number;
   /** Requests per token and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Event loop lag above which new requests are shed with 503. */
@@ -75,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginTokenTtlSeconds: parsed.PROPDATA_TOKEN_TTL_SECONDS,
     logLevel: parsed.LOG_LEVEL,
     minSample: parsed.PROPDATA_MIN_SAMPLE,
+    duckdbThreads: parsed.PROPDATA_DUCKDB_THREADS,
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
   };

@@ -24,7 +24,10 @@ async function answers(ping: () => Promise<void>): Promise<boolean> {
 }
 
 export async function openStores(config: Config): Promise<Stores> {
-  const market = await MarketStore.open(config.dataDir, { pollMs: MARKET_POLL_MS });
+  const market = await MarketStore.open(config.dataDir, {
+    pollMs: MARKET_POLL_MS,
+    ...(config.duckdbThreads > 0 ? { threads: config.duckdbThreads } : {}),
+  });
   let accounts: AccountDatabase;
   try {
     accounts = await openAccountDatabase(config.databaseUrl);

@@ -28,8 +28,8 @@ class OpenSnapshot implements SnapshotView {
     private readonly divisions: ReadonlySet<string>,
   ) {}
 
-  static async open(file: string): Promise<OpenSnapshot> {
-    const instance = await openDuck(file, { readOnly: true });
+  static async open(file: string, threads: number | undefined): Promise<OpenSnapshot> {
+    const instance = await openDuck(file, { readOnly: true, ...(threads ? { threads } : {}) });
     const db = await instance.connect();
     try {
       const rows = await queryRows(db, 'select country_code, level, id from divisions');
@@ -87,12 +87,23 @@ export class MarketStore {
   private constructor(
     private readonly paths: MarketPaths,
     private snapshot: OpenSnapshot,
+    private readonly threads: number | undefined,
   ) {}
 
-  static async open(dataDir: string, options: { pollMs?: number } = {}): Promise<MarketStore> {
+  static async open(
+    dataDir: string,
+    options: {
+      pollMs?: number;
+      /** DuckDB worker threads; default: one per core */ threads?: number;
+    } = {},
+  ): Promise<MarketStore> {
     await ensureMarketData(dataDir);
     const paths = marketPaths(dataDir);
-    const store = new MarketStore(paths, await MarketStore.openCurrent(paths));
+    const store = new MarketStore(
+      paths,
+      await MarketStore.openCurrent(paths, options.threads),
+      options.threads,
+    );
     if (options.pollMs) {
       store.timer = setInterval(() => void store.refresh().catch(() => undefined), options.pollMs);
       store.timer.unref();
@@ -100,10 +111,13 @@ export class MarketStore {
     return store;
   }
 
-  private static async openCurrent(paths: MarketPaths): Promise<OpenSnapshot> {
+  private static async openCurrent(
+    paths: MarketPaths,
+    threads: number | undefined,
+  ): Promise<OpenSnapshot> {
     const file = currentSnapshot(paths);
     if (!file) throw new Error(`no market snapshot in ${paths.dir}`);
-    return OpenSnapshot.open(file);
+    return OpenSnapshot.open(file, threads);
   }
 
   get snapshotFile(): string {
@@ -126,7 +140,7 @@ export class MarketStore {
   private async switchIfNewer(): Promise<boolean> {
     const file = currentSnapshot(this.paths);
     if (!file || file === this.snapshot.file || !fs.existsSync(file)) return false;
-    const next = await MarketStore.openCurrent(this.paths);
+    const next = await MarketStore.openCurrent(this.paths, this.threads);
     const old = this.snapshot;
     this.snapshot = next;
     old.retire();
