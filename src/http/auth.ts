@@ -12,12 +12,23 @@ import { errorResponses } from './schemas.js';
  */
 export type AuthMode = 'none' | 'bearer' | 'bearer-or-query';
 
+/** One served route and how it authenticates. */
+export interface CatalogRoute {
+  method: string;
+  url: string;
+  auth: AuthMode;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
   }
   interface FastifyRequest {
     caller: Caller | null;
+  }
+  interface FastifyInstance {
+    /** Every API route with its auth mode, in registration order: what security checks walk. */
+    routeCatalog: CatalogRoute[];
   }
 }
 
@@ -49,6 +60,8 @@ function bearerFrom(request: FastifyRequest, mode: AuthMode): string | undefined
 
 export function registerAuth(app: FastifyInstance, db: AccountDb): void {
   app.decorateRequest('caller', null);
+  const catalog: CatalogRoute[] = [];
+  app.decorate('routeCatalog', catalog);
 
   // Secure by default: an API route that forgets to say how it authenticates fails at start.
   app.addHook('onRoute', (route) => {
@@ -58,6 +71,10 @@ export function registerAuth(app: FastifyInstance, db: AccountDb): void {
         throw new Error(`Route ${route.url} must declare config.auth`);
       }
       return;
+    }
+    for (const method of [route.method].flat()) {
+      // HEAD twins of GET routes are answered by the same handler.
+      if (method !== 'HEAD') catalog.push({ method, url: route.url, auth: mode });
     }
     if (mode === 'none' || !route.schema) return;
     route.schema.security =
