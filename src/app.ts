@@ -10,11 +10,11 @@ import { healthRoutes } from './features/health/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandling } from './http/errors.js';
+import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { errorResponses } from './http/schemas.js';
+import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
 import type { Stores } from './stores.js';
@@ -61,14 +61,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
+    // Errors Fastify raises before routing (bad URL encoding, over-long path parameters) are
+    // problem+json like every other refusal.
+    frameworkErrors: (error, _request, reply) => sendProblem(reply, toAppError(error)),
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.
   app.removeContentTypeParser('text/plain');
 
   app.addHook('onRoute', (route) => {
-    if (route.schema)
-      route.schema.response = { ...errorResponses(500), ...(route.schema.response as object) };
+    if (!route.schema) return;
+    route.schema.response = { ...errorResponses(500), ...(route.schema.response as object) };
+    // Like unknown body properties, unknown query parameters are refused, not ignored: a typo
+    // (`?limt=5`) must not silently give a different answer.
+    route.schema.querystring ??= StrictObject({});
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -12,6 +12,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   FST_ERR_BAD_URL: 'bad_request',
+  FST_ERR_MAX_PARAM_LENGTH: 'bad_request',
   FST_ERR_RATE_LIMIT_EXCEEDED: 'rate_limited',
 };
 
@@ -26,6 +27,12 @@ const STATUS_CODES_FALLBACK: Partial<Record<number, ErrorCode>> = {
   415: 'unsupported_media_type',
   429: 'rate_limited',
   503: 'overloaded',
+};
+
+/** Fastify's messages for these echo the whole URL back; ours say what is wrong. */
+const FASTIFY_DETAILS: Record<string, string> = {
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than 100 characters',
+  FST_ERR_BAD_URL: 'The URL is not valid (bad percent-encoding)',
 };
 
 const DETAILS: Partial<Record<ErrorCode, string>> = {
@@ -49,7 +56,7 @@ export function toAppError(error: FastifyError): AppError {
     return new AppError('invalid_json', `Body is not valid JSON: ${error.message}`);
   }
   const code = FASTIFY_CODES[error.code] ?? STATUS_CODES_FALLBACK[status] ?? 'bad_request';
-  return new AppError(code, DETAILS[code] ?? error.message);
+  return new AppError(code, FASTIFY_DETAILS[error.code] ?? DETAILS[code] ?? error.message);
 }
 
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {

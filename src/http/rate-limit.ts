@@ -18,6 +18,14 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
     hook: 'preHandler',
     max: perMinute,
     timeWindow: limits.rateLimit.windowMs,
+    // Budget headers only on the 429 itself: on every other answer they would make two
+    // otherwise identical responses differ (a 404 for another organization's object must be
+    // byte-identical to one for a missing object).
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
     keyGenerator: (request: FastifyRequest) =>
       request.caller ? `token:${request.caller.tokenId}` : `address:${request.ip}`,
     allowList: (request: FastifyRequest) =>
