@@ -5,7 +5,6 @@ import type { AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
-import type { DossierContent } from './dossier.js';
 import {
   createDossier,
   pageOfDossiers,
@@ -67,7 +66,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const id = await createDossier(deps, callerOf(request), request.body as DossierContent);
+      const id = await createDossier(deps, callerOf(request), request.body);
       return reply.code(201).send({ id });
     },
   );
@@ -125,12 +124,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await replaceDossierContent(
-        deps,
-        callerOf(request),
-        request.params.id,
-        request.body as DossierContent,
-      );
+      await replaceDossierContent(deps, callerOf(request), request.params.id, request.body);
       return reply.code(204).send(null);
     },
   );
