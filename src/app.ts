@@ -10,6 +10,7 @@ import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
+import { trackerRoutes } from './features/tracker/routes.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -104,5 +105,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   templateRoutes(app, ctx);
   coverRoutes(app, ctx);
   dossierRoutes(app, ctx);
+  trackerRoutes(app, ctx);
   return app;
 }
