@@ -6,11 +6,12 @@ export type Area =
   | { kind: 'radius'; point: { latitude: number; longitude: number }; radius: number }
   | { kind: 'postcode'; point: { latitude: number; longitude: number }; postcode: string };
 
-/** Conditions on the offers table for the area; binds `$lat`/`$lon` for distances either way. */
+/**
+ * Conditions on the offers table for the area, binding only the parameters they use (a prepared
+ * statement refuses unused ones).
+ */
 export function areaConditions(area: Area, params: Record<string, DuckDBValue>): string[] {
   if (area.kind === 'radius') return withinRadius(area.point, area.radius, params);
-  params.lat = area.point.latitude;
-  params.lon = area.point.longitude;
   params.postcode = area.postcode;
   return ['division_level100 = $postcode'];
 }

@@ -79,6 +79,9 @@ export async function findOffers(
 ): Promise<{ items: OfferItem[]; totalItems: number }> {
   const params: Record<string, DuckDBValue> = { limit: search.limit };
   const where = offerConditions(search, params);
+  // The distance is shown in postcode mode too.
+  params.lat = search.area.point.latitude;
+  params.lon = search.area.point.longitude;
   const rows = await queryPrepared(
     db,
     `select id, deal_type, property_type, latitude, longitude, postal_code,
