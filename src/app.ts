@@ -11,6 +11,7 @@ import { healthRoutes } from './features/health/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
+import { valuationRoutes } from './features/valuation/routes.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -106,5 +107,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   coverRoutes(app, ctx);
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
+  valuationRoutes(app, ctx);
   return app;
 }
