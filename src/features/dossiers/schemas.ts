@@ -58,10 +58,11 @@ export const PropertyBody = StrictObject(
       code: StringEnum(PROPERTY_TYPES),
       subcode: Type.Optional(text(50, 'Finer kind, free text (e.g. `penthouse`).')),
     }),
+    // More than 0, said as a minimum: OpenAPI 3.0 has no numeric exclusiveMinimum.
     livingArea: Type.Number({
-      exclusiveMinimum: 0,
+      minimum: 0.01,
       maximum: 100_000,
-      description: 'm², more than 0 and at most 100000.',
+      description: 'm², 0.01–100000.',
     }),
     buildingYear: Type.Optional(year('1000–2100.')),
     landArea: Type.Optional(
