@@ -4,11 +4,14 @@ import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
+import { dossierRoutes } from './features/dossiers/routes.js';
 import { LoginThrottle } from './features/auth/login-throttle.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
+import { trackerRoutes } from './features/tracker/routes.js';
+import { valuationRoutes } from './features/valuation/routes.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -18,12 +21,18 @@ import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
 import type { Stores } from './stores.js';
+import { modelNotInstalled } from './valuation/model-not-installed.js';
+import type { ValueProperty } from './valuation/types.js';
 
 export interface BuildAppOptions {
   config: Config;
   stores: Stores;
   /** Where log lines go (default stdout); tests capture them here. */
   logStream?: { write(line: string): void };
+  /** The time now (default: the system clock). */
+  now?: () => Date;
+  /** The valuation model (default: the service's own, `src/valuation/`). */
+  valueProperty?: ValueProperty;
 }
 
 /** Tokens must never reach the log, not even in a query string. */
@@ -96,6 +105,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
       address: { windowMs: limits.login.windowMs, maxFailures: limits.login.maxFailuresPerAddress },
     }),
+    now: options.now ?? (() => new Date()),
+    // The one place the valuation model is chosen.
+    valueProperty: options.valueProperty ?? modelNotInstalled,
   };
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
@@ -103,5 +115,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   statisticsRoutes(app, ctx);
   templateRoutes(app, ctx);
   coverRoutes(app, ctx);
+  dossierRoutes(app, ctx);
+  trackerRoutes(app, ctx);
+  valuationRoutes(app, ctx);
   return app;
 }

@@ -40,6 +40,23 @@ export const limits = {
     sampleIntervalMs: 250,
     retryAfterSeconds: 10,
   },
+  /** Dossiers: an organization keeps at most `perOrganization` (the next creation is
+   * `409 conflict`); lists are paged, `defaultPageSize` items unless `limit` (≤ `pageSize`) says. */
+  dossiers: {
+    perOrganization: 10_000,
+    pageSize: 100,
+    defaultPageSize: 20,
+  },
+  /** Property tracker: offers and building projects listed at most (all are counted), radius. */
+  tracker: {
+    maxItems: 500,
+    defaultRadius: 200,
+    maxRadius: 10_000,
+  },
+  /** Property valuation: property-date pairs per request. */
+  valuation: {
+    maxPairs: 50,
+  },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
   /** Cover uploads (the only route that takes multipart bodies; every other route keeps the

@@ -123,6 +123,35 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Dossiers (src/features/dossiers): the body is JSON text, checked by the feature before it is
+  // written; the columns every query filters or sorts on are kept beside it. A dossier belongs to
+  // its organization: it outlives its creator (creator_id is then null).
+  '0004_dossiers': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('dossiers')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('creator_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('country_code', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('dossiers_organization_created')
+        .on('dossiers')
+        .columns(['organization_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('dossiers_creator_id')
+        .on('dossiers')
+        .column('creator_id')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -61,6 +61,7 @@ export interface AccountTables {
   templates: TemplatesTable;
   covers: CoversTable;
   cover_files: CoverFilesTable;
+  dossiers: DossiersTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -88,3 +89,16 @@ export interface TemplatesTable {
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;
+
+/** A dossier: its body as JSON text (src/features/dossiers), and the columns queries use. */
+export interface DossiersTable {
+  id: string;
+  organization_id: string;
+  creator_id: string | null;
+  country_code: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DossierRow = Selectable<DossiersTable>;

@@ -3,7 +3,7 @@ import type { AccountBackend } from '../../src/accounts/database.js';
 import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
 import { createUser } from '../../src/accounts/users.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStores, type Stores } from '../../src/stores.js';
 import { freshDatabaseUrl, tempDir } from './backends.js';
@@ -58,7 +58,12 @@ async function member(
 /** A running app on real stores with two organizations, each with an admin and a member. */
 export async function createWorld(
   backend: AccountBackend,
-  options: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    beforeReady?: (app: FastifyInstance) => void;
+    /** Extra app options: a fixed clock, a valuation model. */
+    app?: Pick<BuildAppOptions, 'now' | 'valueProperty'>;
+  } = {},
 ): Promise<World> {
   const config = await testConfig(backend, options.env);
   const stores = await openStores(config);
@@ -71,7 +76,7 @@ export async function createWorld(
     member(stores, orgB.id, 'admin-b', true),
     member(stores, orgB.id, 'member-b', false),
   ]);
-  const app = await buildApp({ config, stores });
+  const app = await buildApp({ config, stores, ...options.app });
   options.beforeReady?.(app);
   await app.ready();
   return {

@@ -28,6 +28,14 @@ const ROUTES: Record<string, AuthMode> = {
   'GET /api/v1/user-settings/covers/:scope/:side': 'bearer',
   'PUT /api/v1/user-settings/covers/:scope/:side': 'bearer',
   'GET /api/v1/user-settings/covers/file/:uuid': 'bearer',
+  'POST /api/v1/dossiers': 'bearer-or-query',
+  'GET /api/v1/dossiers': 'bearer-or-query',
+  'GET /api/v1/dossiers/:id': 'bearer-or-query',
+  'PUT /api/v1/dossiers/:id': 'bearer-or-query',
+  'PATCH /api/v1/dossiers/:id': 'bearer-or-query',
+  'DELETE /api/v1/dossiers/:id': 'bearer-or-query',
+  'POST /api/v1/property_tracker': 'bearer-or-query',
+  'POST /api/v1/valuation/property_value': 'bearer-or-query',
 };
 
 /** A plausible value for each path parameter, so that only authentication can fail first. */

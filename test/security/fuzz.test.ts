@@ -16,7 +16,15 @@ import { call, createWorld, type World } from '../helpers/world.js';
 
 const RUNS_PER_ROUTE = 200;
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261121;
-const ACCOUNT_TABLES = ['organizations', 'users', 'tokens', 'templates', 'covers', 'cover_files'];
+const ACCOUNT_TABLES = [
+  'organizations',
+  'users',
+  'tokens',
+  'templates',
+  'covers',
+  'cover_files',
+  'dossiers',
+];
 
 const oddString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),

@@ -1,15 +1,13 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { AppError } from '../../http/problem.js';
 import { queryPrepared, type Row } from '../../market/duck.js';
+import { withinRadius } from '../../market/geo.js';
 import type { SnapshotView } from '../../market/market-store.js';
 import { METRIC_SQL, type Metric } from './metrics.js';
 import { periodsBetween } from './periods.js';
 import type { Filters, StatisticItem, StatisticsRequest, StatisticsResponse } from './schemas.js';
 
 type Params = Record<string, DuckDBValue>;
-
-/** Mean Earth radius (IUGG), meters. */
-const EARTH_RADIUS_M = 6_371_008.8;
 
 const RANGE_COLUMNS = {
   salePrice: 'sale_price',
@@ -87,20 +85,7 @@ function whereClause(request: StatisticsRequest, params: Params): string {
     params.startEnd = monthAfter(filters.startDate.max);
   }
   if (filters.coordinates && filters.radius !== undefined) {
-    // A bounding box first (cheap, uses zone maps), then the exact haversine distance.
-    const { latitude, longitude } = filters.coordinates;
-    const dLat = (filters.radius / EARTH_RADIUS_M) * (180 / Math.PI);
-    const cos = Math.max(Math.cos((latitude * Math.PI) / 180), 1e-6);
-    params.lat = latitude;
-    params.lon = longitude;
-    params.radius = filters.radius;
-    params.dLat = dLat;
-    params.dLon = Math.min(180, dLat / cos);
-    where.push(
-      'latitude between $lat - $dLat and $lat + $dLat',
-      'longitude between $lon - $dLon and $lon + $dLon',
-      `2 * ${EARTH_RADIUS_M} * asin(sqrt(sin(radians(latitude - $lat) / 2) ** 2 + cos(radians($lat)) * cos(radians(latitude)) * sin(radians(longitude - $lon) / 2) ** 2)) <= $radius`,
-    );
+    where.push(...withinRadius(filters.coordinates, filters.radius, params));
   }
   return where.join(' and ');
 }

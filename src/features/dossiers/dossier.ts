@@ -1,0 +1,75 @@
+import type { CountryCode } from '../../market/countries.js';
+import type { DealType, PropertyKind } from '../../valuation/types.js';
+
+/**
+ * How a dossier's point was found: `coordinates` were given, or only a postcode was and the
+ * point is that postcode's centroid (so the building may be a few hundred meters away).
+ */
+export const PRECISIONS = ['coordinates', 'postcode'] as const;
+export type Precision = (typeof PRECISIONS)[number];
+
+export const CONDITIONS = [
+  'renovation_needed',
+  'well_maintained',
+  'new_or_recently_renovated',
+] as const;
+export const QUALITIES = ['simple', 'normal', 'high_quality', 'luxury'] as const;
+/** The parts of a building rated by `condition` and `quality`. */
+export const RATED_PARTS = ['bathrooms', 'kitchen', 'flooring', 'windows', 'masonry'] as const;
+
+export interface Coordinates {
+  latitude: number;
+  longitude: number;
+}
+
+export interface Address {
+  postCode?: string;
+  city?: string;
+  street?: string;
+  houseNumber?: string;
+}
+
+export interface DossierProperty {
+  location: {
+    address?: Address;
+    coordinates?: Coordinates;
+    precision?: Precision;
+  };
+  propertyType: { code: PropertyKind; subcode?: string };
+  livingArea: number;
+  buildingYear?: number;
+  landArea?: number;
+  numberOfRooms?: number;
+  numberOfBedrooms?: number;
+  floorNumber?: number;
+  hasLift?: boolean;
+  isNew?: boolean;
+  renovationYear?: number;
+  condition?: Partial<Record<(typeof RATED_PARTS)[number], string>>;
+  quality?: Partial<Record<(typeof RATED_PARTS)[number], string>>;
+}
+
+/** What a client writes: the request body of create and replace. */
+export interface DossierContent {
+  title?: string;
+  description?: string;
+  dealType: DealType;
+  countryCode: string;
+  askingSalePrice?: number;
+  property: DossierProperty;
+}
+
+/** A stored dossier: its content with the location resolved (coordinates and precision set). */
+export interface Dossier {
+  id: string;
+  organizationId: string;
+  creatorId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  countryCode: CountryCode;
+  content: DossierContent & {
+    property: DossierProperty & {
+      location: { coordinates: Coordinates; precision: Precision };
+    };
+  };
+}

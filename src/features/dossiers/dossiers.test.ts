@@ -1,0 +1,385 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeBackends } from '../../../test/helpers/backends.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import type { Problem } from '../../http/problem.js';
+import { EXAMPLE_DOSSIER, type DossierRead } from './schemas.js';
+
+const BASE = '/api/v1/dossiers';
+
+// Vienna 1010 in the shipped reference divisions.
+const CENTROID_1010 = { latitude: 48.2077, longitude: 16.3705 };
+
+function dossier(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...structuredClone(EXAMPLE_DOSSIER), ...over };
+}
+
+function postcodeOnly(postCode = '1010'): Record<string, unknown> {
+  const body = dossier();
+  (body.property as { location: unknown }).location = { address: { postCode } };
+  return body;
+}
+
+function api(world: World) {
+  return {
+    create: (who: Member, payload: unknown) =>
+      call(world.app, { method: 'POST', url: BASE, token: who.token, payload: payload as object }),
+    get: (who: Member, id: string) =>
+      call(world.app, { method: 'GET', url: `${BASE}/${id}`, token: who.token }),
+    list: (who: Member, query = '') =>
+      call(world.app, { method: 'GET', url: `${BASE}${query}`, token: who.token }),
+    put: (who: Member, id: string, payload: unknown) =>
+      call(world.app, {
+        method: 'PUT',
+        url: `${BASE}/${id}`,
+        token: who.token,
+        payload: payload as object,
+      }),
+    patch: (
+      who: Member,
+      id: string,
+      payload: unknown,
+      contentType = 'application/merge-patch+json',
+    ) =>
+      call(world.app, {
+        method: 'PATCH',
+        url: `${BASE}/${id}`,
+        token: who.token,
+        headers: { 'content-type': contentType },
+        payload: JSON.stringify(payload),
+      }),
+    del: (who: Member, id: string) =>
+      call(world.app, { method: 'DELETE', url: `${BASE}/${id}`, token: who.token }),
+  };
+}
+
+async function created(res: Promise<LightMyRequestResponse>): Promise<string> {
+  const r = await res;
+  expect(r.statusCode, r.body).toBe(201);
+  const { id } = r.json<{ id: string }>();
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  return id;
+}
+
+/** A read dossier without its id and times: what a client writes back. */
+function contentOf(read: DossierRead): Record<string, unknown> {
+  const content: Record<string, unknown> = { ...read };
+  for (const key of ['id', 'createdAt', 'updatedAt']) Reflect.deleteProperty(content, key);
+  return content;
+}
+
+const withoutRequestId = (problem: Problem) => ({ ...problem, requestId: '' });
+
+describeBackends('dossiers', (backend) => {
+  let world: World;
+  let d: ReturnType<typeof api>;
+  let clock = new Date('2026-03-01T10:00:00.000Z');
+  beforeAll(async () => {
+    world = await createWorld(backend, { app: { now: () => clock } });
+    d = api(world);
+  });
+  afterAll(() => world.close());
+
+  it('round trip: create, read, replace, delete', async () => {
+    const id = await created(d.create(world.memberA, dossier()));
+    const read = await d.get(world.memberA, id);
+    expect(read.statusCode).toBe(200);
+    const expected = structuredClone(EXAMPLE_DOSSIER) as Record<string, unknown>;
+    (expected.property as { location: { precision: string } }).location.precision = 'coordinates';
+    expect(read.json()).toEqual({
+      id,
+      createdAt: clock.toISOString(),
+      updatedAt: clock.toISOString(),
+      ...expected,
+    });
+
+    clock = new Date('2026-03-02T10:00:00.000Z');
+    const replacement = dossier({ title: 'Renamed', dealType: 'rent' });
+    delete replacement.askingSalePrice;
+    expect((await d.put(world.adminA, id, replacement)).statusCode).toBe(204);
+    const after = (await d.get(world.memberA, id)).json<DossierRead>();
+    expect(after.title).toBe('Renamed');
+    expect(after.dealType).toBe('rent');
+    expect(after).not.toHaveProperty('askingSalePrice');
+    expect(after.createdAt).toBe('2026-03-01T10:00:00.000Z');
+    expect(after.updatedAt).toBe('2026-03-02T10:00:00.000Z');
+
+    // A read body written back (without its id and times) changes nothing.
+    const content = contentOf(after);
+    expect((await d.put(world.memberA, id, content)).statusCode).toBe(204);
+    const again = (await d.get(world.memberA, id)).json<DossierRead>();
+    expect({ ...again, updatedAt: '' }).toEqual({ ...after, updatedAt: '' });
+
+    expect((await d.del(world.memberA, id)).statusCode).toBe(204);
+    expectProblem(await d.get(world.memberA, id), 404, 'not_found');
+    expectProblem(await d.del(world.memberA, id), 404, 'not_found');
+  });
+
+  describe('postcode-only location', () => {
+    it('stores the postcode centroid and says the point is postcode-precise', async () => {
+      const id = await created(d.create(world.memberA, postcodeOnly('10 10')));
+      const read = (await d.get(world.memberA, id)).json<DossierRead>();
+      expect(read.property.location).toEqual({
+        address: { postCode: '10 10' },
+        coordinates: CENTROID_1010,
+        precision: 'postcode',
+      });
+      // Written back unchanged, it stays postcode-precise.
+      const content = contentOf(read);
+      expect((await d.put(world.memberA, id, content)).statusCode).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().property.location).toEqual(
+        read.property.location,
+      );
+      // A new postcode moves the point to its centroid.
+      expect(
+        (
+          await d.patch(world.memberA, id, {
+            property: { location: { address: { postCode: '1020' } } },
+          })
+        ).statusCode,
+      ).toBe(204);
+      const moved = (await d.get(world.memberA, id)).json<DossierRead>().property.location;
+      expect(moved.precision).toBe('postcode');
+      expect(moved.coordinates).not.toEqual(CENTROID_1010);
+      // Coordinates patched in make it exact.
+      const exact = { latitude: 48.21, longitude: 16.38 };
+      expect(
+        (await d.patch(world.memberA, id, { property: { location: { coordinates: exact } } }))
+          .statusCode,
+      ).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().property.location).toMatchObject({
+        coordinates: exact,
+        precision: 'coordinates',
+      });
+      // Removed again, the point falls back to the postcode.
+      expect(
+        (await d.patch(world.memberA, id, { property: { location: { coordinates: null } } }))
+          .statusCode,
+      ).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().property.location.precision).toBe(
+        'postcode',
+      );
+    });
+
+    it('refuses an unknown postcode without coordinates, and neither', async () => {
+      const unknown = expectProblem(
+        await d.create(world.memberA, postcodeOnly('99999')),
+        400,
+        'validation_failed',
+      );
+      expect(unknown.errors).toEqual([
+        {
+          path: '/property/location/address/postCode',
+          message: expect.stringContaining('99999') as string,
+        },
+      ]);
+      const body = dossier();
+      (body.property as { location: unknown }).location = {};
+      const neither = expectProblem(await d.create(world.memberA, body), 400, 'validation_failed');
+      expect(neither.errors?.[0]?.path).toBe('/property/location/coordinates');
+    });
+  });
+
+  describe('PATCH (JSON merge patch)', () => {
+    it('merges objects, removes with null, replaces values; plain JSON works too', async () => {
+      const id = await created(d.create(world.memberA, dossier()));
+      const res = await d.patch(world.adminA, id, {
+        askingSalePrice: 430000,
+        property: { floorNumber: 3, hasLift: null, condition: { windows: 'renovation_needed' } },
+      });
+      expect(res.statusCode, res.body).toBe(204);
+      const read = (await d.get(world.memberA, id)).json<DossierRead>();
+      expect(read.askingSalePrice).toBe(430000);
+      expect(read.property.floorNumber).toBe(3);
+      expect(read.property).not.toHaveProperty('hasLift');
+      expect(read.property.condition).toEqual({
+        kitchen: 'well_maintained',
+        windows: 'renovation_needed',
+      });
+      expect(read.property.livingArea).toBe(72);
+      const plain = await d.patch(world.memberA, id, { title: 'Plain' }, 'application/json');
+      expect(plain.statusCode).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().title).toBe('Plain');
+    });
+
+    it('validates the merged result and changes nothing when it is wrong', async () => {
+      const id = await created(d.create(world.memberA, dossier()));
+      const before = (await d.get(world.memberA, id)).json<DossierRead>();
+      const removed = expectProblem(
+        await d.patch(world.memberA, id, { property: { livingArea: null }, title: 'X' }),
+        400,
+        'validation_failed',
+      );
+      expect(removed.errors).toEqual([{ path: '/property/livingArea', message: 'is required' }]);
+      const unknown = expectProblem(
+        await d.patch(world.memberA, id, { property: { colour: 'red' } }),
+        400,
+        'validation_failed',
+      );
+      expect(unknown.errors).toEqual([{ path: '/property/colour', message: 'is not allowed' }]);
+      expectProblem(
+        await d.patch(world.memberA, id, { countryCode: 'JP' }),
+        400,
+        'unsupported_country',
+      );
+      expectProblem(await d.patch(world.memberA, id, [1]), 400, 'validation_failed');
+      expect((await d.get(world.memberA, id)).json()).toEqual(before);
+    });
+  });
+
+  describe('validation', () => {
+    const withProperty = (over: Record<string, unknown>) =>
+      dossier({ property: { ...EXAMPLE_DOSSIER.property, ...over } });
+
+    it.each([
+      ['livingArea 0', withProperty({ livingArea: 0 }), '/property/livingArea'],
+      ['livingArea too large', withProperty({ livingArea: 100001 }), '/property/livingArea'],
+      ['livingArea as text', withProperty({ livingArea: '72' }), '/property/livingArea'],
+      ['buildingYear 999', withProperty({ buildingYear: 999 }), '/property/buildingYear'],
+      ['buildingYear 2101', withProperty({ buildingYear: 2101 }), '/property/buildingYear'],
+      [
+        'renovation before building',
+        withProperty({ renovationYear: 1900 }),
+        '/property/renovationYear',
+      ],
+      ['rooms 2.3', withProperty({ numberOfRooms: 2.3 }), '/property/numberOfRooms'],
+      [
+        'latitude 91',
+        withProperty({ location: { coordinates: { latitude: 91, longitude: 16 } } }),
+        '/property/location/coordinates/latitude',
+      ],
+      [
+        'longitude -181',
+        withProperty({ location: { coordinates: { latitude: 48, longitude: -181 } } }),
+        '/property/location/coordinates/longitude',
+      ],
+      [
+        'unknown property type',
+        withProperty({ propertyType: { code: 'castle' } }),
+        '/property/propertyType/code',
+      ],
+      [
+        'unknown condition value',
+        withProperty({ condition: { kitchen: 'shiny' } }),
+        '/property/condition/kitchen',
+      ],
+      ['unknown top-level field', dossier({ owner: 'me' }), '/owner'],
+      ['unknown dealType', dossier({ dealType: 'lease' }), '/dealType'],
+      ['missing property', dossier({ property: undefined }), '/property'],
+      ['empty title', dossier({ title: '' }), '/title'],
+      ['negative price', dossier({ askingSalePrice: -1 }), '/askingSalePrice'],
+    ])('%s → 400 naming the field', async (_name, body, path) => {
+      const problem = expectProblem(await d.create(world.memberA, body), 400, 'validation_failed');
+      expect(problem.errors?.map((e) => e.path)).toContain(path);
+    });
+
+    it('a country outside the market is unsupported_country', async () => {
+      const problem = expectProblem(
+        await d.create(world.memberA, dossier({ countryCode: 'JP' })),
+        400,
+        'unsupported_country',
+      );
+      expect(problem.errors?.[0]?.path).toBe('/countryCode');
+    });
+  });
+
+  describe('access', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = await created(d.create(world.memberA, dossier({ title: 'Private to A' })));
+    });
+
+    it('every member of the organization reads and changes it', async () => {
+      expect((await d.get(world.adminA, id)).statusCode).toBe(200);
+      expect((await d.patch(world.adminA, id, { title: 'By admin' })).statusCode).toBe(204);
+      expect((await d.put(world.memberA, id, dossier({ title: 'By member' }))).statusCode).toBe(
+        204,
+      );
+    });
+
+    it('another organization gets the 404 of a missing id for every method', async () => {
+      const missing = '00000000-0000-4000-8000-000000000000';
+      for (const who of [world.adminB, world.memberB]) {
+        for (const [foreign, absent] of [
+          [d.get(who, id), d.get(who, missing)],
+          [d.put(who, id, dossier()), d.put(who, missing, dossier())],
+          [d.patch(who, id, { title: 'x' }), d.patch(who, missing, { title: 'x' })],
+          [d.del(who, id), d.del(who, missing)],
+        ] as const) {
+          const a = expectProblem(await foreign, 404, 'not_found');
+          const b = expectProblem(await absent, 404, 'not_found');
+          expect(withoutRequestId(a)).toEqual(withoutRequestId(b));
+        }
+        const list = (await d.list(who, '?limit=100')).json<{ items: DossierRead[] }>();
+        expect(list.items.map((x) => x.id)).not.toContain(id);
+      }
+      expect((await d.get(world.memberA, id)).json<DossierRead>().title).toBe('By member');
+    });
+
+    it('accepts the token as the access_token query parameter', async () => {
+      const token = encodeURIComponent(world.memberA.token);
+      const read = await call(world.app, {
+        method: 'GET',
+        url: `${BASE}/${id}?access_token=${token}`,
+      });
+      expect(read.statusCode, read.body).toBe(200);
+      const list = await call(world.app, {
+        method: 'GET',
+        url: `${BASE}?limit=1&access_token=${token}`,
+      });
+      expect(list.statusCode, list.body).toBe(200);
+      const post = await call(world.app, {
+        method: 'POST',
+        url: `${BASE}?access_token=${token}`,
+        payload: dossier(),
+      });
+      expect(post.statusCode, post.body).toBe(201);
+      expectProblem(
+        await call(world.app, { method: 'GET', url: `${BASE}/${id}?access_token=nope` }),
+        401,
+        'unauthenticated',
+      );
+      expectProblem(
+        await call(world.app, { method: 'GET', url: `${BASE}/${id}` }),
+        401,
+        'unauthenticated',
+      );
+    });
+  });
+
+  describe('pagination', () => {
+    it('pages newest first with the total, for the organization only', async () => {
+      // A fresh organization's view: B has none yet.
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        clock = new Date(Date.UTC(2026, 3, 1 + i));
+        ids.push(await created(d.create(world.memberB, dossier({ title: `B${String(i)}` }))));
+      }
+      const newestFirst = [...ids].reverse();
+      const page = async (query: string) =>
+        (await d.list(world.adminB, query)).json<{
+          items: DossierRead[];
+          totalItems: number;
+          limit: number;
+          offset: number;
+        }>();
+      const first = await page('?limit=2');
+      expect(first).toMatchObject({ totalItems: 5, limit: 2, offset: 0 });
+      expect(first.items.map((x) => x.id)).toEqual(newestFirst.slice(0, 2));
+      expect((await page('?limit=2&offset=2')).items.map((x) => x.id)).toEqual(
+        newestFirst.slice(2, 4),
+      );
+      expect((await page('?limit=2&offset=4')).items.map((x) => x.id)).toEqual(
+        newestFirst.slice(4),
+      );
+      const all = await page('');
+      expect(all.limit).toBe(20);
+      expect(all.items.map((x) => x.id)).toEqual(newestFirst);
+      expect(all.items[0]?.title).toBe('B4');
+      for (const query of ['?limit=0', '?limit=101', '?offset=-1', '?limit=x', '?sort=id']) {
+        expectProblem(await d.list(world.memberB, query), 400, 'validation_failed');
+      }
+    });
+  });
+});

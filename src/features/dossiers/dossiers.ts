@@ -1,0 +1,113 @@
+import type { AccountDb } from '../../accounts/database.js';
+import { notFound } from '../../http/problem.js';
+import type { MarketStore } from '../../market/market-store.js';
+import type { Caller } from '../auth/caller.js';
+import type { Dossier, DossierContent } from './dossier.js';
+import { mergePatch } from './merge-patch.js';
+import type { DossierRead } from './schemas.js';
+import {
+  deleteDossier,
+  findDossier,
+  insertDossier,
+  listDossiers,
+  replaceDossier,
+} from './store.js';
+import { checkMergedBody, resolveContent } from './validate.js';
+
+/** What the dossier operations need: the account store, the market data, and the time. */
+export interface DossierDeps {
+  db: AccountDb;
+  market: MarketStore;
+  now: () => Date;
+}
+
+const missing = () => notFound('Dossier');
+
+export function toRead(dossier: Dossier): DossierRead {
+  return {
+    id: dossier.id,
+    createdAt: dossier.createdAt,
+    updatedAt: dossier.updatedAt,
+    ...dossier.content,
+  };
+}
+
+const resolve = (deps: DossierDeps, content: DossierContent) =>
+  deps.market.read((db) => resolveContent(db, content));
+
+/** A dossier of the caller's organization, or the same 404 as for a missing id. */
+export async function visibleDossier(db: AccountDb, caller: Caller, id: string): Promise<Dossier> {
+  const dossier = await findDossier(db, caller, id);
+  if (!dossier) throw missing();
+  return dossier;
+}
+
+export async function createDossier(
+  deps: DossierDeps,
+  caller: Caller,
+  body: DossierContent,
+): Promise<string> {
+  const { countryCode, content } = await resolve(deps, body);
+  return insertDossier(deps.db, caller, content, countryCode, deps.now());
+}
+
+export async function readDossier(deps: DossierDeps, caller: Caller, id: string) {
+  return toRead(await visibleDossier(deps.db, caller, id));
+}
+
+export async function pageOfDossiers(
+  deps: DossierDeps,
+  caller: Caller,
+  page: { limit: number; offset: number },
+) {
+  const { items, total } = await listDossiers(deps.db, caller, page);
+  return { items: items.map(toRead), totalItems: total, ...page };
+}
+
+export async function replaceDossierContent(
+  deps: DossierDeps,
+  caller: Caller,
+  id: string,
+  body: DossierContent,
+): Promise<void> {
+  // Visibility first: a foreign id is a 404 even when the body is wrong too.
+  await visibleDossier(deps.db, caller, id);
+  const { countryCode, content } = await resolve(deps, body);
+  if (!(await replaceDossier(deps.db, caller, id, content, countryCode, deps.now()))) {
+    throw missing();
+  }
+}
+
+/** Whether a patch sets or removes `property.location.coordinates` without saying `precision`. */
+function movesPoint(patch: Record<string, unknown>): boolean {
+  const property = patch.property;
+  if (typeof property !== 'object' || property === null) return false;
+  const location = (property as Record<string, unknown>).location;
+  if (typeof location !== 'object' || location === null) return false;
+  return 'coordinates' in location && !('precision' in location);
+}
+
+/**
+ * Applies a JSON merge patch to the dossier as it reads (RFC 7396) and validates the result as
+ * a whole body. A patch that sets or removes the coordinates without naming `precision` drops
+ * the old precision: new coordinates are exact, removed ones fall back to the postcode.
+ */
+export async function patchDossier(
+  deps: DossierDeps,
+  caller: Caller,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<void> {
+  const dossier = await visibleDossier(deps.db, caller, id);
+  const current: DossierContent = structuredClone(dossier.content);
+  if (movesPoint(patch)) Reflect.deleteProperty(current.property.location, 'precision');
+  const merged = checkMergedBody(mergePatch(current, patch));
+  const { countryCode, content } = await resolve(deps, merged);
+  if (!(await replaceDossier(deps.db, caller, id, content, countryCode, deps.now()))) {
+    throw missing();
+  }
+}
+
+export async function removeDossier(deps: DossierDeps, caller: Caller, id: string): Promise<void> {
+  if (!(await deleteDossier(deps.db, caller, id))) throw missing();
+}

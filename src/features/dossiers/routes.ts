@@ -1,0 +1,174 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.js';
+import { callerOf } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
+import {
+  createDossier,
+  pageOfDossiers,
+  patchDossier,
+  readDossier,
+  removeDossier,
+  replaceDossierContent,
+  type DossierDeps,
+} from './dossiers.js';
+import {
+  Created,
+  DossierBody,
+  DossierList,
+  DossierParams,
+  DossierPatch,
+  DossierRead,
+  ListQuery,
+  LOCATION_TEXT,
+} from './schemas.js';
+
+const BASE = '/api/v1/dossiers';
+
+const ACCESS_TEXT =
+  'A dossier belongs to the organization of its creator: every member of it (admin or not) ' +
+  'reads, changes and deletes it. Another organization’s dossier is a 404 identical to a ' +
+  'missing id. The token may also be sent as the `access_token` query parameter.';
+
+const RULES_TEXT =
+  `${LOCATION_TEXT} Unknown properties, values out of range, \`renovationYear\` before ` +
+  '`buildingYear`, or an unknown postcode without coordinates are each a 400 whose ' +
+  '`errors[].path` names the field; a country outside the market is `400 unsupported_country`.';
+
+const NoContent = Type.Null({ description: 'Done; no body.' });
+
+/** Merge patches arrive as `application/merge-patch+json` (RFC 7396) or plain JSON. */
+const MERGE_PATCH = 'application/merge-patch+json';
+
+export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const deps: DossierDeps = { db: ctx.stores.accounts.db, market: ctx.stores.market, now: ctx.now };
+  app.addContentTypeParser(
+    MERGE_PATCH,
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    BASE,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'Create a dossier',
+        description:
+          `${RULES_TEXT} ${ACCESS_TEXT} At most ${limits.dossiers.perOrganization} dossiers per ` +
+          'organization: beyond, `409 conflict`.',
+        body: DossierBody,
+        response: { 201: Created, ...errorResponses(400, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const id = await createDossier(deps, callerOf(request), request.body);
+      return reply.code(201).send({ id });
+    },
+  );
+
+  r.get(
+    BASE,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'List the organization’s dossiers, newest first',
+        description:
+          'Paged by `limit` and `offset`; `totalItems` counts all the organization’s dossiers. ' +
+          'Newest first (creation time, then id), so pages do not overlap while nothing is ' +
+          `created. ${ACCESS_TEXT}`,
+        querystring: ListQuery,
+        response: { 200: DossierList, ...errorResponses(400) },
+      },
+    },
+    (request) =>
+      pageOfDossiers(deps, callerOf(request), {
+        limit: request.query.limit ?? limits.dossiers.defaultPageSize,
+        offset: request.query.offset ?? 0,
+      }),
+  );
+
+  r.get(
+    `${BASE}/:id`,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'Read a dossier',
+        description: `The dossier as written, with its id and times; ${LOCATION_TEXT} ${ACCESS_TEXT}`,
+        params: DossierParams,
+        response: { 200: DossierRead, ...errorResponses(400, 404) },
+      },
+    },
+    (request) => readDossier(deps, callerOf(request), request.params.id),
+  );
+
+  r.put(
+    `${BASE}/:id`,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'Replace a dossier',
+        description:
+          'The whole dossier, validated as on creation: left-out optional fields are removed. ' +
+          `${RULES_TEXT} ${ACCESS_TEXT}`,
+        params: DossierParams,
+        body: DossierBody,
+        response: { 204: NoContent, ...errorResponses(400, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      await replaceDossierContent(deps, callerOf(request), request.params.id, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.patch(
+    `${BASE}/:id`,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'Change part of a dossier (JSON merge patch)',
+        description:
+          `RFC 7396 merge patch, sent as \`${MERGE_PATCH}\` or \`application/json\`, applied to ` +
+          'the dossier as it reads: a member given replaces, `null` removes it, objects merge ' +
+          'member by member, arrays replace. The result must be a valid whole dossier (400 ' +
+          'otherwise, nothing changed). A patch that sets or removes ' +
+          '`property.location.coordinates` without `precision` makes the point exact again (or ' +
+          `the postcode centroid when removed). ${RULES_TEXT} ${ACCESS_TEXT}`,
+        params: DossierParams,
+        body: DossierPatch,
+        response: { 204: NoContent, ...errorResponses(400, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      await patchDossier(deps, callerOf(request), request.params.id, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.delete(
+    `${BASE}/:id`,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'Delete a dossier',
+        description: ACCESS_TEXT,
+        params: DossierParams,
+        response: { 204: NoContent, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      await removeDossier(deps, callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

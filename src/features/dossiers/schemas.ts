@@ -1,0 +1,190 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
+import { COUNTRIES } from '../../market/countries.js';
+import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
+import { CONDITIONS, PRECISIONS, QUALITIES, RATED_PARTS } from './dossier.js';
+
+const countryList = COUNTRIES.join(', ');
+
+const text = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, description });
+
+const year = (description: string) => Type.Integer({ minimum: 1000, maximum: 2100, description });
+
+const ratings = (values: readonly string[], description: string) =>
+  StrictObject(
+    Object.fromEntries(RATED_PARTS.map((part) => [part, Type.Optional(StringEnum(values))])),
+    { description },
+  );
+
+export const CoordinatesBody = StrictObject(
+  {
+    latitude: Type.Number({ minimum: -90, maximum: 90 }),
+    longitude: Type.Number({ minimum: -180, maximum: 180 }),
+  },
+  { description: 'WGS 84 degrees.' },
+);
+
+export const LOCATION_TEXT =
+  '`coordinates`, or an `address.postCode` known to the divisions data of the country (its ' +
+  'centroid is then used), are required. Read back, `coordinates` is the point used and ' +
+  '`precision` says how it was found: `coordinates` (given) or `postcode` (the postcode’s ' +
+  'centroid). Writing `precision: "postcode"` keeps a dossier postcode-precise (the centroid is ' +
+  'looked up again and any `coordinates` sent are ignored), so a dossier read and written back ' +
+  'unchanged stays the same.';
+
+/** The property, as dossiers hold it and as the valuation endpoint takes it. */
+export const PropertyBody = StrictObject(
+  {
+    location: StrictObject(
+      {
+        address: Type.Optional(
+          StrictObject({
+            postCode: Type.Optional(text(20, 'Postcode, with or without its usual space.')),
+            city: Type.Optional(text(200, 'City.')),
+            street: Type.Optional(text(200, 'Street.')),
+            houseNumber: Type.Optional(text(20, 'House number.')),
+          }),
+        ),
+        coordinates: Type.Optional(CoordinatesBody),
+        precision: Type.Optional(
+          StringEnum(PRECISIONS, { description: 'How the point was found (see `location`).' }),
+        ),
+      },
+      { description: LOCATION_TEXT },
+    ),
+    propertyType: StrictObject({
+      code: StringEnum(PROPERTY_TYPES),
+      subcode: Type.Optional(text(50, 'Finer kind, free text (e.g. `penthouse`).')),
+    }),
+    // More than 0, said as a minimum: OpenAPI 3.0 has no numeric exclusiveMinimum.
+    livingArea: Type.Number({
+      minimum: 0.01,
+      maximum: 100_000,
+      description: 'm², 0.01–100000.',
+    }),
+    buildingYear: Type.Optional(year('1000–2100.')),
+    landArea: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 10_000_000, description: 'm², 0–10000000.' }),
+    ),
+    numberOfRooms: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1000,
+        multipleOf: 0.5,
+        description: '0–1000, halves allowed.',
+      }),
+    ),
+    numberOfBedrooms: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    floorNumber: Type.Optional(
+      Type.Integer({ minimum: -10, maximum: 300, description: '0 is the ground floor.' }),
+    ),
+    hasLift: Type.Optional(Type.Boolean()),
+    isNew: Type.Optional(Type.Boolean()),
+    renovationYear: Type.Optional(year('1000–2100, not before `buildingYear`.')),
+    condition: Type.Optional(ratings(CONDITIONS, 'Condition of the parts of the building.')),
+    quality: Type.Optional(ratings(QUALITIES, 'Quality of the parts of the building.')),
+  },
+  { description: 'The property.' },
+);
+
+const dossierFields = {
+  title: Type.Optional(text(200, '1–200 characters.')),
+  description: Type.Optional(
+    Type.String({ maxLength: 10_000, description: 'At most 10000 characters.' }),
+  ),
+  dealType: StringEnum(DEAL_TYPES, {
+    description: 'What the dossier is about: a sale, or a rent (valuations follow it).',
+  }),
+  countryCode: Type.String({
+    maxLength: 64,
+    description: `One of ${countryList}; anything else is \`400 unsupported_country\`.`,
+  }),
+  askingSalePrice: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1e10, description: 'In the country’s main currency.' }),
+  ),
+  property: PropertyBody,
+};
+
+export const EXAMPLE_DOSSIER = {
+  title: 'Flat in the first district',
+  dealType: 'sale',
+  countryCode: 'AT',
+  askingSalePrice: 450000,
+  property: {
+    location: {
+      address: { postCode: '1010', city: 'Wien', street: 'Graben', houseNumber: '12' },
+      coordinates: { latitude: 48.2087, longitude: 16.3695 },
+    },
+    propertyType: { code: 'apartment' },
+    livingArea: 72,
+    buildingYear: 1910,
+    numberOfRooms: 3,
+    floorNumber: 2,
+    hasLift: true,
+    condition: { kitchen: 'well_maintained' },
+  },
+};
+
+/** Create and replace take the same body. */
+export const DossierBody = Object.assign(
+  StrictObject(dossierFields, { description: 'A dossier: a property and what it is for.' }),
+  { examples: [EXAMPLE_DOSSIER] },
+);
+export type DossierBody = Static<typeof DossierBody>;
+
+export const DossierPatch = Object.assign(
+  Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    description:
+      'A JSON merge patch (RFC 7396) of the dossier body: members given replace, `null` ' +
+      'removes, nested objects merge, arrays and values replace. The result is validated as a ' +
+      'whole body.',
+  }),
+  { examples: [{ askingSalePrice: 430000, property: { floorNumber: 3, hasLift: null } }] },
+);
+
+export const DossierParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The dossier id.' }),
+});
+
+export const ListQuery = StrictObject({
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: limits.dossiers.pageSize,
+      default: limits.dossiers.defaultPageSize,
+      description: `Items per page, 1–${limits.dossiers.pageSize} (default ${limits.dossiers.defaultPageSize}).`,
+    }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: limits.dossiers.perOrganization,
+      default: 0,
+      description: 'Items to skip (default 0).',
+    }),
+  ),
+});
+
+const readFields = {
+  id: Type.String({ format: 'uuid' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  ...dossierFields,
+} satisfies Record<string, TSchema>;
+
+export const DossierRead = Type.Object(readFields, { description: 'A dossier.' });
+export type DossierRead = Static<typeof DossierRead>;
+
+export const DossierList = Type.Object({
+  items: Type.Array(DossierRead, { description: 'Newest first.' }),
+  totalItems: Type.Integer({ description: 'Dossiers of the organization in all pages.' }),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export const Created = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The new dossier’s id.' }),
+});

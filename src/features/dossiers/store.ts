@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountDb } from '../../accounts/database.js';
+import type { DossierRow } from '../../accounts/tables.js';
+import { AppError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+import type { CountryCode } from '../../market/countries.js';
+import type { Dossier } from './dossier.js';
+
+/**
+ * Storage of dossiers. Every query is scoped by the viewer's organization, here in SQL: no
+ * query can reach another organization's dossier, and one that is not visible looks missing.
+ */
+export interface Viewer {
+  userId: string;
+  organizationId: string;
+}
+
+function toDossier(row: DossierRow): Dossier {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    creatorId: row.creator_id,
+    countryCode: row.country_code as CountryCode,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    content: JSON.parse(row.body) as Dossier['content'],
+  };
+}
+
+export async function findDossier(
+  db: AccountDb,
+  viewer: Viewer,
+  id: string,
+): Promise<Dossier | undefined> {
+  const row = await db
+    .selectFrom('dossiers')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', viewer.organizationId)
+    .executeTakeFirst();
+  return row && toDossier(row);
+}
+
+/** One page, newest first (ties by id, so pages never overlap), and the organization's total. */
+export async function listDossiers(
+  db: AccountDb,
+  viewer: Viewer,
+  page: { limit: number; offset: number },
+): Promise<{ items: Dossier[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('dossiers')
+      .selectAll()
+      .where('organization_id', '=', viewer.organizationId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('dossiers')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('organization_id', '=', viewer.organizationId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toDossier), total: Number(count.n) };
+}
+
+/**
+ * Inserts a dossier unless the organization already has the most allowed (`409 conflict`). As
+ * for templates, a no-op update of the organization row first serializes concurrent creations
+ * of one organization on both backends, so the limit holds exactly.
+ */
+export async function insertDossier(
+  db: AccountDb,
+  viewer: Viewer,
+  content: Dossier['content'],
+  countryCode: CountryCode,
+  now: Date,
+): Promise<string> {
+  const id = randomUUID();
+  const max = limits.dossiers.perOrganization;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('organizations')
+      .set((eb) => ({ name: eb.ref('name') }))
+      .where('id', '=', viewer.organizationId)
+      .execute();
+    const { n } = await trx
+      .selectFrom('dossiers')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('organization_id', '=', viewer.organizationId)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= max) {
+      throw new AppError(
+        'conflict',
+        `An organization may keep at most ${max} dossiers; delete one first`,
+      );
+    }
+    const at = now.toISOString();
+    await trx
+      .insertInto('dossiers')
+      .values({
+        id,
+        organization_id: viewer.organizationId,
+        creator_id: viewer.userId,
+        country_code: countryCode,
+        body: JSON.stringify(content),
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  });
+  return id;
+}
+
+/** Replaces a dossier's content; false when it is gone (or not the viewer's organization's). */
+export async function replaceDossier(
+  db: AccountDb,
+  viewer: Viewer,
+  id: string,
+  content: Dossier['content'],
+  countryCode: CountryCode,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('dossiers')
+    .set({
+      body: JSON.stringify(content),
+      country_code: countryCode,
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', id)
+    .where('organization_id', '=', viewer.organizationId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function deleteDossier(db: AccountDb, viewer: Viewer, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('dossiers')
+    .where('id', '=', id)
+    .where('organization_id', '=', viewer.organizationId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

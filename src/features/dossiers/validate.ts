@@ -1,0 +1,97 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { AppError, type FieldError } from '../../http/problem.js';
+import { describeValidation, dottedPath, validatorCompiler } from '../../http/validation.js';
+import { COUNTRIES, isCountryCode, type CountryCode } from '../../market/countries.js';
+import type { Dossier, DossierContent, DossierProperty } from './dossier.js';
+import { postcodeCentroid } from './location.js';
+import { DossierBody } from './schemas.js';
+
+function fail(code: 'validation_failed' | 'unsupported_country', error: FieldError): never {
+  throw new AppError(code, `${dottedPath(error.path, 'body')} ${error.message}`, {
+    errors: [error],
+  });
+}
+
+export function checkCountry(countryCode: string, path = '/countryCode'): CountryCode {
+  if (isCountryCode(countryCode)) return countryCode;
+  return fail('unsupported_country', {
+    path,
+    message: `${JSON.stringify(countryCode)} is not a supported country (supported: ${COUNTRIES.join(', ')})`,
+  });
+}
+
+/** Rules between fields that the schema cannot say. */
+function checkPropertyRules(property: DossierProperty, path: string): void {
+  const { buildingYear, renovationYear } = property;
+  if (buildingYear !== undefined && renovationYear !== undefined && renovationYear < buildingYear) {
+    fail('validation_failed', {
+      path: `${path}/renovationYear`,
+      message: `must not be before buildingYear (${String(buildingYear)})`,
+    });
+  }
+}
+
+export type ResolvedProperty = Dossier['content']['property'];
+
+/**
+ * Gives the property its point: the coordinates given, or the centroid of its postcode (then
+ * `precision` is `postcode`). `precision: 'postcode'` asks for the centroid even when
+ * coordinates are present, so that a dossier read and written back stays postcode-precise.
+ */
+export async function resolveProperty(
+  db: DuckDBConnection,
+  countryCode: CountryCode,
+  property: DossierProperty,
+  path = '/property',
+): Promise<ResolvedProperty> {
+  checkPropertyRules(property, path);
+  const { location } = property;
+  const postCode = location.address?.postCode;
+  if (location.coordinates && location.precision !== 'postcode') {
+    return {
+      ...property,
+      location: { ...location, coordinates: location.coordinates, precision: 'coordinates' },
+    };
+  }
+  if (postCode === undefined) {
+    fail('validation_failed', {
+      path: `${path}/location/coordinates`,
+      message:
+        location.precision === 'postcode'
+          ? 'cannot be derived: precision "postcode" needs address.postCode'
+          : 'is required unless address.postCode is given',
+    });
+  }
+  const centroid = await postcodeCentroid(db, countryCode, postCode);
+  if (!centroid) {
+    fail('validation_failed', {
+      path: `${path}/location/address/postCode`,
+      message: `${JSON.stringify(postCode)} is not a postcode known for ${countryCode}; give coordinates`,
+    });
+  }
+  return { ...property, location: { ...location, coordinates: centroid, precision: 'postcode' } };
+}
+
+/** Checks a whole content (schema already passed) and resolves its location. */
+export async function resolveContent(
+  db: DuckDBConnection,
+  content: DossierContent,
+): Promise<{ countryCode: CountryCode; content: Dossier['content'] }> {
+  const countryCode = checkCountry(content.countryCode);
+  const property = await resolveProperty(db, countryCode, content.property);
+  return { countryCode, content: { ...content, countryCode, property } };
+}
+
+const checkBody = validatorCompiler({
+  schema: DossierBody,
+  httpPart: 'body',
+  method: 'PATCH',
+  url: '/api/v1/dossiers/:id',
+}) as ((data: unknown) => boolean) & { errors?: Parameters<typeof describeValidation>[0] | null };
+
+/** Validates the result of a merge patch as a whole body, naming fields as in the body. */
+export function checkMergedBody(merged: unknown): DossierContent {
+  if (checkBody(merged)) return merged as DossierContent;
+  const { detail, errors } = describeValidation(checkBody.errors ?? [], 'body');
+  throw new AppError('validation_failed', `after the merge patch: ${detail}`, { errors });
+}

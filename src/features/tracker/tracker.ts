@@ -1,0 +1,89 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { AppError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+import { normalizePostcode } from '../../market/countries.js';
+import type { ValueProperty } from '../../valuation/types.js';
+import type { Dossier } from '../dossiers/dossier.js';
+import { checkValuationDate, firstOfferDate } from '../valuation/dates.js';
+import { toPropertyToValue } from '../valuation/property-input.js';
+import type { Area } from './area.js';
+import { valuationChangePercent } from './change.js';
+import { findOffers } from './offers.js';
+import { findProjects } from './projects.js';
+import type { TrackerRequest, TrackerResponse } from './schemas.js';
+import { trendIn, trendPeriods } from './trends.js';
+
+function badRequest(path: string, message: string): AppError {
+  return new AppError('validation_failed', `${path.slice(1)} ${message}`, {
+    errors: [{ path, message }],
+  });
+}
+
+/** The area of offers and trends: the radius, or with `usePostalCode` the dossier's postcode. */
+function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
+  const { location } = dossier.content.property;
+  if (!request.usePostalCode) {
+    return { kind: 'radius', point: location.coordinates, radius: request.radius };
+  }
+  const postCode = location.address?.postCode;
+  if (postCode === undefined) {
+    throw badRequest('/usePostalCode', 'needs a dossier with property.location.address.postCode');
+  }
+  return { kind: 'postcode', point: location.coordinates, postcode: normalizePostcode(postCode) };
+}
+
+/**
+ * Insights about a visible dossier (interface document 4.2): valuations at `date` and today,
+ * offers, building projects and trends around it. Runs on one snapshot connection.
+ */
+export async function trackProperty(
+  db: DuckDBConnection,
+  valueProperty: ValueProperty,
+  dossier: Dossier,
+  request: Required<TrackerRequest>,
+  today: string,
+): Promise<TrackerResponse> {
+  if (request.countryCode !== dossier.countryCode) {
+    throw badRequest('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
+  }
+  checkValuationDate(request.date, today, await firstOfferDate(db, dossier.countryCode), '/date');
+  const { content, countryCode } = dossier;
+  const area = areaOf(dossier, request);
+  const search = {
+    countryCode,
+    dealType: content.dealType,
+    propertyType: content.property.propertyType.code,
+    area,
+  };
+  const property = toPropertyToValue(countryCode, content.property);
+  const past = await valueProperty(db, {
+    property,
+    dealType: content.dealType,
+    date: request.date,
+  });
+  const now = await valueProperty(db, { property, dealType: content.dealType, date: today });
+  const offers = await findOffers(db, {
+    ...search,
+    from: request.date,
+    to: today,
+    limit: limits.tracker.maxItems,
+  });
+  const projects = await findProjects(db, {
+    countryCode,
+    point: content.property.location.coordinates,
+    radius: request.radius,
+    limit: limits.tracker.maxItems,
+  });
+  const [around, recent] = trendPeriods(request.date, today);
+  const trends = [
+    await trendIn(db, search, content.property.livingArea, around),
+    await trendIn(db, search, content.property.livingArea, recent),
+  ];
+  return {
+    valuations: [past, now],
+    valuationChangePercent: valuationChangePercent(past.value, now.value),
+    offers,
+    building_projects: projects,
+    trends,
+  };
+}

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBackends } from '../../../test/helpers/backends.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { fixedValuer } from '../../../test/helpers/valuer.js';
+import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import type { Problem } from '../../http/problem.js';
+import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+import type { Valuation } from '../../valuation/types.js';
+
+const TODAY = '2026-06-15';
+const URL = '/api/v1/valuation/property_value';
+const property = { ...EXAMPLE_DOSSIER.property, livingArea: 50 };
+
+describeBackends('POST /api/v1/valuation/property_value', (backend) => {
+  let world: World;
+  let dossierId: string;
+  const valuer = fixedValuer({ '2026-01-01': 4000 }, 5000);
+  beforeAll(async () => {
+    world = await createWorld(backend, {
+      app: { now: () => new Date(`${TODAY}T08:00:00Z`), valueProperty: valuer },
+    });
+    const res = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    dossierId = res.json<{ id: string }>().id;
+  });
+  afterAll(() => world.close());
+
+  const post = (payload: object, who: Member = world.memberA) =>
+    call(world.app, { method: 'POST', url: URL, token: who.token, payload });
+
+  it('values each input at each date, in request order', async () => {
+    valuer.requests.length = 0;
+    const res = await post({
+      dealType: 'sale',
+      countryCode: 'AT',
+      valuationDates: ['2026-01-01', TODAY],
+      valuationInputs: [{ property }, { dossierId }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { valuations } = res.json<{ valuations: Valuation[][] }>();
+    // 50 m² and the dossier's 72 m², at 4000 and 5000 per m².
+    expect(valuations.map((row) => row.map((v) => v.value))).toEqual([
+      [200000, 250000],
+      [288000, 360000],
+    ]);
+    expect(valuations[0]?.[0]?.currency).toBe('EUR');
+    expect(valuer.requests.map((r) => r.date)).toEqual(['2026-01-01', TODAY, '2026-01-01', TODAY]);
+  });
+
+  it('defaults to today, values rents, and takes a postcode-only property', async () => {
+    valuer.requests.length = 0;
+    const res = await post({
+      dealType: 'rent',
+      countryCode: 'AT',
+      valuationInputs: [{ property: { ...property, location: { address: { postCode: '1010' } } } }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ valuations: Valuation[][] }>().valuations[0]?.[0]?.value).toBeCloseTo(
+      250000 / 300,
+    );
+    expect(valuer.requests[0]).toMatchObject({
+      date: TODAY,
+      dealType: 'rent',
+      property: { latitude: 48.2077, longitude: 16.3705, locationPrecision: 'postcode' },
+    });
+  });
+
+  it('allows 50 property-date pairs and refuses 51', async () => {
+    const dates = Array.from({ length: 10 }, (_, i) => `2026-01-${String(i + 10)}`);
+    const five = Array.from({ length: 5 }, () => ({ property }));
+    const ok = await post({
+      dealType: 'sale',
+      countryCode: 'AT',
+      valuationDates: dates,
+      valuationInputs: five,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const problem = expectProblem(
+      await post({
+        dealType: 'sale',
+        countryCode: 'AT',
+        valuationDates: dates,
+        valuationInputs: [...five, { property }],
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(problem.errors?.[0]?.path).toBe('/valuationInputs');
+  });
+
+  it.each([
+    ['a date after today', { valuationDates: ['2026-06-16'] }, '/valuationDates/0'],
+    [
+      'an unknown postcode only',
+      {
+        valuationInputs: [
+          { property: { ...property, location: { address: { postCode: '99999' } } } },
+        ],
+      },
+      '/valuationInputs/0/property/location/address/postCode',
+    ],
+    [
+      'no location',
+      { valuationInputs: [{ property: { ...property, location: {} } }] },
+      '/valuationInputs/0/property/location/coordinates',
+    ],
+    [
+      'both property and dossierId',
+      { valuationInputs: [{ property, dossierId: '00000000-0000-4000-8000-000000000000' }] },
+      '/valuationInputs/0',
+    ],
+    ['no inputs', { valuationInputs: [] }, '/valuationInputs'],
+  ])('%s → 400', async (_name, over, path) => {
+    const problem = expectProblem(
+      await post({ dealType: 'sale', countryCode: 'AT', valuationInputs: [{ property }], ...over }),
+      400,
+      'validation_failed',
+    );
+    expect(problem.errors?.map((e) => e.path)).toContain(path);
+  });
+
+  it('a dossier of another country is a 400, of another organization a 404', async () => {
+    const other = expectProblem(
+      await post({ dealType: 'sale', countryCode: 'DE', valuationInputs: [{ dossierId }] }),
+      400,
+      'validation_failed',
+    );
+    expect(other.errors?.[0]?.path).toBe('/valuationInputs/0/dossierId');
+    const strip = (p: Problem) => ({ ...p, requestId: '' });
+    const foreign = expectProblem(
+      await post(
+        { dealType: 'sale', countryCode: 'AT', valuationInputs: [{ dossierId }] },
+        world.adminB,
+      ),
+      404,
+      'not_found',
+    );
+    const missing = expectProblem(
+      await post(
+        {
+          dealType: 'sale',
+          countryCode: 'AT',
+          valuationInputs: [{ dossierId: '00000000-0000-4000-8000-000000000000' }],
+        },
+        world.adminB,
+      ),
+      404,
+      'not_found',
+    );
+    expect(strip(foreign)).toEqual(strip(missing));
+    expectProblem(
+      await post({ dealType: 'sale', countryCode: 'JP', valuationInputs: [{ property }] }),
+      400,
+      'unsupported_country',
+    );
+  });
+
+  it('accepts the token as the access_token query parameter', async () => {
+    const res = await call(world.app, {
+      method: 'POST',
+      url: `${URL}?access_token=${encodeURIComponent(world.memberA.token)}`,
+      payload: { dealType: 'sale', countryCode: 'AT', valuationInputs: [{ dossierId }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+});

@@ -1,0 +1,89 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { AccountDb } from '../../accounts/database.js';
+import { AppError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+import type { MarketStore } from '../../market/market-store.js';
+import type { PropertyToValue, Valuation, ValueProperty } from '../../valuation/types.js';
+import type { Caller } from '../auth/caller.js';
+import type { Dossier } from '../dossiers/dossier.js';
+import { visibleDossier } from '../dossiers/dossiers.js';
+import { checkCountry, resolveProperty } from '../dossiers/validate.js';
+import { checkValuationDate, firstOfferDate } from './dates.js';
+import { toPropertyToValue } from './property-input.js';
+import type { PropertyValueRequest } from './schemas.js';
+
+export interface PropertyValueDeps {
+  db: AccountDb;
+  market: MarketStore;
+  valueProperty: ValueProperty;
+}
+
+function badRequest(path: string, message: string): AppError {
+  return new AppError('validation_failed', `${path.slice(1).replaceAll('/', '.')} ${message}`, {
+    errors: [{ path, message }],
+  });
+}
+
+/**
+ * Values each input (a property, or a visible dossier of the same country) at each date
+ * (default today): `valuations[input][date]`. At most `limits.valuation.maxPairs` pairs.
+ */
+export async function valueProperties(
+  deps: PropertyValueDeps,
+  caller: Caller,
+  request: PropertyValueRequest,
+  today: string,
+): Promise<{ valuations: Valuation[][] }> {
+  const countryCode = checkCountry(request.countryCode);
+  const dates = request.valuationDates ?? [today];
+  const pairs = dates.length * request.valuationInputs.length;
+  if (pairs > limits.valuation.maxPairs) {
+    throw badRequest(
+      '/valuationInputs',
+      `with ${String(dates.length)} dates makes ${String(pairs)} property-date pairs; at most ${String(limits.valuation.maxPairs)} are allowed`,
+    );
+  }
+  // Dossiers first: a foreign one is a 404 before anything else is looked at.
+  const dossiers: (Dossier | undefined)[] = [];
+  for (const input of request.valuationInputs) {
+    dossiers.push(
+      'dossierId' in input ? await visibleDossier(deps.db, caller, input.dossierId) : undefined,
+    );
+  }
+  return deps.market.read(async (db: DuckDBConnection) => {
+    const first = await firstOfferDate(db, countryCode);
+    dates.forEach((date, i) => {
+      checkValuationDate(date, today, first, `/valuationDates/${String(i)}`);
+    });
+    const properties: PropertyToValue[] = [];
+    for (const [i, input] of request.valuationInputs.entries()) {
+      const dossier = dossiers[i];
+      if (dossier) {
+        if (dossier.countryCode !== countryCode) {
+          throw badRequest(
+            `/valuationInputs/${String(i)}/dossierId`,
+            `is a dossier in ${dossier.countryCode}, not ${countryCode}`,
+          );
+        }
+        properties.push(toPropertyToValue(countryCode, dossier.content.property));
+      } else if ('property' in input) {
+        const resolved = await resolveProperty(
+          db,
+          countryCode,
+          input.property,
+          `/valuationInputs/${String(i)}/property`,
+        );
+        properties.push(toPropertyToValue(countryCode, resolved));
+      }
+    }
+    const valuations: Valuation[][] = [];
+    for (const property of properties) {
+      const row: Valuation[] = [];
+      for (const date of dates) {
+        row.push(await deps.valueProperty(db, { property, dealType: request.dealType, date }));
+      }
+      valuations.push(row);
+    }
+    return { valuations };
+  });
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../app-context.js';
+import { callerOf } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
+import { LOCATION_TEXT } from '../dossiers/schemas.js';
+import { isoDay } from './dates.js';
+import { valueProperties, type PropertyValueDeps } from './property-value.js';
+import { PropertyValueRequest, PropertyValueResponse } from './schemas.js';
+
+export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const deps: PropertyValueDeps = {
+    db: ctx.stores.accounts.db,
+    market: ctx.stores.market,
+    valueProperty: ctx.valueProperty,
+  };
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/api/v1/valuation/property_value',
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['valuation'],
+        summary: 'Value properties at dates',
+        description:
+          '`valuations[i][j]` values input `i` at date `j` (default: today) in `dealType`, with the ' +
+          `same model as the property tracker. At most ${String(limits.valuation.maxPairs)} ` +
+          'property-date pairs (inputs × dates), else 400. A `dossierId` must be a dossier of the ' +
+          'caller’s organization (else 404, as for a missing one) in `countryCode` (else 400); ' +
+          `a \`property\` is written as in a dossier: ${LOCATION_TEXT} Dates may not be after ` +
+          'today nor before the country’s first offer. When the data cannot support a ' +
+          'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
+          'parameter.',
+        body: PropertyValueRequest,
+        response: { 200: PropertyValueResponse, ...errorResponses(400, 404, 413, 415) },
+      },
+    },
+    (request) => valueProperties(deps, callerOf(request), request.body, isoDay(ctx.now())),
+  );
+}
