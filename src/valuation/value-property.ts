@@ -109,7 +109,7 @@ export async function estimateDeal(
   const targetMonth = monthOf(date);
   const stats = await regionalStats(db, cache, property.countryCode, postcode, deal);
   const fit = fitHedonic(
-    stats.filter((s) => s.month < targetMonth),
+    stats.filter((s) => s.month < Math.min(targetMonth, monthOf(until))),
     FEATURE_COUNT,
   );
   const subject = subjectFeatures(property, Number(date.slice(0, 4)));
