@@ -20,7 +20,7 @@ import {
 import { FEATURES } from './features.js';
 import { fitHedonic, indexAt, type HedonicFit } from './hedonic.js';
 import { regionalStats } from './regional.js';
-import { locate, snapshotCache } from './snapshot-cache.js';
+import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
 import type {
   DealType,
   Estimate,
@@ -43,6 +43,9 @@ export interface EstimateOptions {
 export interface DetailedEstimate extends Estimate {
   sd: number;
 }
+
+/** Meters from the nearest postcode centroid beyond which a point is not valued. */
+export const MAX_POSTCODE_DISTANCE = 25_000;
 
 const monthOf = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
 
@@ -104,7 +107,13 @@ export async function estimateDeal(
     property.longitude,
     property.postalCode,
   );
-  if (!postcode) throw insufficient(property, deal);
+  // A point far from every postcode of the country is outside the covered market.
+  if (
+    !postcode ||
+    distanceMeters(property.latitude, property.longitude, postcode.latitude, postcode.longitude) >
+      MAX_POSTCODE_DISTANCE
+  )
+    throw insufficient(property, deal);
   const until = options.until ?? date;
   const targetMonth = monthOf(date);
   const stats = await regionalStats(db, cache, property.countryCode, postcode, deal);
