@@ -25,7 +25,7 @@ export interface SearchStep {
 }
 
 /** Comparables enough to stop widening; fewer than the minimum anywhere: no value. */
-export const ENOUGH_COMPARABLES = 30;
+export const ENOUGH_COMPARABLES = 12;
 export const MIN_COMPARABLES = 4;
 /** Comparables per query, nearest (or newest) first. */
 const QUERY_LIMIT = 300;

@@ -24,12 +24,12 @@ describe('centralEstimate', () => {
 describe('forecastSd', () => {
   const estimate = { center: 0, spread: 0.1, effectiveCount: 4, used: 4 };
 
-  it('leaves out the known listing noise (by hand: √(0.05² + 0.02² + 0.02²))', () => {
-    expect(forecastSd(estimate, 0, 0.1)).toBeCloseTo(Math.sqrt(0.0033), 10);
+  it('leaves out the known listing noise (by hand: √(0.05² + 0.015² + 0.01²))', () => {
+    expect(forecastSd(estimate, 0, 0.1)).toBeCloseTo(Math.sqrt(0.002825), 10);
   });
 
   it('counts the whole spread where no noise is known', () => {
-    expect(forecastSd(estimate, 0, 0)).toBeCloseTo(Math.sqrt(0.0133), 10);
+    expect(forecastSd(estimate, 0, 0)).toBeCloseTo(Math.sqrt(0.012825), 10);
   });
 
   it('grows as the search widens', () => {

@@ -57,9 +57,9 @@ export function centralEstimate(items: readonly AdjustedComparable[]): CentralEs
 export const ERROR_MODEL = {
   /** Multiplies the standard error of the mean: comparables share location and time errors. */
   meanErrorFactor: 1.0,
-  floor: 0.02,
+  floor: 0.015,
   /** Per widening step 0..5 (see comparables.ts). */
-  wideningBias: [0.02, 0.03, 0.04, 0.05, 0.07, 0.1],
+  wideningBias: [0.01, 0.02, 0.03, 0.04, 0.06, 0.09],
 } as const;
 
 /**
