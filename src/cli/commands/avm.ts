@@ -90,7 +90,7 @@ export function registerAvmCommands(program: Command): void {
           const started = Date.now();
           const report = await runBacktest(db, {
             ...(country ? { country } : {}),
-            ...(options.deal ? { deal: options.deal as 'sale' | 'rent' } : {}),
+            ...(options.deal ? { deal: options.deal } : {}),
             sample: options.sample,
             seed: options.seed,
             progress,
