@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { registerAvmCommands } from './commands/avm.js';
 import { registerMarketCommands } from './commands/market.js';
 import { registerOrgCommands } from './commands/orgs.js';
 import { registerServeCommand } from './commands/serve.js';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerUserCommands(program);
   registerTokenCommands(program);
   registerMarketCommands(program);
+  registerAvmCommands(program);
   return program;
 }
 

@@ -26,6 +26,22 @@ export async function copyPrevious(build: SnapshotBuild, table: MarketTable): Pr
 }
 
 /**
+ * Carries the demo truth (offer_truth and the listing noise measured against it) over from the
+ * previous snapshot, for builds that leave the offers unchanged.
+ */
+export async function copyTruth(build: SnapshotBuild): Promise<void> {
+  if (!build.hasPrevious) return;
+  const has = await build.db.runAndReadAll(
+    "select 1 from duckdb_tables() where database_name = 'prev' and table_name = 'offer_truth'",
+  );
+  if (has.currentRowCount === 0) return;
+  await build.db.run('insert into offer_truth select * from prev.offer_truth');
+  await build.db.run(
+    "insert into snapshot_info select * from prev.snapshot_info where key like 'listing_noise.%'",
+  );
+}
+
+/**
  * Writes a complete new snapshot and makes it current. `work` fills the new, empty tables
  * (from the previous snapshot, attached read-only as `prev`, and whatever it imports); if it
  * throws, the new file is removed and the current data stays as it was.

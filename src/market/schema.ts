@@ -61,9 +61,20 @@ export const PROJECT_STATUSES = ['planned', 'under_construction', 'completed'] a
 export const DEAL_TYPES = ['sale', 'rent'] as const;
 export const PROPERTY_TYPES = ['apartment', 'house'] as const;
 
+/**
+ * The true value behind each demo offer (the generator draws the asking price around it): the
+ * backtest measures the model against it. Only `generate` writes it; an offers import empties it
+ * (the truth would no longer cover the offers), other imports keep it.
+ */
+export const OFFER_TRUTH_COLUMNS = `
+  country_code VARCHAR NOT NULL,
+  id VARCHAR NOT NULL,
+  true_value DOUBLE NOT NULL`;
+
 /** Creates the empty tables of a new snapshot. */
 export const CREATE_TABLES = `
   create table offers (${OFFER_COLUMNS});
   create table projects (${PROJECT_COLUMNS});
   create table divisions (${DIVISION_COLUMNS});
-  create table snapshot_info (key VARCHAR PRIMARY KEY, value VARCHAR);`;
+  create table snapshot_info (key VARCHAR PRIMARY KEY, value VARCHAR);
+  create table offer_truth (${OFFER_TRUTH_COLUMNS});`;

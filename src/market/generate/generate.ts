@@ -5,7 +5,12 @@ import { COUNTRIES, isCountryCode, type CountryCode } from '../countries.js';
 import { queryRows } from '../duck.js';
 import { ensureMarketData } from '../import/run-import.js';
 import { silentProgress, type Progress } from '../progress.js';
-import { OFFER_COLUMNS, OFFER_SORT_ORDER, PROJECT_COLUMNS } from '../schema.js';
+import {
+  OFFER_COLUMNS,
+  OFFER_SORT_ORDER,
+  OFFER_TRUTH_COLUMNS,
+  PROJECT_COLUMNS,
+} from '../schema.js';
 import {
   BASE_PRICE_PER_M2,
   CITIES,
@@ -106,6 +111,7 @@ const round = (value: number, step: number) => Math.round(value / step) * step;
 
 interface OfferWriter {
   appender: DuckDBAppender;
+  truth: DuckDBAppender;
   random: Random;
   todayDay: number;
 }
@@ -193,6 +199,10 @@ function appendOffer(w: OfferWriter, pc: Postcode, index: number): void {
   appender.appendVarchar(pc.id);
   appender.appendVarchar(`${rooms}-room ${isHouse ? 'house' : 'apartment'} in ${pc.name}`);
   appender.endRow();
+  w.truth.appendVarchar(cc);
+  w.truth.appendVarchar(`demo-${cc.toLowerCase()}-${index}`);
+  w.truth.appendDouble(isSale ? trueSale : trueRent);
+  w.truth.endRow();
 }
 
 const PROJECT_NAMES = ['Residences', 'Park', 'Gardens', 'Quarter', 'Terraces', 'Lofts', 'Court'];
@@ -276,7 +286,9 @@ export async function generateDemoData(
 
     await build.db.run(`create temp table gen_offers (${OFFER_COLUMNS})`);
     const offers = await build.db.createAppender('gen_offers', 'main', 'temp');
-    const writer: OfferWriter = { appender: offers, random, todayDay };
+    await build.db.run(`create temp table gen_truth (${OFFER_TRUTH_COLUMNS})`);
+    const truth = await build.db.createAppender('gen_truth', 'main', 'temp');
+    const writer: OfferWriter = { appender: offers, truth, random, todayDay };
     progress.start('generating offers', options.offers);
     let index = 0;
     for (const cc of COUNTRIES) {
@@ -296,11 +308,21 @@ export async function generateDemoData(
     }
     offers.flushSync();
     offers.closeSync();
+    truth.flushSync();
+    truth.closeSync();
     progress.update(options.offers);
     progress.stop();
 
     progress.start('sorting and writing', 1);
     await build.db.run(`insert into offers select * from gen_offers order by ${OFFER_SORT_ORDER}`);
+    await build.db.run('insert into offer_truth select * from gen_truth order by country_code, id');
+    // The noise of asking prices around true values, by deal type: the part of comparables'
+    // spread that is not a difference in value (the model's range leaves it out).
+    await build.db.run(`
+      insert into snapshot_info
+      select 'listing_noise.' || o.deal_type, stddev_samp(ln(coalesce(o.sale_price, o.rent_gross) / t.true_value))::varchar
+      from gen_offers o join gen_truth t using (country_code, id)
+      where coalesce(o.sale_price, o.rent_gross) > 0 group by o.deal_type`);
     await build.db.run(`create temp table gen_projects (${PROJECT_COLUMNS})`);
     const projects = await build.db.createAppender('gen_projects', 'main', 'temp');
     for (let i = 0; i < options.projects; i++)

@@ -1,6 +1,7 @@
 import {
   buildSnapshot,
   copyPrevious,
+  copyTruth,
   type MarketTable,
   type SnapshotBuild,
 } from '../build-snapshot.js';
@@ -101,6 +102,8 @@ async function importInto(
   for (const table of ['divisions', 'projects', 'offers'] as const) {
     if (table !== plan.table) await copyPrevious(build, table);
   }
+  // The demo truth describes the generated offers only: an offers import drops it.
+  if (plan.table !== 'offers') await copyTruth(build);
   await loadIncoming(build.db, file, plan.fields);
   progress.next();
   await plan.prepare(build, options.today ?? utcToday());
@@ -145,6 +148,7 @@ export async function ensureMarketData(dataDir: string): Promise<void> {
       // Another process created the first snapshot while this one waited: keep its data.
       for (const table of ['divisions', 'projects', 'offers'] as const)
         await copyPrevious(build, table);
+      await copyTruth(build);
       return;
     }
     await importInto(build, 'divisions', REFERENCE_DIVISIONS_FILE, {});

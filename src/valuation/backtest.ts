@@ -1,0 +1,185 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { isCountryCode } from '../market/countries.js';
+import { queryRows, type Row } from '../market/duck.js';
+import { silentProgress, type Progress } from '../market/progress.js';
+import { AppError } from '../http/problem.js';
+import { snapshotCache } from './snapshot-cache.js';
+import { CONFIDENCES, type Confidence, type DealType, type PropertyToValue } from './types.js';
+import { estimateDeal } from './value-property.js';
+
+/** One held-out offer: its observed price, the truth when recorded, and the model's estimate. */
+export interface BacktestCase {
+  observed: number;
+  truth: number | null;
+  value: number;
+  lower: number;
+  upper: number;
+  confidence: Confidence;
+}
+
+export interface Metrics {
+  count: number;
+  /** Median absolute percentage error vs the truth (recorded, else the observed price). */
+  mdape: number;
+  within10: number;
+  within20: number;
+  /** Share of ranges holding the truth. */
+  coverage: number;
+}
+
+export interface BacktestReport {
+  sampled: number;
+  valued: number;
+  insufficient: number;
+  truth: 'recorded' | 'observed';
+  overall: Metrics;
+  byConfidence: Record<Confidence, Metrics>;
+  /** MdAPE of the recorded true values vs the observed prices (demo data only). */
+  floor: number | null;
+  /** MdAPE vs the observed prices, whatever the truth. */
+  mdapeObserved: number;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+const ape = (estimate: number, truth: number) => Math.abs(estimate - truth) / truth;
+
+export function metricsOf(cases: readonly BacktestCase[]): Metrics {
+  const truthOf = (c: BacktestCase) => c.truth ?? c.observed;
+  const errors = cases.map((c) => ape(c.value, truthOf(c)));
+  const share = (test: (c: BacktestCase, i: number) => boolean) =>
+    cases.length === 0 ? NaN : cases.filter(test).length / cases.length;
+  return {
+    count: cases.length,
+    mdape: median(errors),
+    within10: share((_, i) => (errors[i] ?? 1) <= 0.1),
+    within20: share((_, i) => (errors[i] ?? 1) <= 0.2),
+    coverage: share((c) => c.lower <= truthOf(c) && truthOf(c) <= c.upper),
+  };
+}
+
+export function reportOf(cases: readonly BacktestCase[], sampled: number): BacktestReport {
+  const recorded = cases.length > 0 && cases.every((c) => c.truth !== null);
+  const byConfidence = Object.fromEntries(
+    CONFIDENCES.map((k) => [k, metricsOf(cases.filter((c) => c.confidence === k))]),
+  ) as Record<Confidence, Metrics>;
+  return {
+    sampled,
+    valued: cases.length,
+    insufficient: sampled - cases.length,
+    truth: recorded ? 'recorded' : 'observed',
+    overall: metricsOf(cases),
+    byConfidence,
+    floor: recorded ? median(cases.map((c) => ape(c.truth ?? 0, c.observed))) : null,
+    mdapeObserved: median(cases.map((c) => ape(c.value, c.observed))),
+  };
+}
+
+export interface BacktestOptions {
+  country?: string;
+  deal?: DealType;
+  sample: number;
+  seed: number;
+  /** Offers published before this day only serve as data (default: each offer's own day). */
+  splitDate?: string;
+  progress?: Progress;
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const dayBefore = (date: string) => isoDay(new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000));
+
+/** The held-out offer as a property to value. */
+function propertyOf(r: Row, centroid: { latitude: number; longitude: number } | undefined) {
+  const cc = String(r.country_code);
+  if (!isCountryCode(cc)) return undefined;
+  const exact = r.latitude !== null && r.longitude !== null;
+  const point = exact ? { latitude: Number(r.latitude), longitude: Number(r.longitude) } : centroid;
+  if (!point) return undefined;
+  const property: PropertyToValue = {
+    countryCode: cc,
+    propertyType: r.property_type === 'house' ? 'house' : 'apartment',
+    ...point,
+    locationPrecision: exact ? 'exact' : 'postcode',
+    livingArea: Number(r.living_area),
+  };
+  if (r.postal_code !== null) property.postalCode = String(r.postal_code);
+  if (r.number_of_rooms !== null) property.numberOfRooms = Number(r.number_of_rooms);
+  if (r.building_year !== null) property.buildingYear = Number(r.building_year);
+  if (r.is_new !== null) property.isNew = Boolean(r.is_new);
+  return property;
+}
+
+/**
+ * Values a seeded sample of offers, each only from offers published before it (or before the
+ * split date), and measures the errors against the recorded truth (demo data) or the observed
+ * price.
+ */
+export async function runBacktest(
+  db: DuckDBConnection,
+  options: BacktestOptions,
+): Promise<BacktestReport> {
+  const progress = options.progress ?? silentProgress;
+  const filters = ['living_area between 10 and 2000', 'coalesce(sale_price, rent_gross) > 0'];
+  const params: Record<string, string> = {};
+  if (options.country) {
+    filters.push('o.country_code = $cc');
+    params.cc = options.country;
+  }
+  if (options.deal) {
+    filters.push('deal_type = $deal');
+    params.deal = options.deal;
+  }
+  if (options.splitDate) {
+    filters.push('start_date >= $split');
+    params.split = options.splitDate;
+  } else {
+    // The first year has no history to value from.
+    filters.push('start_date >= (select min(start_date) from offers) + interval 1 year');
+  }
+  const sample = await queryRows(
+    db,
+    `select * from (
+       select o.*, t.true_value from offers o left join offer_truth t using (country_code, id)
+       where ${filters.join(' and ')}
+     ) using sample reservoir(${Math.floor(options.sample)} rows) repeatable (${Math.floor(options.seed)})
+     order by country_code, id`,
+    params,
+  );
+  const cache = await snapshotCache(db);
+  const cases: BacktestCase[] = [];
+  progress.start('valuing held-out offers', sample.length);
+  for (const [i, r] of sample.entries()) {
+    const date = isoDay(new Date(String(r.start_date)));
+    const pc = cache.postcodes
+      .get(String(r.country_code))
+      ?.find((p) => p.id === String(r.division_level100));
+    const property = propertyOf(r, pc);
+    const deal: DealType = r.deal_type === 'rent' ? 'rent' : 'sale';
+    const observed = Number(deal === 'sale' ? r.sale_price : r.rent_gross);
+    if (!property || !(observed > 0)) continue;
+    try {
+      const estimate = await estimateDeal(db, property, deal, date, {
+        until: dayBefore(options.splitDate ?? date),
+      });
+      cases.push({
+        observed,
+        truth: r.true_value === null ? null : Number(r.true_value),
+        value: estimate.value,
+        lower: estimate.range.lower,
+        upper: estimate.range.upper,
+        confidence: estimate.confidence,
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+    if (i % 50 === 0) progress.update(i);
+  }
+  progress.update(sample.length);
+  progress.stop();
+  return reportOf(cases, sample.length);
+}

@@ -1,0 +1,169 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryPrepared } from '../market/duck.js';
+import { FEATURES } from './features.js';
+import { AREA_LIMITS, MONTH_SQL, PRICE_COLUMN } from './regional.js';
+import { distanceMeters, type Postcode } from './snapshot-cache.js';
+import type { DealType, PropertyToValue } from './types.js';
+
+export interface Comparable {
+  /** Log price per m². */
+  y: number;
+  x: number[];
+  month: number;
+  /** Meters from the property; null when the offer has no coordinates. */
+  distance: number | null;
+}
+
+/** One step of the search: where, how far back, and how widened it is. */
+export interface SearchStep {
+  widening: number;
+  months: number;
+  /** Meters around the point, or a division of the property. */
+  area:
+    | { kind: 'radius'; meters: number }
+    | { kind: 'division'; column: 'division_level100' | 'division_level8' | 'division_level6' };
+}
+
+/** Comparables enough to stop widening; fewer than the minimum anywhere: no value. */
+export const ENOUGH_COMPARABLES = 12;
+export const MIN_COMPARABLES = 4;
+/** Comparables per query, nearest (or newest) first. */
+const QUERY_LIMIT = 300;
+/** Comparables' living area within this factor of the property's (hedonics adjust the rest). */
+export const AREA_FACTOR = 1.6;
+
+/** A query and the steps it serves: the widest step's area and time, narrower ones filtered in memory. */
+interface SearchQuery {
+  steps: SearchStep[];
+}
+
+function divisionStep(
+  postcode: Postcode,
+  widening: number,
+  months: number,
+  finest: boolean,
+): SearchStep | undefined {
+  if (finest) return { widening, months, area: { kind: 'division', column: 'division_level100' } };
+  if (postcode.level8 !== null)
+    return { widening, months, area: { kind: 'division', column: 'division_level8' } };
+  if (postcode.level6 !== null)
+    return { widening, months, area: { kind: 'division', column: 'division_level6' } };
+  return undefined;
+}
+
+/**
+ * The search plan: radius first, then time, then the division. A property known only by its
+ * postcode is searched by postcode, then by its district.
+ */
+export function searchPlan(property: PropertyToValue, postcode: Postcode): SearchQuery[] {
+  const radius = (widening: number, meters: number, months: number): SearchStep => ({
+    widening,
+    months,
+    area: { kind: 'radius', meters },
+  });
+  const queries: (SearchStep | undefined)[][] =
+    property.locationPrecision === 'exact'
+      ? [
+          [radius(0, 500, 24), radius(1, 1000, 24)],
+          [radius(2, 2500, 24), radius(3, 5000, 24), radius(4, 5000, 60)],
+          [divisionStep(postcode, 5, 60, false)],
+        ]
+      : [
+          [divisionStep(postcode, 1, 24, true)],
+          [divisionStep(postcode, 2, 60, true)],
+          [divisionStep(postcode, 4, 24, false), divisionStep(postcode, 5, 60, false)],
+        ];
+  return queries
+    .map((steps) => ({ steps: steps.filter((s): s is SearchStep => s !== undefined) }))
+    .filter((q) => q.steps.length > 0);
+}
+
+const METERS_PER_DEGREE = 111_320;
+
+function querySql(deal: DealType, step: SearchStep): string {
+  const price = PRICE_COLUMN[deal];
+  const where =
+    step.area.kind === 'radius'
+      ? 'latitude between $lat0 and $lat1 and longitude between $lon0 and $lon1'
+      : `${step.area.column} = $division`;
+  const order =
+    step.area.kind === 'radius'
+      ? '(latitude - $lat) ** 2 + ((longitude - $lon) * $coslat) ** 2'
+      : 'start_date desc, id';
+  return `
+    select ln(${price} / living_area) as y, ${FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ')},
+      ${MONTH_SQL} as month, latitude, longitude
+    from offers
+    where country_code = $cc and ${where} and deal_type = '${deal}' and property_type = $type
+      and start_date between $since and $until and ${price} > 0
+      and living_area between $amin and $amax
+    order by ${order} limit ${QUERY_LIMIT}`;
+}
+
+function isoDay(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Runs the query of `step` (the widest step of a query) and returns the rows found. */
+export async function findComparables(
+  db: DuckDBConnection,
+  property: PropertyToValue,
+  postcode: Postcode,
+  deal: DealType,
+  step: SearchStep,
+  until: string,
+): Promise<Comparable[]> {
+  const untilDay = Date.parse(`${until}T00:00:00Z`) / 86_400_000;
+  const params: Record<string, string | number> = {
+    cc: property.countryCode,
+    type: property.propertyType,
+    since: isoDay(untilDay - Math.round(step.months * 30.44)),
+    until,
+    amin: Math.max(AREA_LIMITS.min, property.livingArea / AREA_FACTOR),
+    amax: Math.min(AREA_LIMITS.max, property.livingArea * AREA_FACTOR),
+  };
+  const { latitude: lat, longitude: lon } = property;
+  const coslat = Math.cos((lat * Math.PI) / 180);
+  if (step.area.kind === 'radius') {
+    const dLat = step.area.meters / METERS_PER_DEGREE;
+    const dLon = dLat / Math.max(coslat, 0.01);
+    Object.assign(params, {
+      lat,
+      lon,
+      coslat,
+      lat0: lat - dLat,
+      lat1: lat + dLat,
+      lon0: lon - dLon,
+      lon1: lon + dLon,
+    });
+  } else {
+    const column = step.area.column;
+    params.division =
+      column === 'division_level100'
+        ? postcode.id
+        : ((column === 'division_level8' ? postcode.level8 : postcode.level6) ?? '');
+  }
+  const rows = await queryPrepared(db, querySql(deal, step), params);
+  return rows.map((r) => ({
+    y: Number(r.y),
+    x: FEATURES.map((_, i) => Number(r[`x${i}`])),
+    month: Number(r.month),
+    distance:
+      r.latitude === null || r.longitude === null
+        ? null
+        : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
+  }));
+}
+
+/** The comparables of a narrower step among those found for the widest step of its query. */
+export function withinStep(
+  found: readonly Comparable[],
+  step: SearchStep,
+  untilMonth: number,
+): Comparable[] {
+  return found.filter(
+    (c) =>
+      c.month > untilMonth - step.months &&
+      (step.area.kind !== 'radius' || (c.distance !== null && c.distance <= step.area.meters)),
+  );
+}

@@ -1,0 +1,95 @@
+import type { Confidence } from './types.js';
+
+/** A comparable offer, already adjusted to the property and the valuation date. */
+export interface AdjustedComparable {
+  /** Adjusted log price per m². */
+  y: number;
+  weight: number;
+}
+
+export interface CentralEstimate {
+  /** Log price per m² of the property at the date. */
+  center: number;
+  /** Robust spread of the adjusted comparables (log scale). */
+  spread: number;
+  /** Effective number of comparables, (Σw)² / Σw². */
+  effectiveCount: number;
+  used: number;
+}
+
+/** Comparables further than this many robust standard deviations from the median are dropped. */
+const OUTLIER_SDS = 3;
+/** A floor for the spread: even identical comparables do not make a value exact. */
+const MIN_SPREAD = 0.03;
+
+function weightedMedian(items: readonly AdjustedComparable[]): number {
+  const sorted = [...items].sort((a, b) => a.y - b.y);
+  const total = sorted.reduce((s, c) => s + c.weight, 0);
+  let run = 0;
+  for (const c of sorted) {
+    run += c.weight;
+    if (run >= total / 2) return c.y;
+  }
+  return sorted[sorted.length - 1]?.y ?? 0;
+}
+
+/**
+ * The weighted mean of the adjusted comparables after dropping outliers (beyond 3 robust SDs of
+ * the weighted median), with their robust spread (1.4826 × weighted median absolute deviation).
+ */
+export function centralEstimate(items: readonly AdjustedComparable[]): CentralEstimate {
+  if (items.length === 0) throw new Error('no comparables');
+  const median = weightedMedian(items);
+  const mad = weightedMedian(items.map((c) => ({ y: Math.abs(c.y - median), weight: c.weight })));
+  const robustSd = Math.max(1.4826 * mad, MIN_SPREAD);
+  const kept = items.filter((c) => Math.abs(c.y - median) <= OUTLIER_SDS * robustSd);
+  const sw = kept.reduce((s, c) => s + c.weight, 0);
+  const sww = kept.reduce((s, c) => s + c.weight * c.weight, 0);
+  const center = kept.reduce((s, c) => s + c.weight * c.y, 0) / sw;
+  return { center, spread: robustSd, effectiveCount: (sw * sw) / sww, used: kept.length };
+}
+
+/**
+ * Error model of the value, in log terms, calibrated by the backtest (README "Valuation model"):
+ * the standard error of the comparables' mean, a floor for index and hedonic error, and a bias
+ * term that grows as the search widens (further comparables describe the property less well).
+ */
+export const ERROR_MODEL = {
+  /** Multiplies the standard error of the mean: comparables share location and time errors. */
+  meanErrorFactor: 1.0,
+  floor: 0.015,
+  /** Per widening step 0..5 (see comparables.ts). */
+  wideningBias: [0.01, 0.02, 0.03, 0.04, 0.06, 0.09],
+} as const;
+
+/**
+ * The forecast standard deviation of the log value: the uncertainty of the estimate plus the
+ * part of the comparables' spread that is real differences between properties rather than
+ * listing noise (`listingNoise`: the known noise of asking prices around true values, measured
+ * only where the truth is recorded, i.e. demo data; 0 elsewhere, so all of the spread counts).
+ */
+export function forecastSd(estimate: CentralEstimate, widening: number, listingNoise: number) {
+  const bias =
+    ERROR_MODEL.wideningBias[Math.min(widening, ERROR_MODEL.wideningBias.length - 1)] ?? 0.1;
+  const meanError =
+    (ERROR_MODEL.meanErrorFactor * estimate.spread) / Math.sqrt(estimate.effectiveCount);
+  const heterogeneity = Math.max(0, estimate.spread ** 2 - listingNoise ** 2);
+  return Math.sqrt(meanError ** 2 + ERROR_MODEL.floor ** 2 + bias ** 2 + heterogeneity);
+}
+
+/**
+ * Confidence classes by the forecast standard deviation: `good` means the value is expected
+ * within about ±10% two times in three, `medium` within ±20%, `poor` not even that.
+ */
+export const CONFIDENCE_LIMITS = { good: 0.1, medium: 0.2 } as const;
+
+export function confidenceOf(sd: number): Confidence {
+  if (sd <= CONFIDENCE_LIMITS.good) return 'good';
+  if (sd <= CONFIDENCE_LIMITS.medium) return 'medium';
+  return 'poor';
+}
+
+/** The range exp(±sd) around the value: one forecast standard deviation on the log scale. */
+export function rangeOf(value: number, sd: number): { lower: number; upper: number } {
+  return { lower: value * Math.exp(-sd), upper: value * Math.exp(sd) };
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { fitHedonic, indexAt, solve, type MonthStats } from './hedonic.js';
+
+describe('solve', () => {
+  it('solves a 2×2 system', () => {
+    const [x, y] = solve(
+      [
+        [2, 1],
+        [1, 3],
+      ],
+      [3, 5],
+    );
+    expect(x).toBeCloseTo(0.8, 10);
+    expect(y).toBeCloseTo(1.4, 10);
+  });
+});
+
+const month = (m: number, points: [number, number][]): MonthStats => ({
+  month: m,
+  n: points.length,
+  sumY: points.reduce((s, [, y]) => s + y, 0),
+  sumX: [points.reduce((s, [x]) => s + x, 0)],
+  sumXX: [points.reduce((s, [x]) => s + x * x, 0)],
+  sumXY: [points.reduce((s, [x, y]) => s + x * y, 0)],
+});
+
+describe('fitHedonic', () => {
+  it('finds the coefficient within months and the month effects (by hand: β 0.5, effects 1 and 2)', () => {
+    const stats = [
+      month(100, [
+        [0, 1],
+        [1, 1.5],
+      ]),
+      month(101, [
+        [0, 2],
+        [2, 3],
+      ]),
+    ];
+    const fit = fitHedonic(stats, 1, 0);
+    expect(fit.beta[0]).toBeCloseTo(0.5, 10);
+    expect(fit.months.map((m) => m.effect)).toEqual([expect.closeTo(1, 10), expect.closeTo(2, 10)]);
+  });
+
+  it('shrinks a coefficient resting on little data towards zero', () => {
+    const stats = [
+      month(100, [
+        [0, 1],
+        [1, 1.5],
+      ]),
+    ];
+    // Within-month Sxx 0.5, Sxy 0.25: β = 0.25 / (0.5 + 20).
+    expect(fitHedonic(stats, 1).beta[0]).toBeCloseTo(0.25 / 20.5, 10);
+  });
+});
+
+describe('indexAt', () => {
+  const months = Array.from({ length: 10 }, (_, i) => ({
+    month: 90 + i,
+    n: 100,
+    effect: 0.01 * (90 + i - 100),
+  }));
+
+  it('extrapolates a linear trend one-sided to the valuation month', () => {
+    expect(indexAt(months, 100)).toBeCloseTo(0, 10);
+  });
+
+  it('reproduces a linear trend inside the data', () => {
+    expect(indexAt(months, 95)).toBeCloseTo(-0.05, 10);
+  });
+
+  it('is undefined without data', () => {
+    expect(indexAt([], 100)).toBeUndefined();
+  });
+});

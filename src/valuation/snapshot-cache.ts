@@ -1,0 +1,136 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryPrepared } from '../market/duck.js';
+
+/**
+ * What the model keeps in memory per market snapshot (a snapshot never changes once published):
+ * the postcodes that place a property, the recorded listing noise and regional statistics.
+ */
+export interface Postcode {
+  id: string;
+  level6: string | null;
+  level8: string | null;
+  latitude: number;
+  longitude: number;
+}
+
+export interface SnapshotCache {
+  key: string;
+  postcodes: Map<string, Postcode[]>;
+  /** Known noise of asking prices around true values, by deal type (demo data only). */
+  listingNoise: Map<string, number>;
+  /** Regional statistics by region and deal type, least recently used dropped first. */
+  regional: Map<string, unknown>;
+}
+
+const REGIONAL_ENTRIES = 4000;
+const SNAPSHOTS = 4;
+const keyOfConnection = new WeakMap<DuckDBConnection, string>();
+const caches = new Map<string, Promise<SnapshotCache>>();
+
+async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
+  const postcodes = new Map<string, Postcode[]>();
+  const rows = await queryPrepared(
+    db,
+    `select country_code, id, level6_id, level8_id, latitude, longitude from divisions
+     where level = 100 and latitude is not null`,
+    {},
+  );
+  for (const r of rows) {
+    const cc = String(r.country_code);
+    let list = postcodes.get(cc);
+    if (!list) postcodes.set(cc, (list = []));
+    list.push({
+      id: String(r.id),
+      level6: r.level6_id === null ? null : String(r.level6_id),
+      level8: r.level8_id === null ? null : String(r.level8_id),
+      latitude: Number(r.latitude),
+      longitude: Number(r.longitude),
+    });
+  }
+  const listingNoise = new Map<string, number>();
+  const info = await queryPrepared(
+    db,
+    "select key, value from snapshot_info where key like 'listing_noise.%'",
+    {},
+  );
+  for (const r of info)
+    listingNoise.set(String(r.key).slice('listing_noise.'.length), Number(r.value));
+  return { key, postcodes, listingNoise, regional: new Map() };
+}
+
+/** The cache of the snapshot `db` reads (the database name is unique per snapshot file). */
+export async function snapshotCache(db: DuckDBConnection): Promise<SnapshotCache> {
+  let key = keyOfConnection.get(db);
+  if (key === undefined) {
+    const rows = await queryPrepared(db, 'select current_database() as name', {});
+    key = String(rows[0]?.name ?? '');
+    keyOfConnection.set(db, key);
+  }
+  let cache = caches.get(key);
+  if (!cache) {
+    cache = load(db, key);
+    caches.set(key, cache);
+    cache.catch(() => caches.delete(key));
+    if (caches.size > SNAPSHOTS) {
+      const oldest = caches.keys().next().value;
+      if (oldest !== undefined) caches.delete(oldest);
+    }
+  }
+  return cache;
+}
+
+/** Reads or computes a regional entry; keeps the cache bounded. */
+export async function cachedRegional<T>(
+  cache: SnapshotCache,
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  const known = cache.regional.get(key) as Promise<T> | undefined;
+  if (known) {
+    cache.regional.delete(key);
+    cache.regional.set(key, known);
+    return known;
+  }
+  const value = compute();
+  cache.regional.set(key, value);
+  value.catch(() => cache.regional.delete(key));
+  if (cache.regional.size > REGIONAL_ENTRIES) {
+    const oldest = cache.regional.keys().next().value;
+    if (oldest !== undefined) cache.regional.delete(oldest);
+  }
+  return value;
+}
+
+const RAD = Math.PI / 180;
+
+export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const x = (lon2 - lon1) * RAD * Math.cos(((lat1 + lat2) / 2) * RAD);
+  const y = (lat2 - lat1) * RAD;
+  return 6_371_000 * Math.sqrt(x * x + y * y);
+}
+
+/** The postcode of the property: the stated one when known, else the nearest centroid. */
+export function locate(
+  cache: SnapshotCache,
+  countryCode: string,
+  latitude: number,
+  longitude: number,
+  postalCode?: string,
+): Postcode | undefined {
+  const list = cache.postcodes.get(countryCode) ?? [];
+  if (postalCode !== undefined) {
+    const key = postalCode.replaceAll(/\s+/g, '').toUpperCase();
+    const stated = list.find((p) => p.id === key);
+    if (stated) return stated;
+  }
+  let best: Postcode | undefined;
+  let bestD = Infinity;
+  for (const p of list) {
+    const d = distanceMeters(latitude, longitude, p.latitude, p.longitude);
+    if (d < bestD) {
+      bestD = d;
+      best = p;
+    }
+  }
+  return best;
+}

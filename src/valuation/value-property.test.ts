@@ -1,0 +1,189 @@
+import path from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/helpers/backends.js';
+import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../test/helpers/market.js';
+import { openDuck, queryRows } from '../market/duck.js';
+import { generateDemoData } from '../market/generate/generate.js';
+import { importFile } from '../market/import/run-import.js';
+import { currentSnapshot, marketPaths } from '../market/snapshots.js';
+import { AppError } from '../http/problem.js';
+import { runBacktest } from './backtest.js';
+import type { PropertyToValue, ValuationRequest } from './types.js';
+import { valueProperty } from './value-property.js';
+
+const TODAY = '2026-11-21';
+
+async function open(dataDir: string): Promise<{ instance: DuckDBInstance; db: DuckDBConnection }> {
+  const file = currentSnapshot(marketPaths(dataDir));
+  if (!file) throw new Error('no snapshot');
+  const instance = await openDuck(file, { readOnly: true });
+  return { instance, db: await instance.connect() };
+}
+
+describe('valueProperty on generated demo data', () => {
+  let dataDir: string;
+  let instance: DuckDBInstance;
+  let db: DuckDBConnection;
+
+  beforeAll(async () => {
+    dataDir = path.join(tempDir(), 'data');
+    await generateDemoData(dataDir, { offers: 40_000, projects: 10, seed: 3, today: TODAY });
+    ({ instance, db } = await open(dataDir));
+  });
+  afterAll(() => {
+    db.closeSync();
+    instance.closeSync();
+  });
+
+  it('records the true value of every offer and the listing noise', async () => {
+    const [row] = await queryRows(
+      db,
+      `select count(*)::integer as n, count(t.id)::integer as with_truth from offers o
+       left join offer_truth t using (country_code, id)`,
+    );
+    expect(row).toEqual({ n: 40_000, with_truth: 40_000 });
+    const noise = await queryRows(
+      db,
+      "select key, value::double as v from snapshot_info where key like 'listing_noise.%' order by key",
+    );
+    expect(noise.map((r) => r.key)).toEqual(['listing_noise.rent', 'listing_noise.sale']);
+    expect(Number(noise[1]?.v)).toBeGreaterThan(0.1);
+    expect(Number(noise[1]?.v)).toBeLessThan(0.14);
+  });
+
+  it('gives finite values inside their ranges, near the truth, in the main currency', async () => {
+    const report = await runBacktest(db, { sample: 150, seed: 5 });
+    expect(report.valued).toBeGreaterThan(75);
+    expect(report.truth).toBe('recorded');
+    expect(report.overall.mdape).toBeLessThan(0.12);
+    expect(report.overall.coverage).toBeGreaterThan(0.5);
+    expect(report.overall.coverage).toBeLessThan(0.9);
+
+    const [offer] = await queryRows(
+      db,
+      `select latitude, longitude, living_area from offers
+       where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
+       order by start_date desc, id limit 1`,
+    );
+    const property: PropertyToValue = {
+      countryCode: 'DE',
+      propertyType: 'apartment',
+      latitude: Number(offer?.latitude),
+      longitude: Number(offer?.longitude),
+      locationPrecision: 'exact',
+      livingArea: 80,
+      buildingYear: 1975,
+    };
+    for (const dealType of ['sale', 'rent'] as const) {
+      const v = await valueProperty(db, { property, dealType, date: '2026-11-01' });
+      expect(v.currency).toBe('EUR');
+      expect(Number.isFinite(v.value) && v.value > 0).toBe(true);
+      expect(v.valueRange.lower).toBeLessThanOrEqual(v.value);
+      expect(v.valueRange.upper).toBeGreaterThanOrEqual(v.value);
+      expect(v.salePriceRange.lower).toBeLessThanOrEqual(v.salePrice);
+      expect(['poor', 'medium', 'good']).toContain(v.confidence);
+      if (dealType === 'rent') {
+        // Monthly rent is a small fraction of the sale price (gross yields of a few percent).
+        expect(v.value * 12).toBeGreaterThan(v.salePrice * 0.02);
+        expect(v.value * 12).toBeLessThan(v.salePrice * 0.1);
+      }
+    }
+  });
+
+  it('is more accurate where it says good than where it says poor', async () => {
+    const report = await runBacktest(db, { sample: 300, seed: 9 });
+    const { good, poor } = report.byConfidence;
+    expect(good.count).toBeGreaterThan(20);
+    if (poor.count >= 10) expect(good.mdape).toBeLessThan(poor.mdape);
+  });
+
+  it('refuses to value where there is no data', async () => {
+    const property: PropertyToValue = {
+      countryCode: 'FR',
+      propertyType: 'apartment',
+      latitude: 45.5,
+      longitude: -4.5,
+      locationPrecision: 'exact',
+      livingArea: 70,
+    };
+    const error = await valueProperty(db, { property, dealType: 'sale', date: TODAY }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('insufficient_data');
+  });
+});
+
+describe('valueProperty and the valuation date', () => {
+  it('is not moved by an offer published after the date, and is by one before it', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    await generateDemoData(dataDir, { offers: 20_000, projects: 0, seed: 11, today: TODAY });
+    const first = await open(dataDir);
+    const [offer] = await queryRows(
+      first.db,
+      `select latitude, longitude, living_area from offers
+       where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
+       order by id limit 1`,
+    );
+    const property: PropertyToValue = {
+      countryCode: 'DE',
+      propertyType: 'apartment',
+      latitude: Number(offer?.latitude),
+      longitude: Number(offer?.longitude),
+      locationPrecision: 'exact',
+      livingArea: Number(offer?.living_area),
+    };
+    const request: ValuationRequest = { property, dealType: 'sale', date: '2026-06-15' };
+    const before = await valueProperty(first.db, request);
+    first.db.closeSync();
+    first.instance.closeSync();
+
+    const dir = tempDir();
+    const wild = (id: string, startDate: string) => [
+      id,
+      'DE',
+      'sale',
+      'apartment',
+      startDate,
+      1e9,
+      property.livingArea,
+      property.latitude,
+      property.longitude,
+    ];
+    const header = [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'latitude', 'longitude'];
+    await importFile(
+      dataDir,
+      'offers',
+      writeFile(dir, 'later.csv', csv(header, [wild('wild-later', '2026-06-16')])),
+      { today: TODAY },
+    );
+    const later = await open(dataDir);
+    const after = await valueProperty(later.db, request);
+    later.db.closeSync();
+    later.instance.closeSync();
+    // (The range may differ: an offers import drops the demo truth and its listing noise.)
+    expect(after.value).toBe(before.value);
+    expect(after.salePrice).toBe(before.salePrice);
+
+    // The same offer on the date itself is used (so the check above could fail).
+    await importFile(
+      dataDir,
+      'offers',
+      writeFile(
+        dir,
+        'same.csv',
+        csv(
+          header,
+          Array.from({ length: 12 }, (_, i) => wild(`wild-${i}`, '2026-06-15')),
+        ),
+      ),
+      { today: TODAY },
+    );
+    const same = await open(dataDir);
+    const moved = await valueProperty(same.db, request);
+    same.db.closeSync();
+    same.instance.closeSync();
+    expect(moved.value).not.toEqual(before.value);
+  });
+});

@@ -1,0 +1,186 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { MAIN_CURRENCY } from '../market/countries.js';
+import { AppError } from '../http/problem.js';
+import {
+  findComparables,
+  MIN_COMPARABLES,
+  ENOUGH_COMPARABLES,
+  searchPlan,
+  withinStep,
+  type Comparable,
+  type SearchStep,
+} from './comparables.js';
+import {
+  centralEstimate,
+  confidenceOf,
+  forecastSd,
+  rangeOf,
+  type AdjustedComparable,
+} from './estimate.js';
+import { FEATURES } from './features.js';
+import { fitHedonic, indexAt, type HedonicFit } from './hedonic.js';
+import { regionalStats } from './regional.js';
+import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
+import type {
+  DealType,
+  Estimate,
+  PropertyToValue,
+  Valuation,
+  ValueProperty,
+  ValueRange,
+} from './types.js';
+import { FEATURE_COUNT } from './features.js';
+
+export interface EstimateOptions {
+  /**
+   * Last publication date of the offers used (default: the valuation date). The backtest sets
+   * the day before the held-out offer's, so neither it nor anything later is used.
+   */
+  until?: string;
+}
+
+/** An estimate plus its forecast standard deviation (log scale), for the backtest. */
+export interface DetailedEstimate extends Estimate {
+  sd: number;
+}
+
+/** Meters from the nearest postcode centroid beyond which a point is not valued. */
+export const MAX_POSTCODE_DISTANCE = 25_000;
+
+const monthOf = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+
+/** The adjustment of a comparable to the property: hedonic terms the property states, and time. */
+function adjust(
+  comparables: readonly Comparable[],
+  subject: (number | undefined)[],
+  fit: HedonicFit,
+  targetMonth: number,
+  radius: number | null,
+): AdjustedComparable[] {
+  const indexCache = new Map<number, number | undefined>();
+  const index = (month: number) => {
+    if (!indexCache.has(month)) indexCache.set(month, indexAt(fit.months, month));
+    return indexCache.get(month);
+  };
+  const target = index(targetMonth);
+  return comparables.map((c) => {
+    let y = c.y;
+    const from = index(c.month);
+    if (target !== undefined && from !== undefined) y += target - from;
+    subject.forEach((s, i) => {
+      if (s !== undefined) y += (fit.beta[i] ?? 0) * (s - (c.x[i] ?? 0));
+    });
+    const age = Math.max(0, targetMonth - c.month);
+    let weight = Math.exp(-age / 36);
+    if (radius !== null && c.distance !== null) weight /= 1 + (c.distance / (radius / 2)) ** 2;
+    return { y, weight };
+  });
+}
+
+/** The property's feature values, undefined for every feature of a group it does not state. */
+function subjectFeatures(property: PropertyToValue, year: number): (number | undefined)[] {
+  const values = FEATURES.map((f) => f.subject(property, year));
+  const missing = new Set(FEATURES.filter((_, i) => values[i] === undefined).map((f) => f.group));
+  return values.map((v, i) => (missing.has(FEATURES[i]?.group ?? 'area') ? undefined : v));
+}
+
+function insufficient(property: PropertyToValue, deal: DealType): AppError {
+  return new AppError(
+    'insufficient_data',
+    `too few comparable ${deal} offers of ${property.propertyType}s near this property to value it`,
+  );
+}
+
+/** Values the property for one deal type: the comparables of the narrowest step with enough. */
+export async function estimateDeal(
+  db: DuckDBConnection,
+  property: PropertyToValue,
+  deal: DealType,
+  date: string,
+  options: EstimateOptions = {},
+): Promise<DetailedEstimate> {
+  const cache = await snapshotCache(db);
+  const postcode = locate(
+    cache,
+    property.countryCode,
+    property.latitude,
+    property.longitude,
+    property.postalCode,
+  );
+  // A point far from every postcode of the country is outside the covered market.
+  if (
+    !postcode ||
+    distanceMeters(property.latitude, property.longitude, postcode.latitude, postcode.longitude) >
+      MAX_POSTCODE_DISTANCE
+  )
+    throw insufficient(property, deal);
+  const until = options.until ?? date;
+  const targetMonth = monthOf(date);
+  const stats = await regionalStats(db, cache, property.countryCode, postcode, deal);
+  const fit = fitHedonic(
+    stats.filter((s) => s.month < Math.min(targetMonth, monthOf(until))),
+    FEATURE_COUNT,
+  );
+  const subject = subjectFeatures(property, Number(date.slice(0, 4)));
+
+  let best: { step: SearchStep; found: Comparable[] } | undefined;
+  search: for (const query of searchPlan(property, postcode)) {
+    const widest = query.steps[query.steps.length - 1];
+    if (!widest) continue;
+    const found = await findComparables(db, property, postcode, deal, widest, until);
+    for (const step of query.steps) {
+      const within = withinStep(found, step, monthOf(until));
+      if (within.length >= MIN_COMPARABLES && (!best || within.length > best.found.length))
+        best = { step, found: within };
+      if (within.length >= ENOUGH_COMPARABLES) {
+        best = { step, found: within };
+        break search;
+      }
+    }
+  }
+  if (!best) throw insufficient(property, deal);
+
+  const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
+  const central = centralEstimate(adjust(best.found, subject, fit, targetMonth, radius));
+  const listingNoise = cache.listingNoise.get(deal) ?? 0;
+  const sd = forecastSd(central, best.step.widening, listingNoise);
+  const value = Math.exp(central.center) * property.livingArea;
+  return {
+    value,
+    range: rangeOf(value, sd),
+    confidence: confidenceOf(sd),
+    sd,
+    evidence: {
+      comparables: central.used,
+      radiusMeters: radius,
+      monthsBack: best.step.months,
+      widening: best.step.widening,
+    },
+  };
+}
+
+/** Rounds money for display: whole units of rent, hundreds of a sale price. */
+function money(value: number, deal: DealType): number {
+  const step = deal === 'sale' ? 100 : 1;
+  return Math.round(value / step) * step;
+}
+
+function moneyRange(range: ValueRange, deal: DealType): ValueRange {
+  return { lower: money(range.lower, deal), upper: money(range.upper, deal) };
+}
+
+/** See ValueProperty (types.ts): the requested deal type, plus the sale value for a rent. */
+export const valueProperty: ValueProperty = async (db, request): Promise<Valuation> => {
+  const { property, dealType, date } = request;
+  const main = await estimateDeal(db, property, dealType, date);
+  const sale = dealType === 'sale' ? main : await estimateDeal(db, property, 'sale', date);
+  return {
+    confidence: main.confidence,
+    coordinates: { latitude: property.latitude, longitude: property.longitude },
+    currency: MAIN_CURRENCY[property.countryCode],
+    value: money(main.value, dealType),
+    valueRange: moneyRange(main.range, dealType),
+    salePrice: money(sale.value, 'sale'),
+    salePriceRange: moneyRange(sale.range, 'sale'),
+  };
+};
