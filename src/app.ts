@@ -21,7 +21,7 @@ import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
 import type { Stores } from './stores.js';
-import { modelNotInstalled } from './valuation/model-not-installed.js';
+import { valueProperty } from './valuation/value-property.js';
 import type { ValueProperty } from './valuation/types.js';
 
 export interface BuildAppOptions {
@@ -107,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     now: options.now ?? (() => new Date()),
     // The one place the valuation model is chosen.
-    valueProperty: options.valueProperty ?? modelNotInstalled,
+    valueProperty: options.valueProperty ?? valueProperty,
   };
   healthRoutes(app, ctx);
   authRoutes(app, ctx);

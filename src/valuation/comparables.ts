@@ -35,20 +35,25 @@ export const AREA_FACTOR = 1.6;
 /** A query and the steps it serves: the widest step's area and time, narrower ones filtered in memory. */
 interface SearchQuery {
   steps: SearchStep[];
+  /** Searched only when every query before found too few comparables. */
+  lastResort?: boolean;
 }
+
+type DivisionColumn = 'division_level100' | 'division_level8' | 'division_level6';
 
 function divisionStep(
   postcode: Postcode,
   widening: number,
   months: number,
-  finest: boolean,
+  column: DivisionColumn,
 ): SearchStep | undefined {
-  if (finest) return { widening, months, area: { kind: 'division', column: 'division_level100' } };
-  if (postcode.level8 !== null)
-    return { widening, months, area: { kind: 'division', column: 'division_level8' } };
-  if (postcode.level6 !== null)
-    return { widening, months, area: { kind: 'division', column: 'division_level6' } };
-  return undefined;
+  const id =
+    column === 'division_level100'
+      ? postcode.id
+      : column === 'division_level8'
+        ? postcode.level8
+        : postcode.level6;
+  return id === null ? undefined : { widening, months, area: { kind: 'division', column } };
 }
 
 /**
@@ -66,15 +71,28 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
       ? [
           [radius(0, 500, 24), radius(1, 1000, 24)],
           [radius(2, 2500, 24), radius(3, 5000, 24), radius(4, 5000, 60)],
-          [divisionStep(postcode, 5, 60, false)],
+          // Past 5 km the municipality, then the district: thin markets still get a value,
+          // with the low confidence the widening brings.
+          [divisionStep(postcode, 5, 60, 'division_level8')],
+          [divisionStep(postcode, 6, 60, 'division_level6')],
         ]
       : [
-          [divisionStep(postcode, 1, 24, true)],
-          [divisionStep(postcode, 2, 60, true)],
-          [divisionStep(postcode, 4, 24, false), divisionStep(postcode, 5, 60, false)],
+          [divisionStep(postcode, 1, 24, 'division_level100')],
+          [divisionStep(postcode, 2, 60, 'division_level100')],
+          [
+            divisionStep(postcode, 4, 24, 'division_level8'),
+            divisionStep(postcode, 5, 60, 'division_level8'),
+          ],
+          [divisionStep(postcode, 6, 60, 'division_level6')],
         ];
   return queries
-    .map((steps) => ({ steps: steps.filter((s): s is SearchStep => s !== undefined) }))
+    .map((steps) => ({
+      steps: steps.filter((s): s is SearchStep => s !== undefined),
+      // The whole district is only a fallback: nearer comparables, even fewer, are better.
+      lastResort: steps.every(
+        (s) => s?.area.kind === 'division' && s.area.column === 'division_level6',
+      ),
+    }))
     .filter((q) => q.steps.length > 0);
 }
 

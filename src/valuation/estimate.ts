@@ -58,8 +58,9 @@ export const ERROR_MODEL = {
   /** Multiplies the standard error of the mean: comparables share location and time errors. */
   meanErrorFactor: 1.0,
   floor: 0.015,
-  /** Per widening step 0..5 (see comparables.ts). */
-  wideningBias: [0.01, 0.02, 0.03, 0.04, 0.06, 0.09],
+  /** Per widening step 0..6 (see comparables.ts); the district-wide step (6) is a guess beyond
+   * the calibrated steps, kept wider than the municipality step. */
+  wideningBias: [0.01, 0.02, 0.03, 0.04, 0.06, 0.09, 0.12],
 } as const;
 
 /**

@@ -126,7 +126,7 @@ export async function estimateDeal(
   let best: { step: SearchStep; found: Comparable[] } | undefined;
   search: for (const query of searchPlan(property, postcode)) {
     const widest = query.steps[query.steps.length - 1];
-    if (!widest) continue;
+    if (!widest || (query.lastResort && best)) continue;
     const found = await findComparables(db, property, postcode, deal, widest, until);
     for (const step of query.steps) {
       const within = withinStep(found, step, monthOf(until));
