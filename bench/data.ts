@@ -8,9 +8,11 @@ import { countOffers } from '../src/market/market-info.js';
 import { terminalProgress } from '../src/market/progress.js';
 
 const ROOT = path.join(os.tmpdir(), 'propdata-bench');
+/** Part of the cache directory's name: bump it when the snapshot layout changes. */
+const LAYOUT = 2;
 
 export async function benchData(offers: number, args: string[]): Promise<string> {
-  const dir = path.join(ROOT, `offers-${offers}`);
+  const dir = path.join(ROOT, `offers-${String(offers)}-layout${String(LAYOUT)}`);
   const reuse = !args.includes('--fresh') && (await countOffers(dir).catch(() => 0)) === offers;
   if (!reuse) {
     fs.rmSync(dir, { recursive: true, force: true });

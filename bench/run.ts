@@ -3,11 +3,13 @@
 import os from 'node:os';
 import { benchMarket } from './market.js';
 import { benchStatistics } from './statistics.js';
+import { benchValuation } from './valuation.js';
 
 /** Each benchmark returns a Markdown table of its measurements. */
 const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
   market: benchMarket,
   statistics: benchStatistics,
+  valuation: benchValuation,
 };
 
 const args = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, sqlString } from './duck.js';
-import { CREATE_TABLES } from './schema.js';
+import { CREATE_TABLES, PLACE_INDEX_SQL } from './schema.js';
 import {
   acquireImportLock,
   currentSnapshot,
@@ -68,6 +68,7 @@ export async function buildSnapshot<T>(
     await db.run(CREATE_TABLES);
     if (previous) await db.run(`attach ${sqlString(previous)} as prev (read_only)`);
     const result = await work({ db, hasPrevious: previous !== null });
+    await db.run(PLACE_INDEX_SQL);
     await db.run(
       `insert into snapshot_info values ('created_at', ${sqlString(new Date().toISOString())})`,
     );

@@ -108,10 +108,12 @@ function querySql(deal: DealType, step: SearchStep): string {
     step.area.kind === 'radius'
       ? '(latitude - $lat) ** 2 + ((longitude - $lon) * $coslat) ** 2'
       : 'start_date desc, id';
+  // Radius searches read the copy of the offers ordered by place (see PLACE_INDEX_SQL).
+  const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';
   return `
     select ln(${price} / living_area) as y, ${FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ')},
       ${MONTH_SQL} as month, latitude, longitude
-    from offers
+    from ${table}
     where country_code = $cc and ${where} and deal_type = '${deal}' and property_type = $type
       and start_date between $since and $until and ${price} > 0
       and living_area between $amin and $amax
