@@ -15,3 +15,8 @@ export function areaConditions(area: Area, params: Record<string, DuckDBValue>):
   params.postcode = area.postcode;
   return ['division_level100 = $postcode'];
 }
+
+/** The table to search: offers ordered by place for a radius (see PLACE_INDEX_SQL), else all. */
+export function areaTable(area: Area): 'offers_by_place' | 'offers' {
+  return area.kind === 'radius' ? 'offers_by_place' : 'offers';
+}

@@ -3,7 +3,7 @@ import { queryPrepared, type Row } from '../../market/duck.js';
 import { DISTANCE_SQL } from '../../market/geo.js';
 import { MAIN_CURRENCY, type CountryCode } from '../../market/countries.js';
 import type { DealType, PropertyKind } from '../../valuation/types.js';
-import { areaConditions, type Area } from './area.js';
+import { areaConditions, areaTable, type Area } from './area.js';
 import type { OfferItem } from './schemas.js';
 
 export interface OfferSearch {
@@ -90,7 +90,7 @@ export async function findOffers(
        is_active, is_new, is_private, ${PRICE_SQL[search.dealType]} as price, living_area,
        number_of_rooms, building_year, days_on_market,
        (count(*) over ())::integer as total
-     from offers
+     from ${areaTable(search.area)}
      where ${where.join(' and ')}
      order by distance asc nulls last, start_date desc, id
      limit $limit`,

@@ -2,6 +2,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { queryPrepared } from '../../market/duck.js';
 import { addDays, addMonths } from '../valuation/dates.js';
 import { offerConditions, PRICE_SQL, type OfferSearch } from './offers.js';
+import { areaTable } from './area.js';
 import type { Trend } from './schemas.js';
 
 /** Living areas within this share of the dossier's count as similar (±25%). */
@@ -39,7 +40,7 @@ export async function trendIn(
   const [row] = await queryPrepared(
     db,
     `select count(*)::integer as n, avg(${price} / living_area) as mean
-     from offers
+     from ${areaTable(search.area)}
      where ${where.join(' and ')}
        and living_area between $areaMin and $areaMax and ${price} is not null`,
     params,
