@@ -10,6 +10,9 @@ const IDLE_CONNECTIONS = 8;
 /** What a reader knows about the snapshot it reads, without a query. */
 export interface SnapshotView {
   hasDivision(countryCode: string, level: number, id: string): boolean;
+  /** Runs more work on another connection to the same snapshot: parts of one answer in
+   * parallel, all from the same data. */
+  alongside<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T>;
 }
 
 const divisionKey = (countryCode: string, level: number, id: string) =>
@@ -48,6 +51,10 @@ class OpenSnapshot implements SnapshotView {
 
   hasDivision(countryCode: string, level: number, id: string): boolean {
     return this.divisions.has(divisionKey(countryCode, level, id));
+  }
+
+  alongside<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.run((db) => work(db));
   }
 
   async run<T>(work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>): Promise<T> {

@@ -69,7 +69,10 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
   const queries: (SearchStep | undefined)[][] =
     property.locationPrecision === 'exact'
       ? [
-          [radius(0, 500, 24), radius(1, 1000, 24)],
+          // 500 m and 1 km are separate queries: where offers are dense the first suffices and
+          // reads a quarter of the area.
+          [radius(0, 500, 24)],
+          [radius(1, 1000, 24)],
           [radius(2, 2500, 24), radius(3, 5000, 24), radius(4, 5000, 60)],
           // Past 5 km the municipality, then the district: thin markets still get a value,
           // with the low confidence the widening brings.

@@ -44,8 +44,8 @@ export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
         usePostalCode: request.body.usePostalCode ?? false,
       };
       const today = isoDay(ctx.now());
-      return ctx.stores.market.read((db) =>
-        trackProperty(db, ctx.valueProperty, dossier, body, today),
+      return ctx.stores.market.read((db, view) =>
+        trackProperty(db, view, ctx.valueProperty, dossier, body, today),
       );
     },
   );

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { AppError } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { normalizePostcode } from '../../market/countries.js';
+import type { SnapshotView } from '../../market/market-store.js';
 import type { ValueProperty } from '../../valuation/types.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { checkValuationDate, firstOfferDate } from '../valuation/dates.js';
@@ -34,10 +35,12 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
 
 /**
  * Insights about a visible dossier (interface document 4.2): valuations at `date` and today,
- * offers, building projects and trends around it. Runs on one snapshot connection.
+ * offers, building projects and trends around it. The parts run in parallel, each on its own
+ * connection to the same snapshot.
  */
 export async function trackProperty(
   db: DuckDBConnection,
+  view: SnapshotView,
   valueProperty: ValueProperty,
   dossier: Dossier,
   request: Required<TrackerRequest>,
@@ -56,29 +59,33 @@ export async function trackProperty(
     area,
   };
   const property = toPropertyToValue(countryCode, content.property);
-  const past = await valueProperty(db, {
-    property,
-    dealType: content.dealType,
-    date: request.date,
-  });
-  const now = await valueProperty(db, { property, dealType: content.dealType, date: today });
-  const offers = await findOffers(db, {
-    ...search,
-    from: request.date,
-    to: today,
-    limit: limits.tracker.maxItems,
-  });
-  const projects = await findProjects(db, {
-    countryCode,
-    point: content.property.location.coordinates,
-    radius: request.radius,
-    limit: limits.tracker.maxItems,
-  });
   const [around, recent] = trendPeriods(request.date, today);
-  const trends = [
-    await trendIn(db, search, content.property.livingArea, around),
-    await trendIn(db, search, content.property.livingArea, recent),
-  ];
+  const { livingArea } = content.property;
+  const [past, now, offers, projects, trendAround, trendRecent] = await Promise.all([
+    valueProperty(db, { property, dealType: content.dealType, date: request.date }),
+    view.alongside((other) =>
+      valueProperty(other, { property, dealType: content.dealType, date: today }),
+    ),
+    view.alongside((other) =>
+      findOffers(other, {
+        ...search,
+        from: request.date,
+        to: today,
+        limit: limits.tracker.maxItems,
+      }),
+    ),
+    view.alongside((other) =>
+      findProjects(other, {
+        countryCode,
+        point: content.property.location.coordinates,
+        radius: request.radius,
+        limit: limits.tracker.maxItems,
+      }),
+    ),
+    view.alongside((other) => trendIn(other, search, livingArea, around)),
+    view.alongside((other) => trendIn(other, search, livingArea, recent)),
+  ]);
+  const trends = [trendAround, trendRecent];
   return {
     valuations: [past, now],
     valuationChangePercent: valuationChangePercent(past.value, now.value),
