@@ -42,6 +42,14 @@ export async function copyTruth(build: SnapshotBuild): Promise<void> {
 }
 
 /**
+ * Rows per row group in snapshot files (DuckDB's default is 122,880). Queries name one division
+ * or a small area, and DuckDB skips row groups by their min/max values: smaller groups mean
+ * reading a few thousand rows instead of a hundred thousand. Measured at 1 M offers: a level-8
+ * statistic 7.2 → 0.9 ms, a 1 km comparables search 3.1 → 2.4 ms.
+ */
+const SNAPSHOT_ROW_GROUP_SIZE = 16_384;
+
+/**
  * Writes a complete new snapshot and makes it current. `work` fills the new, empty tables
  * (from the previous snapshot, attached read-only as `prev`, and whatever it imports); if it
  * throws, the new file is removed and the current data stays as it was.
@@ -54,7 +62,9 @@ export async function buildSnapshot<T>(
   const release = acquireImportLock(paths);
   const previous = currentSnapshot(paths);
   const file = newSnapshotPath(paths);
-  const instance = await openDuck(file);
+  // The file is attached (not opened) so that its row groups can be smaller than DuckDB's
+  // default: see SNAPSHOT_ROW_GROUP_SIZE.
+  const instance = await openDuck(':memory:');
   const db = await instance.connect();
   let open = true;
   const close = () => {
@@ -65,6 +75,12 @@ export async function buildSnapshot<T>(
   };
   let published = false;
   try {
+    await db.run(
+      `attach ${sqlString(file)} as snapshot (row_group_size ${String(SNAPSHOT_ROW_GROUP_SIZE)})`,
+    );
+    await db.run('use snapshot');
+    // An in-memory instance spills nowhere by default; big sorts may need the disk.
+    await db.run(`set temp_directory = ${sqlString(`${file}.tmp`)}`);
     await db.run(CREATE_TABLES);
     if (previous) await db.run(`attach ${sqlString(previous)} as prev (read_only)`);
     const result = await work({ db, hasPrevious: previous !== null });
@@ -85,6 +101,7 @@ export async function buildSnapshot<T>(
       fs.rmSync(file, { force: true });
       fs.rmSync(`${file}.wal`, { force: true });
     }
+    fs.rmSync(`${file}.tmp`, { recursive: true, force: true });
     release();
   }
 }

@@ -27,7 +27,7 @@ function workerPids(primaryPid: number): number[] {
   }
 }
 
-async function until<T>(what: string, probe: () => T | undefined, ms = 30_000): Promise<T> {
+async function until<T>(what: string, probe: () => T | undefined, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = probe();
@@ -38,76 +38,80 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 30_000): 
 }
 
 describeBackends('propdata serve --workers', (backend) => {
-  it('runs N processes on one port, replaces a killed one, and stops them all on SIGTERM', async () => {
-    assertBuilt();
-    const databaseUrl = await freshDatabaseUrl(backend);
-    const child = spawn(process.execPath, [BIN, 'serve', '--workers', '2'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        PROPDATA_DATA_DIR: tempDir(),
-        DATABASE_URL: databaseUrl,
-      },
-    });
-    primary = child;
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const listening = () => [
-      ...output.matchAll(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/g),
-    ];
-    await until(
-      'two workers listening',
-      () => (listening().length >= 2 ? true : undefined),
-      60_000,
-    );
-    const urls = new Set(listening().map((m) => m[1]));
-    expect(urls.size).toBe(1); // one shared port
-    const [baseUrl] = [...urls];
-
-    // Every worker uses the same account database.
-    const accounts = await openAccountDatabase(databaseUrl);
-    let token: string;
-    try {
-      const org = await createOrganization(accounts.db, 'Workers');
-      const user = await createUser(accounts.db, {
-        organizationId: org.id,
-        username: 'workers',
-        password: 'long enough password',
-        isAdmin: false,
+  it(
+    'runs N processes on one port, replaces a killed one, and stops them all on SIGTERM',
+    { timeout: 120_000 },
+    async () => {
+      assertBuilt();
+      const databaseUrl = await freshDatabaseUrl(backend);
+      const child = spawn(process.execPath, [BIN, 'serve', '--workers', '2'], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          PORT: '0',
+          LOG_LEVEL: 'info',
+          PROPDATA_DATA_DIR: tempDir(),
+          DATABASE_URL: databaseUrl,
+        },
       });
-      token = (await issueToken(accounts.db, { userId: user.id, kind: 'api', ttlSeconds: 600 }))
-        .secret;
-    } finally {
-      await accounts.close();
-    }
-    const me = async () =>
-      (
-        await fetch(`${String(baseUrl)}/api/v1/me`, {
-          headers: { authorization: `Bearer ${token}` },
-        })
-      ).status;
-    for (let i = 0; i < 10; i++) expect(await me()).toBe(200);
+      primary = child;
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const listening = () => [
+        ...output.matchAll(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/g),
+      ];
+      await until(
+        'two workers listening',
+        () => (listening().length >= 2 ? true : undefined),
+        60_000,
+      );
+      const urls = new Set(listening().map((m) => m[1]));
+      expect(urls.size).toBe(1); // one shared port
+      const [baseUrl] = [...urls];
 
-    const pid = child.pid ?? 0;
-    const before = workerPids(pid);
-    expect(before).toHaveLength(2);
-    process.kill(before[0] ?? 0, 'SIGKILL');
-    // A kept-alive connection to the killed worker is reset once; clients retry on a new one.
-    const meRetried = () => me().catch(me);
-    for (let i = 0; i < 10; i++) expect(await meRetried()).toBe(200); // the other worker answers
-    const after = await until('a replacement worker', () => {
-      const pids = workerPids(pid);
-      return pids.length === 2 && !pids.includes(before[0] ?? 0) ? pids : undefined;
-    });
-    expect(after).toContain(before[1]);
-    await until('the replacement listening', () => (listening().length >= 3 ? true : undefined));
-    for (let i = 0; i < 10; i++) expect(await meRetried()).toBe(200);
+      // Every worker uses the same account database.
+      const accounts = await openAccountDatabase(databaseUrl);
+      let token: string;
+      try {
+        const org = await createOrganization(accounts.db, 'Workers');
+        const user = await createUser(accounts.db, {
+          organizationId: org.id,
+          username: 'workers',
+          password: 'long enough password',
+          isAdmin: false,
+        });
+        token = (await issueToken(accounts.db, { userId: user.id, kind: 'api', ttlSeconds: 600 }))
+          .secret;
+      } finally {
+        await accounts.close();
+      }
+      const me = async () =>
+        (
+          await fetch(`${String(baseUrl)}/api/v1/me`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).status;
+      for (let i = 0; i < 10; i++) expect(await me()).toBe(200);
 
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(workerPids(pid)).toEqual([]);
-  });
+      const pid = child.pid ?? 0;
+      const before = workerPids(pid);
+      expect(before).toHaveLength(2);
+      process.kill(before[0] ?? 0, 'SIGKILL');
+      // A kept-alive connection to the killed worker is reset once; clients retry on a new one.
+      const meRetried = () => me().catch(me);
+      for (let i = 0; i < 10; i++) expect(await meRetried()).toBe(200); // the other worker answers
+      const after = await until('a replacement worker', () => {
+        const pids = workerPids(pid);
+        return pids.length === 2 && !pids.includes(before[0] ?? 0) ? pids : undefined;
+      });
+      expect(after).toContain(before[1]);
+      await until('the replacement listening', () => (listening().length >= 3 ? true : undefined));
+      for (let i = 0; i < 10; i++) expect(await meRetried()).toBe(200);
+
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(workerPids(pid)).toEqual([]);
+    },
+  );
 });
