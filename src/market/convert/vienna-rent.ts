@@ -25,7 +25,7 @@ const GROUND_FLOOR = '^(eg|e|erdgescho.*|parterre|hochpar.*|hp|mezzanin.*|halbst
  */
 const STATED = {
   floorNumber: `case when regexp_matches(lower(trim(Floor)), '${GROUND_FLOOR}') then 0
-    else try_cast(regexp_extract(Floor, '^\s*(-?[0-9]{1,2})([^0-9]|$)', 1) as integer) end`,
+    else try_cast(regexp_extract(trim(Floor), '^(-?[0-9]{1,2})([^0-9]|$)', 1) as integer) end`,
   isFurnished: `case when regexp_matches(t, 'unm(ö|oe)bliert|unfurnished') then 'false'
     when regexp_matches(t, 'm(ö|oe)bliert|furnished|serviced|blueground|kurzzeit') then 'true'
     else 'false' end`,
