@@ -72,7 +72,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false } },
     // Errors Fastify raises before routing (bad URL encoding, over-long path parameters) are
     // problem+json like every other refusal.
-    frameworkErrors: (error, _request, reply) => sendProblem(reply, toAppError(error)),
+    frameworkErrors: (error, _request, reply) => {
+      void sendProblem(reply, toAppError(error));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.

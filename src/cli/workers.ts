@@ -15,7 +15,8 @@ export function superviseWorkers(count: number): Promise<void> {
   let stopping = false;
   const fork = () => cluster.fork({ PROPDATA_WORKER: '1' });
   for (let i = 0; i < count; i++) fork();
-  cluster.on('exit', (worker: Worker, code, signal) => {
+  // A worker that exits by itself has no signal (null), whatever the type says.
+  cluster.on('exit', (worker: Worker, code: number, signal: string | null) => {
     if (stopping) return;
     print(
       `propdata: worker ${String(worker.process.pid)} exited (${signal ?? String(code)}); starting another`,

@@ -20,9 +20,13 @@ export interface SnapshotBuild {
   hasPrevious: boolean;
 }
 
-/** Copies a table of the previous snapshot unchanged into the new one. */
+/**
+ * Copies a table of the previous snapshot unchanged into the new one, by column name: columns
+ * added since the previous snapshot was written are null.
+ */
 export async function copyPrevious(build: SnapshotBuild, table: MarketTable): Promise<void> {
-  if (build.hasPrevious) await build.db.run(`insert into ${table} select * from prev.${table}`);
+  if (build.hasPrevious)
+    await build.db.run(`insert into ${table} by name select * from prev.${table}`);
 }
 
 /**

@@ -28,7 +28,13 @@ export const OFFER_COLUMNS = `
   division_level6 VARCHAR,
   division_level8 VARCHAR,
   division_level100 VARCHAR,
-  title VARCHAR`;
+  title VARCHAR,
+  floor_number INTEGER,
+  is_furnished BOOLEAN,
+  is_subsidized BOOLEAN,
+  is_old_building BOOLEAN,
+  has_balcony BOOLEAN,
+  has_terrace BOOLEAN`;
 
 export const OFFER_SORT_ORDER =
   "country_code, division_level6, division_level8, date_trunc('month', start_date), id";

@@ -111,6 +111,16 @@ function propertyOf(r: Row, centroid: { latitude: number; longitude: number } | 
   if (r.number_of_rooms !== null) property.numberOfRooms = Number(r.number_of_rooms);
   if (r.building_year !== null) property.buildingYear = Number(r.building_year);
   if (r.is_new !== null) property.isNew = Boolean(r.is_new);
+  if (r.floor_number !== null) property.floorNumber = Number(r.floor_number);
+  const flags = {
+    isOldBuilding: r.is_old_building,
+    isFurnished: r.is_furnished,
+    isSubsidized: r.is_subsidized,
+    hasBalcony: r.has_balcony,
+    hasTerrace: r.has_terrace,
+  };
+  for (const [key, value] of Object.entries(flags))
+    if (value !== null && value !== undefined) Object.assign(property, { [key]: Boolean(value) });
   return property;
 }
 

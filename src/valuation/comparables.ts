@@ -12,6 +12,8 @@ export interface Comparable {
   month: number;
   /** Meters from the property; null when the offer has no coordinates. */
   distance: number | null;
+  /** The offer's postcode (level-100 division), for the postcode level effect. */
+  postcode: string | null;
 }
 
 /** One step of the search: where, how far back, and how widened it is. */
@@ -115,7 +117,7 @@ function querySql(deal: DealType, step: SearchStep): string {
   const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';
   return `
     select ln(${price} / living_area) as y, ${FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ')},
-      ${MONTH_SQL} as month, latitude, longitude
+      ${MONTH_SQL} as month, latitude, longitude, division_level100
     from ${table}
     where country_code = $cc and ${where} and deal_type = '${deal}' and property_type = $type
       and start_date between $since and $until and ${price} > 0
@@ -175,6 +177,7 @@ export async function findComparables(
       r.latitude === null || r.longitude === null
         ? null
         : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
+    postcode: r.division_level100 === null ? null : String(r.division_level100),
   }));
 }
 

@@ -8,7 +8,16 @@ import type { PropertyToValue } from './types.js';
 export interface Feature {
   name: string;
   /** Columns it is computed from: the property must state all of them. */
-  group: 'area' | 'age' | 'rooms' | 'type';
+  group:
+    | 'area'
+    | 'age'
+    | 'rooms'
+    | 'type'
+    | 'floor'
+    | 'furnished'
+    | 'subsidized'
+    | 'balcony'
+    | 'terrace';
   /** SQL over an `offers` row; never null. */
   sql: string;
   /** The property's value at valuation year `year`, or undefined when it does not say. */
@@ -22,12 +31,37 @@ const M2_PER_ROOM = 27;
 
 const isNewSql = 'coalesce(is_new, building_year >= year(start_date) - 1, false)';
 const isNewSubject = (p: PropertyToValue, year: number): boolean | undefined =>
-  p.isNew ?? (p.buildingYear === undefined ? undefined : p.buildingYear >= year - 1);
+  p.isNew ??
+  (p.buildingYear === undefined
+    ? p.isOldBuilding === true
+      ? false
+      : undefined
+    : p.buildingYear >= year - 1);
 
+/** An old building without a year is in the before-1946 class (the reference: all zero). */
 function ageClass(p: PropertyToValue, year: number, test: (y: number) => boolean) {
   const isNew = isNewSubject(p, year);
-  if (isNew === undefined || p.buildingYear === undefined) return isNew === true ? 0 : undefined;
+  if (isNew === undefined || p.buildingYear === undefined)
+    return isNew === true || p.isOldBuilding === true ? 0 : undefined;
   return !isNew && test(p.buildingYear) ? 1 : 0;
+}
+
+/** A yes/no characteristic of its own group: offers that do not say count as "no". */
+function flag(
+  name: string,
+  group: Feature['group'],
+  column: string,
+  subject: (p: PropertyToValue) => boolean | undefined,
+): Feature {
+  return {
+    name,
+    group,
+    sql: `coalesce(${column}, false)::integer`,
+    subject: (p) => {
+      const value = subject(p);
+      return value === undefined ? undefined : Number(value);
+    },
+  };
 }
 
 export const FEATURES: readonly Feature[] = [
@@ -61,7 +95,7 @@ export const FEATURES: readonly Feature[] = [
   {
     name: 'no_year',
     group: 'age',
-    sql: `(not ${isNewSql} and building_year is null)::integer`,
+    sql: `(not ${isNewSql} and building_year is null and not coalesce(is_old_building, false))::integer`,
     subject: (p, year) => (isNewSubject(p, year) === undefined ? undefined : 0),
   },
   {
@@ -81,6 +115,24 @@ export const FEATURES: readonly Feature[] = [
     sql: `(property_type = 'house')::integer`,
     subject: (p) => Number(p.propertyType === 'house'),
   },
+  {
+    // Higher floors let for more (light, view, less noise); towers' upper floors most.
+    name: 'floor',
+    group: 'floor',
+    sql: 'coalesce(ln(1 + greatest(floor_number, 0)), 0)',
+    subject: (p) =>
+      p.floorNumber === undefined ? undefined : Math.log(1 + Math.max(p.floorNumber, 0)),
+  },
+  {
+    name: 'no_floor',
+    group: 'floor',
+    sql: '(floor_number is null)::integer',
+    subject: (p) => (p.floorNumber === undefined ? undefined : 0),
+  },
+  flag('furnished', 'furnished', 'is_furnished', (p) => p.isFurnished),
+  flag('subsidized', 'subsidized', 'is_subsidized', (p) => p.isSubsidized),
+  flag('balcony', 'balcony', 'has_balcony', (p) => p.hasBalcony),
+  flag('terrace', 'terrace', 'has_terrace', (p) => p.hasTerrace),
 ];
 
 export const FEATURE_COUNT = FEATURES.length;

@@ -30,6 +30,13 @@ export interface PropertyToValue {
   hasLift?: boolean;
   landArea?: number;
   renovationYear?: number;
+  /** Built before 1946 when the year itself is not known (e.g. Vienna's "Altbau"). */
+  isOldBuilding?: boolean;
+  isFurnished?: boolean;
+  /** Cooperative or municipal housing, let below market rents. */
+  isSubsidized?: boolean;
+  hasBalcony?: boolean;
+  hasTerrace?: boolean;
 }
 
 export interface ValueRange {

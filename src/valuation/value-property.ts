@@ -19,6 +19,7 @@ import {
 } from './estimate.js';
 import { FEATURES } from './features.js';
 import { fitHedonic, indexAt, type HedonicFit } from './hedonic.js';
+import { postcodeEffects, postcodeMonthSums } from './postcode-effects.js';
 import { regionalStats } from './regional.js';
 import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
 import type {
@@ -56,7 +57,10 @@ function adjust(
   fit: HedonicFit,
   targetMonth: number,
   radius: number | null,
+  postcode: { id: string; effects: ReadonlyMap<string, number> },
 ): AdjustedComparable[] {
+  const level = (id: string | null) => (id === null ? 0 : (postcode.effects.get(id) ?? 0));
+  const own = level(postcode.id);
   const indexCache = new Map<number, number | undefined>();
   const index = (month: number) => {
     if (!indexCache.has(month)) indexCache.set(month, indexAt(fit.months, month));
@@ -67,6 +71,7 @@ function adjust(
     let y = c.y;
     const from = index(c.month);
     if (target !== undefined && from !== undefined) y += target - from;
+    y += own - level(c.postcode);
     subject.forEach((s, i) => {
       if (s !== undefined) y += (fit.beta[i] ?? 0) * (s - (c.x[i] ?? 0));
     });
@@ -117,9 +122,15 @@ export async function estimateDeal(
   const until = options.until ?? date;
   const targetMonth = monthOf(date);
   const stats = await regionalStats(db, cache, property.countryCode, postcode, deal);
+  const beforeMonth = Math.min(targetMonth, monthOf(until));
   const fit = fitHedonic(
-    stats.filter((s) => s.month < Math.min(targetMonth, monthOf(until))),
+    stats.filter((s) => s.month < beforeMonth),
     FEATURE_COUNT,
+  );
+  const effects = postcodeEffects(
+    await postcodeMonthSums(db, cache, property.countryCode, postcode, deal),
+    fit,
+    beforeMonth,
   );
   const subject = subjectFeatures(property, Number(date.slice(0, 4)));
 
@@ -141,7 +152,9 @@ export async function estimateDeal(
   if (!best) throw insufficient(property, deal);
 
   const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
-  const central = centralEstimate(adjust(best.found, subject, fit, targetMonth, radius));
+  const central = centralEstimate(
+    adjust(best.found, subject, fit, targetMonth, radius, { id: postcode.id, effects }),
+  );
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
   const sd = forecastSd(central, best.step.widening, listingNoise);
   const value = Math.exp(central.center) * property.livingArea;

@@ -81,3 +81,81 @@ describe.skipIf(!available)('real Vienna rental offers', () => {
     });
   });
 });
+
+describe('what a listing states', () => {
+  it('reads floor, furnishing, subsidy, old building, new, balcony and terrace from type, floor and title', async () => {
+    const dir = tempDir();
+    const raw = path.join(dir, 'rows.csv');
+    const header =
+      'Ad ID,Description,Location,Postcode,Price,Rooms,Size (m²),State,District,Location Quality,Floor,Property Type,Published Date,Rent (€),Address,first_seen,last_seen';
+    const row = (id: string, description: string, floor: string, type = 'Wohnung') =>
+      `${id},"${description}",Wien,1050,900,2,50,Wien,Wien,1.0,${floor},${type},2026-01-01T00:00:00Z,900,N/A,2026-01-02T00:00:00+00:00,2026-01-09T00:00:00+00:00`;
+    fs.writeFileSync(
+      raw,
+      [
+        header,
+        row('1', 'Möblierte Altbauwohnung mit Balkon, Erstbezug', '3. OG'),
+        row('2', 'Unmöbliert: Neubau-Erstbezug mit Dachterrasse', 'EG'),
+        row('3', 'Helle Wohnung', 'N/A', 'Genossenschaftswohnung'),
+        row('4', 'Gemeindewohnung Tausch', '12'),
+      ].join('\n'),
+    );
+    const target = path.join(dir, 'out.csv');
+    await convertViennaRent(raw, target);
+    const instance = await openDuck(':memory:');
+    const db = await instance.connect();
+    try {
+      const rows = await queryRows(
+        db,
+        `select id, "floorNumber" as floor, "isFurnished" as furnished, "isSubsidized" as subsidized,
+                "isOldBuilding" as old, "isNew" as new, "hasBalcony" as balcony, "hasTerrace" as terrace
+         from read_csv('${target}', header = true, all_varchar = true) order by id`,
+      );
+      expect(rows).toEqual([
+        {
+          id: 'willhaben-1',
+          floor: '3',
+          furnished: 'true',
+          subsidized: null,
+          old: 'true',
+          new: null,
+          balcony: 'true',
+          terrace: null,
+        },
+        {
+          id: 'willhaben-2',
+          floor: '0',
+          furnished: 'false',
+          subsidized: null,
+          old: null,
+          new: 'true',
+          balcony: null,
+          terrace: 'true',
+        },
+        {
+          id: 'willhaben-3',
+          floor: null,
+          furnished: 'false',
+          subsidized: 'true',
+          old: null,
+          new: null,
+          balcony: null,
+          terrace: null,
+        },
+        {
+          id: 'willhaben-4',
+          floor: '12',
+          furnished: 'false',
+          subsidized: 'true',
+          old: null,
+          new: null,
+          balcony: null,
+          terrace: null,
+        },
+      ]);
+    } finally {
+      db.closeSync();
+      instance.closeSync();
+    }
+  });
+});

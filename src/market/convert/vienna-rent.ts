@@ -13,6 +13,30 @@ const APARTMENT_TYPES = [
   'N/A',
 ];
 
+/** Floors written as words: ground floor, raised ground floor and mezzanine count as 0. */
+const GROUND_FLOOR = '^(eg|e|erdgescho.*|parterre|hochpar.*|hp|mezzanin.*|halbstock)$';
+
+/**
+ * What a listing states about the flat, from its property type and title (lowercased as `t`).
+ * Furnishing is nearly always in the title of a furnished flat, so its absence counts as
+ * unfurnished; the others are only taken when said (null otherwise). "Altbau" is a building
+ * permitted before 1945 (the rent-law meaning), so the model puts it in its before-1946 class;
+ * "Erstbezug" in such a building is a first letting after renovation, not a new building.
+ */
+const STATED = {
+  floorNumber: `case when regexp_matches(lower(trim(Floor)), '${GROUND_FLOOR}') then 0
+    else try_cast(regexp_extract(trim(Floor), '^(-?[0-9]{1,2})([^0-9]|$)', 1) as integer) end`,
+  isFurnished: `case when regexp_matches(t, 'unm(ö|oe)bliert|unfurnished') then 'false'
+    when regexp_matches(t, 'm(ö|oe)bliert|furnished|serviced|blueground|kurzzeit') then 'true'
+    else 'false' end`,
+  isSubsidized: `case when "Property Type" = 'Genossenschaftswohnung'
+    or regexp_matches(t, 'genossenschaft|gemeindewohnung|gemeindebau') then 'true' end`,
+  isOldBuilding: `case when regexp_matches(t, 'altbau') then 'true' end`,
+  isNew: `case when regexp_matches(t, 'erstbezug|neubauprojekt') and not regexp_matches(t, 'altbau') then 'true' end`,
+  hasBalcony: `case when regexp_matches(t, 'balkon|loggia') then 'true' end`,
+  hasTerrace: `case when regexp_matches(t, 'terrasse') then 'true' end`,
+};
+
 /**
  * Converts the willhaben Vienna rental listings (shared/data/vienna-rent, MIT) into the
  * canonical offer CSV. Listings have no coordinates: their postcode places them. A listing is
@@ -32,7 +56,7 @@ export async function convertViennaRent(
     await db.run(`
       create temp table converted as
       with src as (
-        select *, try_cast(first_seen as timestamptz) as seen_first, try_cast(last_seen as timestamptz) as seen_last
+        select *, lower(coalesce(Description, '')) as t, try_cast(first_seen as timestamptz) as seen_first, try_cast(last_seen as timestamptz) as seen_last
         from raw where "Property Type" in (${APARTMENT_TYPES.map(sqlString).join(', ')})
       ), crawl as (select max(seen_last) as last_crawl from src)
       select
@@ -48,7 +72,10 @@ export async function convertViennaRent(
         nullif(Rooms, 'N/A') as numberOfRooms,
         greatest(0, round(epoch(seen_last - seen_first) / 86400))::integer as daysOnMarket,
         Postcode as postalCode,
-        left(Description, 500) as title
+        left(Description, 500) as title,
+        ${Object.entries(STATED)
+          .map(([name, sql]) => `${sql} as "${name}"`)
+          .join(',\n        ')}
       from src, crawl`);
     await db.run(
       `copy converted to ${sqlString(target)} (header${target.endsWith('.gz') ? ', compression gzip' : ''})`,

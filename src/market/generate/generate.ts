@@ -198,6 +198,8 @@ function appendOffer(w: OfferWriter, pc: Postcode, index: number): void {
   else appender.appendVarchar(pc.level8);
   appender.appendVarchar(pc.id);
   appender.appendVarchar(`${rooms}-room ${isHouse ? 'house' : 'apartment'} in ${pc.name}`);
+  // Floor, furnished, subsidized, old building, balcony, terrace: not generated.
+  for (let i = 0; i < 6; i++) appender.appendNull();
   appender.endRow();
   w.truth.appendVarchar(cc);
   w.truth.appendVarchar(`demo-${cc.toLowerCase()}-${index}`);

@@ -35,6 +35,13 @@ export const OFFER_FIELDS: readonly FieldSpec[] = [
   { name: 'divisionLevel8', kind: 'text', maxLength: 40 },
   { name: 'divisionLevel100', kind: 'text', maxLength: 40 },
   { name: 'title', kind: 'text', maxLength: 500 },
+  // Characteristics the valuation model adjusts for where an offer states them.
+  { name: 'floorNumber', kind: 'integer', min: -5, max: 200 },
+  { name: 'isFurnished', kind: 'boolean' },
+  { name: 'isSubsidized', kind: 'boolean' },
+  { name: 'isOldBuilding', kind: 'boolean' },
+  { name: 'hasBalcony', kind: 'boolean' },
+  { name: 'hasTerrace', kind: 'boolean' },
 ];
 
 const v = (name: string): string => {
@@ -123,7 +130,9 @@ export async function prepareOffers(build: SnapshotBuild, today: string): Promis
       coalesce(t."divisionLevel6", bp.level6_id, bc.level6_id) as division_level6,
       coalesce(t."divisionLevel8", bp.level8_id, bc.level8_id) as division_level8,
       coalesce(t."divisionLevel100", bp.id, bc.id) as division_level100,
-      t.title, t.line
+      t.title, t."floorNumber" as floor_number, t."isFurnished" as is_furnished,
+      t."isSubsidized" as is_subsidized, t."isOldBuilding" as is_old_building,
+      t."hasBalcony" as has_balcony, t."hasTerrace" as has_terrace, t.line
     from typed t
     left join by_postcode bp on bp.line = t.line
     left join by_coordinates bc on bc.line = t.line`);
@@ -142,18 +151,22 @@ export async function prepareOffers(build: SnapshotBuild, today: string): Promis
 const OFFER_COLUMN_LIST = `country_code, id, deal_type, property_type, start_date, end_date, is_active,
   is_new, is_private, sale_price, rent_gross, rent_net, living_area, number_of_rooms,
   number_of_bedrooms, building_year, has_open_kitchen, days_on_market, latitude, longitude,
-  postal_code, division_level6, division_level8, division_level100, title`;
+  postal_code, division_level6, division_level8, division_level100, title, floor_number,
+  is_furnished, is_subsidized, is_old_building, has_balcony, has_terrace`;
 
-/** Writes the new offers table: kept previous rows (unless replacing) plus `clean`, sorted. */
+/**
+ * Writes the new offers table: kept previous rows (unless replacing) plus `clean`, sorted. Columns
+ * are matched by name, so a snapshot written before a column existed keeps its rows (null there).
+ */
 export async function writeOffers(build: SnapshotBuild, replace: boolean): Promise<void> {
   const kept =
     build.hasPrevious && !replace
-      ? `select ${OFFER_COLUMN_LIST} from prev.offers o
+      ? `select * from prev.offers o
        where not exists (select 1 from clean c where c.country_code = o.country_code and c.id = o.id)
-       union all`
+       union all by name`
       : '';
   await build.db.run(`
-    insert into offers
+    insert into offers by name
     select * from (${kept} select ${OFFER_COLUMN_LIST} from clean)
     order by ${OFFER_SORT_ORDER}`);
 }
