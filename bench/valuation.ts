@@ -91,18 +91,25 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
     const rows: string[] = [];
     const sampleOf = (i: number) => list[i % list.length] as Sample;
 
-    process.stderr.write(`${size} offers: valuation model, direct\n`);
+    // The model caches per-region statistics per snapshot: the first valuation in a region pays
+    // for them. One pass over every sample measures that cold cost; the steady state follows.
+    process.stderr.write(`${size} offers: valuation model, direct (first pass: cold caches)\n`);
     let direct = 0;
-    const bare = await measure(async () => {
+    const valueNext = async () => {
       const s = sampleOf(direct++);
       await valueProperty(db, {
         dealType: 'sale',
         date: TODAY,
         property: { ...s, locationPrecision: 'exact' },
       }).catch(() => undefined);
-    });
+    };
+    const cold = await measure(valueNext, { warmup: 0, samples: list.length });
     rows.push(
-      `| ${size} | one sale valuation, model called directly (no HTTP) | ${ms(bare.p50)} | ${ms(bare.p99)} | |`,
+      `| ${size} | one sale valuation, model called directly, first in its region (cold cache, ${String(list.length)} properties) | ${ms(cold.p50)} | ${ms(cold.p99)} | |`,
+    );
+    const bare = await measure(valueNext, { warmup: 0 });
+    rows.push(
+      `| ${size} | one sale valuation, model called directly (no HTTP), warm | ${ms(bare.p50)} | ${ms(bare.p99)} | |`,
     );
 
     process.stderr.write(`${size} offers: POST /api/v1/valuation/property_value\n`);
@@ -116,7 +123,8 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
         }),
       ),
     );
-    const one = await measure(single.run);
+    // Warm the server's caches the same way: one pass over every property first.
+    const one = await measure(single.run, { warmup: list.length });
     rows.push(
       `| ${size} | \`POST /valuation/property_value\`, one property today | ${ms(one.p50)} | ${ms(one.p99)} | p50 ≤ 30 ms, p99 ≤ 100 ms${one.p50 <= 30 && one.p99 <= 100 ? ' ✓' : ' ✗'}; ${String(single.unvalued())} answers 422 |`,
     );
