@@ -27,12 +27,15 @@ function workerPids(primaryPid: number): number[] {
   }
 }
 
-async function until<T>(what: string, probe: () => T | undefined, ms = 60_000): Promise<T> {
+let output = '';
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 45_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; output so far:\n${output.slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -40,7 +43,9 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 60_000): 
 describeBackends('propdata serve --workers', (backend) => {
   it(
     'runs N processes on one port, replaces a killed one, and stops them all on SIGTERM',
-    { timeout: 120_000 },
+    // Several processes start, die and stop on a loaded machine: generous, but every wait below
+    // has its own deadline and names what it waited for.
+    { timeout: 240_000 },
     async () => {
       assertBuilt();
       const databaseUrl = await freshDatabaseUrl(backend);
@@ -54,7 +59,7 @@ describeBackends('propdata serve --workers', (backend) => {
         },
       });
       primary = child;
-      let output = '';
+      output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
       const listening = () => [
@@ -89,6 +94,7 @@ describeBackends('propdata serve --workers', (backend) => {
         (
           await fetch(`${String(baseUrl)}/api/v1/me`, {
             headers: { authorization: `Bearer ${token}` },
+            signal: AbortSignal.timeout(10_000),
           })
         ).status;
       for (let i = 0; i < 10; i++) expect(await me()).toBe(200);
@@ -110,7 +116,11 @@ describeBackends('propdata serve --workers', (backend) => {
 
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      const code = await Promise.race([
+        exited,
+        new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 40_000)),
+      ]);
+      expect(code, output.slice(-3000)).toBe(0);
       expect(workerPids(pid)).toEqual([]);
     },
   );

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
+import { exampleTemplate } from '../../src/features/templates/provider-templates.js';
+import { describeBackends } from '../helpers/backends.js';
+import { coverForm } from '../helpers/multipart.js';
+import { makePdf } from '../helpers/pdf.js';
+import { call, createWorld, type Member, type World } from '../helpers/world.js';
+
+/*
+ * Every object kind of one organization, tried from another organization with every method:
+ * the answer is a 404 identical, byte for byte apart from the request id, to the answer for an
+ * id that does not exist; and the object never appears in the other organization's lists.
+ */
+
+const MISSING = '0d9c3b2a-1f0e-4d5c-8b7a-6f5e4d3c2b1a';
+
+interface Kind {
+  name: string;
+  /** Creates one object as `owner`; returns its id. */
+  create(world: World, owner: Member): Promise<string>;
+  /** Requests on one object, by id. */
+  requests(
+    id: string,
+  ): { method: 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST'; url: string; payload?: object }[];
+  /** Lists the other organization can read, which must not show the object. */
+  lists: { method: 'GET' | 'POST'; url: string; payload?: object }[];
+}
+
+const created = async (res: { statusCode: number; body: string }, field: string) => {
+  expect(res.statusCode, res.body).toBe(201);
+  return (JSON.parse(res.body) as Record<string, string>)[field] ?? '';
+};
+
+const KINDS: Kind[] = [
+  {
+    name: 'dossier',
+    create: async (world, owner) =>
+      created(
+        await call(world.app, {
+          method: 'POST',
+          url: '/api/v1/dossiers',
+          token: owner.token,
+          payload: EXAMPLE_DOSSIER,
+        }),
+        'id',
+      ),
+    requests: (id) => [
+      { method: 'GET', url: `/api/v1/dossiers/${id}` },
+      { method: 'PUT', url: `/api/v1/dossiers/${id}`, payload: EXAMPLE_DOSSIER },
+      { method: 'PATCH', url: `/api/v1/dossiers/${id}`, payload: { title: 'taken over' } },
+      { method: 'DELETE', url: `/api/v1/dossiers/${id}` },
+      {
+        method: 'POST',
+        url: '/api/v1/property_tracker',
+        payload: { dossierId: id, date: '2025-01-15', countryCode: 'AT' },
+      },
+      {
+        method: 'POST',
+        url: '/api/v1/valuation/property_value',
+        payload: { dealType: 'sale', countryCode: 'AT', valuationInputs: [{ dossierId: id }] },
+      },
+    ],
+    lists: [{ method: 'GET', url: '/api/v1/dossiers?limit=100' }],
+  },
+  {
+    name: 'organization template',
+    create: async (world, owner) =>
+      created(
+        await call(world.app, {
+          method: 'POST',
+          url: '/api/v1/user-settings/templates/',
+          token: owner.token,
+          payload: { ...exampleTemplate(), level: 'organization' },
+        }),
+        'id',
+      ),
+    requests: (id) => [
+      { method: 'GET', url: `/api/v1/user-settings/templates/${id}` },
+      {
+        method: 'PUT',
+        url: `/api/v1/user-settings/templates/${id}`,
+        payload: { ...exampleTemplate(), level: 'organization' },
+      },
+      { method: 'DELETE', url: `/api/v1/user-settings/templates/${id}` },
+    ],
+    lists: [
+      {
+        method: 'POST',
+        url: '/api/v1/user-settings/templates/list',
+        payload: { countryCode: exampleTemplate().countryCode },
+      },
+    ],
+  },
+  {
+    name: 'organization cover',
+    create: async (world, owner) => {
+      const form = coverForm(await makePdf(1));
+      return created(
+        await call(world.app, {
+          method: 'POST',
+          url: '/api/v1/user-settings/covers/organization/front',
+          token: owner.token,
+          payload: form.payload,
+          headers: form.headers,
+        }),
+        'uuid',
+      );
+    },
+    requests: (id) => [{ method: 'GET', url: `/api/v1/user-settings/covers/file/${id}` }],
+    lists: [{ method: 'GET', url: '/api/v1/user-settings/covers/organization/front' }],
+  },
+];
+
+/** The parts of an answer that must not depend on whether the object exists. */
+function comparable(res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  const headers = { ...res.headers };
+  delete headers['x-request-id'];
+  delete headers.date;
+  const body = JSON.parse(res.body) as Record<string, unknown>;
+  delete body.requestId;
+  return {
+    status: res.statusCode,
+    headers,
+    body: JSON.stringify(body).replaceAll(/[0-9a-f-]{36}/g, 'ID'),
+  };
+}
+
+describeBackends('isolation between organizations', (backend) => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld(backend);
+  });
+  afterAll(() => world.close());
+
+  it.each(KINDS.map((k) => [k.name, k] as const))(
+    'another organization cannot tell a %s from a missing one, and never lists it',
+    async (_name, kind) => {
+      const id = await kind.create(world, world.adminA);
+      for (const request of kind.requests(id)) {
+        const foreign = await call(world.app, { ...request, token: world.adminB.token });
+        const missing = await call(world.app, {
+          ...request,
+          url: request.url.replace(id, MISSING),
+          ...(request.payload
+            ? {
+                payload: JSON.parse(JSON.stringify(request.payload).replace(id, MISSING)) as object,
+              }
+            : {}),
+          token: world.adminB.token,
+        });
+        expect(foreign.statusCode, `${request.method} ${request.url}`).toBe(404);
+        expect(comparable(foreign), `${request.method} ${request.url}`).toEqual(
+          comparable(missing),
+        );
+      }
+      for (const list of kind.lists) {
+        const res = await call(world.app, { ...list, token: world.memberB.token });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.body).not.toContain(id);
+      }
+      // The owner still has it, unchanged by the attempts.
+      const own = kind.requests(id)[0];
+      if (own) {
+        const res = await call(world.app, { ...own, token: world.adminA.token });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    },
+  );
+
+  it('no answer anywhere carries a password or token hash', async () => {
+    const secrets = await world.stores.accounts.db
+      .selectFrom('users')
+      .select('password_hash as secret')
+      .union(world.stores.accounts.db.selectFrom('tokens').select('token_hash as secret'))
+      .execute();
+    const answers = [
+      await call(world.app, { method: 'GET', url: '/api/v1/me', token: world.adminA.token }),
+      await call(world.app, { method: 'GET', url: '/api/v1/dossiers', token: world.adminA.token }),
+      await call(world.app, {
+        method: 'POST',
+        url: '/auth/login/credentials',
+        payload: { username: 'admin-a', password: 'wrong password' },
+      }),
+    ];
+    for (const res of answers) {
+      for (const { secret } of secrets) expect(res.body).not.toContain(secret);
+      expect(res.body).not.toMatch(/password_?hash|token_?hash/i);
+    }
+  });
+});
