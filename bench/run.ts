@@ -1,6 +1,7 @@
 // `npm run bench [-- name ...]`: runs the named benchmarks (default: all) and prints a
 // Markdown table to paste into bench/RESULTS.md. Benchmarks are not tests: they measure.
 import os from 'node:os';
+import { benchLoad } from './load.js';
 import { benchMarket } from './market.js';
 import { benchStatistics } from './statistics.js';
 import { benchValuation } from './valuation.js';
@@ -10,6 +11,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
   market: benchMarket,
   statistics: benchStatistics,
   valuation: benchValuation,
+  load: benchLoad,
 };
 
 const args = process.argv.slice(2);

@@ -1,6 +1,7 @@
 // A real `propdata serve` process (the compiled code: `npm run bench` builds first) for HTTP
 // benchmarks, with its own account database, measured from the benchmark process as a client.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -14,7 +15,32 @@ export interface BenchServer {
   token: string;
   /** One request on a kept-alive connection (node:http: lighter than fetch, so the client adds little). */
   post(path: string, body: string): Promise<{ status: number; body: string }>;
+  /** Resident memory of the server's processes (the supervisor and its workers), bytes. */
+  rssBytes(): number;
   stop(): Promise<void>;
+}
+
+function rssOf(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${String(pid)}/task/${String(pid)}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 function freePort(): Promise<number> {
@@ -66,24 +92,30 @@ export async function startBenchServer(
   env: Record<string, string> = {},
   /** Extra node flags for the server, e.g. `--cpu-prof` to profile it. */
   nodeArgs: string[] = [],
+  /** Extra `serve` options, e.g. `--workers 2`. */
+  serveArgs: string[] = [],
 ): Promise<BenchServer> {
   const databaseUrl = `sqlite:${path.join(dataDir, `bench-accounts-${Date.now()}.sqlite`)}`;
   const token = await benchToken(databaseUrl);
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, path.join('bin', 'propdata.js'), 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PROPDATA_DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      // Benchmarks measure throughput: the per-token rate limit would cut them off.
-      PROPDATA_RATE_LIMIT_PER_MINUTE: '0',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join('bin', 'propdata.js'), 'serve', ...serveArgs],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PROPDATA_DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        // Benchmarks measure throughput: the per-token rate limit would cut them off.
+        PROPDATA_RATE_LIMIT_PER_MINUTE: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -104,6 +136,10 @@ export async function startBenchServer(
         req.on('error', reject);
         req.end(body);
       }),
+    rssBytes: () => {
+      const pid = child.pid ?? 0;
+      return [pid, ...childrenOf(pid)].reduce((sum, p) => sum + rssOf(p), 0);
+    },
     stop: () =>
       new Promise((resolve) => {
         agent.destroy();

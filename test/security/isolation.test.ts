@@ -26,7 +26,7 @@ interface Kind {
   lists: { method: 'GET' | 'POST'; url: string; payload?: object }[];
 }
 
-const created = async (res: { statusCode: number; body: string }, field: string) => {
+const created = (res: { statusCode: number; body: string }, field: string): string => {
   expect(res.statusCode, res.body).toBe(201);
   return (JSON.parse(res.body) as Record<string, string>)[field] ?? '';
 };

@@ -1,0 +1,182 @@
+// Load benchmark: `npm run bench -- load [--offers 300000] [--fresh]`.
+// autocannon, 50 connections for 30 s, against a mix of statistics, property tracker, template
+// and cover reads on demo data; twice per worker count (memory must not grow between two
+// identical runs), with 1 and with 2 worker processes.
+import autocannon from 'autocannon';
+import { PDFDocument } from 'pdf-lib';
+import { exampleTemplate } from '../src/features/templates/provider-templates.js';
+import { openDuck, queryOne } from '../src/market/duck.js';
+import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
+import { benchData, offerSizes } from './data.js';
+import { startBenchServer, type BenchServer } from './server.js';
+
+const CONNECTIONS = 50;
+const SECONDS = 30;
+
+async function onePagePdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.addPage([595, 842]).drawText('Cover', { x: 50, y: 780 });
+  return doc.save();
+}
+
+/** A flat where the demo market is busy, so that the tracker always has data to value from. */
+async function busyFlat(dataDir: string) {
+  const file = currentSnapshot(marketPaths(dataDir));
+  if (!file) throw new Error('no snapshot');
+  const instance = await openDuck(file, { readOnly: true });
+  const db = await instance.connect();
+  try {
+    const row = await queryOne(
+      db,
+      `select country_code, division_level6, latitude, longitude from offers
+        where deal_type = 'sale' and property_type = 'apartment' and division_level6 is not null
+        group by all order by count(*) over (partition by country_code, division_level6) desc,
+          latitude limit 1`,
+    );
+    if (!row) throw new Error('no offers');
+    return {
+      countryCode: String(row.country_code),
+      level6: String(row.division_level6),
+      latitude: Number(row.latitude),
+      longitude: Number(row.longitude),
+    };
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}
+
+async function send(
+  server: BenchServer,
+  method: string,
+  path: string,
+  body?: string | FormData,
+  type?: string,
+) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${server.token}`,
+      ...(type ? { 'content-type': type } : {}),
+    },
+    ...(body !== undefined ? { body } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: HTTP ${String(res.status)} ${text}`);
+  return JSON.parse(text || '{}') as Record<string, string>;
+}
+
+/** The objects the mix reads: a dossier, a template and a cover of the bench organization. */
+async function setUp(server: BenchServer, flat: Awaited<ReturnType<typeof busyFlat>>) {
+  const dossier = await send(
+    server,
+    'POST',
+    '/api/v1/dossiers',
+    JSON.stringify({
+      title: 'load',
+      dealType: 'sale',
+      countryCode: flat.countryCode,
+      property: {
+        location: { coordinates: { latitude: flat.latitude, longitude: flat.longitude } },
+        propertyType: { code: 'apartment' },
+        livingArea: 70,
+      },
+    }),
+    'application/json',
+  );
+  const template = await send(
+    server,
+    'POST',
+    '/api/v1/user-settings/templates/',
+    JSON.stringify(exampleTemplate()),
+    'application/json',
+  );
+  const form = new FormData();
+  form.append('cover', new Blob([await onePagePdf()], { type: 'application/pdf' }), 'cover.pdf');
+  const cover = await send(server, 'POST', '/api/v1/user-settings/covers/user/front', form);
+  return { dossierId: dossier.id ?? '', templateId: template.id ?? '', coverId: cover.uuid ?? '' };
+}
+
+function mix(flat: Awaited<ReturnType<typeof busyFlat>>, ids: Awaited<ReturnType<typeof setUp>>) {
+  const json = { 'content-type': 'application/json' };
+  return [
+    {
+      method: 'POST' as const,
+      path: '/api/v1/offers/statistics',
+      headers: json,
+      body: JSON.stringify({
+        countryCode: flat.countryCode,
+        filters: { divisionLevel6: flat.level6, dealType: 'sale' },
+        statistics: [
+          { type: 'count', metric: 'sale_price_per_square_meter' },
+          {
+            type: 'percentile',
+            metric: 'sale_price_per_square_meter',
+            parameters: { percentileRank: 50 },
+          },
+        ],
+      }),
+    },
+    {
+      method: 'POST' as const,
+      path: '/api/v1/property_tracker',
+      headers: json,
+      body: JSON.stringify({
+        dossierId: ids.dossierId,
+        date: `${String(new Date().getUTCFullYear() - 1)}-06-15`,
+        countryCode: flat.countryCode,
+        radius: 500,
+      }),
+    },
+    { method: 'GET' as const, path: `/api/v1/user-settings/templates/${ids.templateId}` },
+    { method: 'GET' as const, path: '/api/v1/user-settings/covers/user/front' },
+    { method: 'GET' as const, path: `/api/v1/user-settings/covers/file/${ids.coverId}` },
+  ];
+}
+
+async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
+  const result = await autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { authorization: `Bearer ${server.token}` },
+    requests,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    rssMb: server.rssBytes() / 2 ** 20,
+  };
+}
+
+export async function benchLoad(args: string[]): Promise<string> {
+  const offers = offerSizes(args, [300_000])[0] ?? 300_000;
+  const dataDir = await benchData(offers, args);
+  const flat = await busyFlat(dataDir);
+  const rows = [
+    `| workers | run | req/s | p50 | p99 | errors | timeouts | non-2xx | server RSS after |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const workers of [1, 2]) {
+    const server = await startBenchServer(dataDir, {}, [], ['--workers', String(workers)]);
+    try {
+      const requests = mix(flat, await setUp(server, flat));
+      for (const round of [1, 2]) {
+        process.stderr.write(
+          `load: ${String(workers)} worker(s), run ${String(round)}, ${String(SECONDS)} s\n`,
+        );
+        const r = await run(server, requests);
+        rows.push(
+          `| ${String(workers)} | ${String(round)} | ${r.rps.toFixed(0)} | ${String(r.p50)} ms | ${String(r.p99)} ms | ${String(r.errors)} | ${String(r.timeouts)} | ${String(r.non2xx)} | ${r.rssMb.toFixed(0)} MB |`,
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows.join('\n');
+}
