@@ -103,6 +103,11 @@ describeBackends('propdata serve --workers', (backend) => {
       const before = workerPids(pid);
       expect(before).toHaveLength(2);
       process.kill(before[0] ?? 0, 'SIGKILL');
+      // Connections the supervisor hands out before it learns of the death are lost (clients
+      // retry them); the test starts once the supervisor has noticed.
+      await until('the supervisor to notice the death', () =>
+        output.includes(`worker ${String(before[0])} exited`) ? true : undefined,
+      );
       // A kept-alive connection to the killed worker is reset once; clients retry on a new one.
       const meRetried = () => me().catch(me);
       for (let i = 0; i < 10; i++) expect(await meRetried()).toBe(200); // the other worker answers

@@ -11,6 +11,9 @@ export interface Caller {
   tokenId: string;
 }
 
+/** Whose data a query may see: a caller's user and organization (stores scope every query by it). */
+export type Viewer = Pick<Caller, 'userId' | 'organizationId'>;
+
 export function unauthenticated(detail: string): AppError {
   return new AppError('unauthenticated', detail, {
     headers: {

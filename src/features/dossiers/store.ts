@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountDb } from '../../accounts/database.js';
 import type { DossierRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
+import type { Viewer } from '../auth/caller.js';
 import { limits } from '../../limits.js';
 import type { CountryCode } from '../../market/countries.js';
 import type { Dossier } from './dossier.js';
@@ -10,10 +11,7 @@ import type { Dossier } from './dossier.js';
  * Storage of dossiers. Every query is scoped by the viewer's organization, here in SQL: no
  * query can reach another organization's dossier, and one that is not visible looks missing.
  */
-export interface Viewer {
-  userId: string;
-  organizationId: string;
-}
+export type { Viewer };
 
 function toDossier(row: DossierRow): Dossier {
   return {

@@ -3,6 +3,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { AccountDb } from '../../accounts/database.js';
 import type { AccountTables, TemplateRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
+import type { Viewer } from '../auth/caller.js';
 import { limits } from '../../limits.js';
 import type { TemplateCountry } from './section-rules.js';
 import type { Section, Template, TemplateContent } from './template.js';
@@ -11,10 +12,7 @@ import type { Section, Template, TemplateContent } from './template.js';
  * Storage of templates. Every query takes the viewer: what it may see is decided here, in SQL,
  * so no query can reach another organization's or another user's templates by accident.
  */
-export interface Viewer {
-  userId: string;
-  organizationId: string;
-}
+export type { Viewer };
 
 function toTemplate(row: TemplateRow): Template {
   return {
