@@ -28,10 +28,14 @@ async function busyFlat(dataDir: string) {
   try {
     const row = await queryOne(
       db,
-      `select country_code, division_level6, latitude, longitude from offers
-        where deal_type = 'sale' and property_type = 'apartment' and division_level6 is not null
-        group by all order by count(*) over (partition by country_code, division_level6) desc,
-          latitude limit 1`,
+      `with busiest as (
+         select country_code, division_level6 from offers
+          where deal_type = 'sale' and property_type = 'apartment' and division_level6 is not null
+          group by all order by count(*) desc limit 1)
+       select o.country_code, o.division_level6, o.latitude, o.longitude
+         from offers o join busiest using (country_code, division_level6)
+        where o.deal_type = 'sale' and o.property_type = 'apartment' and o.latitude is not null
+        order by o.start_date desc, o.id limit 1`,
     );
     if (!row) throw new Error('no offers');
     return {
