@@ -167,6 +167,47 @@ describeBackends('isolation between organizations', (backend) => {
     },
   );
 
+  it('a member where an organization admin is needed gets 403 and changes nothing', async () => {
+    const templateId = await KINDS[1]?.create(world, world.adminA);
+    const form = coverForm(await makePdf(1));
+    const attempts = [
+      {
+        method: 'POST' as const,
+        url: '/api/v1/user-settings/templates/',
+        payload: { ...exampleTemplate(), level: 'organization' },
+      },
+      {
+        method: 'PUT' as const,
+        url: `/api/v1/user-settings/templates/${String(templateId)}`,
+        payload: { ...exampleTemplate(), level: 'organization', title: 'changed' },
+      },
+      { method: 'DELETE' as const, url: `/api/v1/user-settings/templates/${String(templateId)}` },
+      {
+        method: 'POST' as const,
+        url: '/api/v1/user-settings/covers/organization/back',
+        payload: form.payload,
+        headers: form.headers,
+      },
+      {
+        method: 'PUT' as const,
+        url: '/api/v1/user-settings/covers/organization/back',
+        payload: { items: [] },
+      },
+    ];
+    for (const attempt of attempts) {
+      const res = await call(world.app, { ...attempt, token: world.memberA.token });
+      expect(res.statusCode, `${attempt.method} ${attempt.url}: ${res.body}`).toBe(403);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    const kept = await call(world.app, {
+      method: 'GET',
+      url: `/api/v1/user-settings/templates/${String(templateId)}`,
+      token: world.memberA.token,
+    });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.body).not.toContain('changed');
+  });
+
   it('no answer anywhere carries a password or token hash', async () => {
     const secrets = await world.stores.accounts.db
       .selectFrom('users')
