@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       minSample: 5,
       duckdbThreads: 0,
+      duckdbMemoryLimit: '',
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
     });
@@ -29,8 +30,10 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       PROPDATA_RATE_LIMIT_PER_MINUTE: '0',
       PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '250',
+      PROPDATA_DUCKDB_MEMORY_LIMIT: '512MB',
     });
     expect(config).toMatchObject({
+      duckdbMemoryLimit: '512MB',
       rateLimitPerMinute: 0,
       maxEventLoopDelayMs: 250,
       port: 9000,
@@ -48,6 +51,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must match pattern/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
     [{ PROPDATA_TOKEN_TTL_SECONDS: '5' }, /PROPDATA_TOKEN_TTL_SECONDS must be >= 60/],
+    [{ PROPDATA_DUCKDB_MEMORY_LIMIT: 'lots' }, /PROPDATA_DUCKDB_MEMORY_LIMIT must match pattern/],
   ])('fails fast with a message naming the variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -16,6 +16,10 @@ const EnvSchema = Type.Object({
   PROPDATA_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 7200 }),
   PROPDATA_MIN_SAMPLE: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   PROPDATA_DUCKDB_THREADS: Type.Integer({ minimum: 0, maximum: 256, default: 0 }),
+  PROPDATA_DUCKDB_MEMORY_LIMIT: Type.String({
+    pattern: '^(|[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB))$',
+    default: '',
+  }),
   PROPDATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
     maximum: 1_000_000,
@@ -49,6 +53,8 @@ export interface Config {
   minSample: number;
   /** DuckDB threads per process for market queries; 0: DuckDB's default (one per core). */
   duckdbThreads: number;
+  /** DuckDB buffer pool limit per process for market queries (e.g. `512MB`); '': DuckDB's default. */
+  duckdbMemoryLimit: string;
   /** Requests per token and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Event loop lag above which new requests are shed with 503. */
@@ -79,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.LOG_LEVEL,
     minSample: parsed.PROPDATA_MIN_SAMPLE,
     duckdbThreads: parsed.PROPDATA_DUCKDB_THREADS,
+    duckdbMemoryLimit: parsed.PROPDATA_DUCKDB_MEMORY_LIMIT,
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
   };

@@ -27,6 +27,7 @@ export async function openStores(config: Config): Promise<Stores> {
   const market = await MarketStore.open(config.dataDir, {
     pollMs: MARKET_POLL_MS,
     ...(config.duckdbThreads > 0 ? { threads: config.duckdbThreads } : {}),
+    ...(config.duckdbMemoryLimit ? { memoryLimit: config.duckdbMemoryLimit } : {}),
   });
   let accounts: AccountDatabase;
   try {

@@ -78,7 +78,7 @@ export function sqlString(text: string): string {
 
 export async function openDuck(
   path: string,
-  options: { readOnly?: boolean; threads?: number } = {},
+  options: { readOnly?: boolean; threads?: number; memoryLimit?: string } = {},
 ): Promise<DuckDBInstance> {
   const settings: Record<string, string> = {
     // Extensions download at run time, which this service must never do.
@@ -87,5 +87,6 @@ export async function openDuck(
   };
   if (options.readOnly) settings.access_mode = 'READ_ONLY';
   if (options.threads) settings.threads = String(options.threads);
+  if (options.memoryLimit) settings.memory_limit = options.memoryLimit;
   return DuckDBInstance.create(path, settings);
 }

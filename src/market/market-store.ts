@@ -7,6 +7,19 @@ import { currentSnapshot, marketPaths, type MarketPaths } from './snapshots.js';
 /** Idle DuckDB connections kept per snapshot; more are opened under load and closed after. */
 const IDLE_CONNECTIONS = 8;
 
+/** How each snapshot's DuckDB instance is sized; unset: DuckDB's defaults. */
+export interface DuckOptions {
+  /** Worker threads (default: one per core). */
+  threads?: number;
+  /** Buffer pool limit, e.g. `512MB` (default: 80% of the machine's memory, per process). */
+  memoryLimit?: string;
+}
+
+const duckOptions = ({ threads, memoryLimit }: DuckOptions): DuckOptions => ({
+  ...(threads ? { threads } : {}),
+  ...(memoryLimit ? { memoryLimit } : {}),
+});
+
 /** What a reader knows about the snapshot it reads, without a query. */
 export interface SnapshotView {
   hasDivision(countryCode: string, level: number, id: string): boolean;
@@ -31,8 +44,8 @@ class OpenSnapshot implements SnapshotView {
     private readonly divisions: ReadonlySet<string>,
   ) {}
 
-  static async open(file: string, threads: number | undefined): Promise<OpenSnapshot> {
-    const instance = await openDuck(file, { readOnly: true, ...(threads ? { threads } : {}) });
+  static async open(file: string, duck: DuckOptions): Promise<OpenSnapshot> {
+    const instance = await openDuck(file, { readOnly: true, ...duck });
     const db = await instance.connect();
     try {
       const rows = await queryRows(db, 'select country_code, level, id from divisions');
@@ -94,7 +107,7 @@ export class MarketStore {
   private constructor(
     private readonly paths: MarketPaths,
     private snapshot: OpenSnapshot,
-    private readonly threads: number | undefined,
+    private readonly duck: DuckOptions,
   ) {}
 
   static async open(
@@ -108,8 +121,8 @@ export class MarketStore {
     const paths = marketPaths(dataDir);
     const store = new MarketStore(
       paths,
-      await MarketStore.openCurrent(paths, options.threads),
-      options.threads,
+      await MarketStore.openCurrent(paths, duckOptions(options)),
+      duckOptions(options),
     );
     if (options.pollMs) {
       store.timer = setInterval(() => void store.refresh().catch(() => undefined), options.pollMs);
@@ -118,13 +131,10 @@ export class MarketStore {
     return store;
   }
 
-  private static async openCurrent(
-    paths: MarketPaths,
-    threads: number | undefined,
-  ): Promise<OpenSnapshot> {
+  private static async openCurrent(paths: MarketPaths, duck: DuckOptions): Promise<OpenSnapshot> {
     const file = currentSnapshot(paths);
     if (!file) throw new Error(`no market snapshot in ${paths.dir}`);
-    return OpenSnapshot.open(file, threads);
+    return OpenSnapshot.open(file, duck);
   }
 
   get snapshotFile(): string {
@@ -147,7 +157,7 @@ export class MarketStore {
   private async switchIfNewer(): Promise<boolean> {
     const file = currentSnapshot(this.paths);
     if (!file || file === this.snapshot.file || !fs.existsSync(file)) return false;
-    const next = await MarketStore.openCurrent(this.paths, this.threads);
+    const next = await MarketStore.openCurrent(this.paths, this.duck);
     const old = this.snapshot;
     this.snapshot = next;
     old.retire();
