@@ -12,6 +12,7 @@ import { startBenchServer, type BenchServer } from './server.js';
 
 const CONNECTIONS = 50;
 const SECONDS = 30;
+const DUCKDB_MEMORY = '256MB';
 
 async function onePagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -166,7 +167,13 @@ export async function benchLoad(args: string[]): Promise<string> {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const workers of [1, 2]) {
-    const server = await startBenchServer(dataDir, {}, [], ['--workers', String(workers)]);
+    // Each worker has its own DuckDB buffer pool: bounded as the README recommends for workers.
+    const server = await startBenchServer(
+      dataDir,
+      { PROPDATA_DUCKDB_MEMORY_LIMIT: DUCKDB_MEMORY },
+      [],
+      ['--workers', String(workers)],
+    );
     try {
       const requests = mix(flat, await setUp(server, flat));
       // A warm-up run fills the per-process caches (DuckDB buffers, prepared statements, the

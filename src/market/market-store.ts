@@ -112,10 +112,7 @@ export class MarketStore {
 
   static async open(
     dataDir: string,
-    options: {
-      pollMs?: number;
-      /** DuckDB worker threads; default: one per core */ threads?: number;
-    } = {},
+    options: { pollMs?: number } & DuckOptions = {},
   ): Promise<MarketStore> {
     await ensureMarketData(dataDir);
     const paths = marketPaths(dataDir);
