@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { AccountTables, CoverSide, CoversTable } from '../../accounts/tables.js';
 import type { Selectable } from 'kysely';
 
@@ -34,23 +35,15 @@ export function selectCovers(db: Db, kind: CoverKind): Promise<CoverRow[]> {
 
 /**
  * Serializes changes to one owner's covers until the transaction ends, so that two uploads cannot
- * both pass the per-kind cap and an upload cannot interleave with a reorder. A no-op update of
- * the owner's row does it on both backends: a row lock on PostgreSQL, the write lock on SQLite.
+ * both pass the per-kind cap and an upload cannot interleave with a reorder.
  */
 export async function lockOwner(trx: Db, kind: CoverKind): Promise<void> {
-  if (kind.userId === null) {
-    await trx
-      .updateTable('organizations')
-      .set((eb) => ({ created_at: eb.ref('created_at') }))
-      .where('id', '=', kind.organizationId)
-      .execute();
-  } else {
-    await trx
-      .updateTable('users')
-      .set((eb) => ({ created_at: eb.ref('created_at') }))
-      .where('id', '=', kind.userId)
-      .execute();
-  }
+  await lockOwnerRow(
+    trx,
+    kind.userId === null
+      ? { table: 'organizations', id: kind.organizationId }
+      : { table: 'users', id: kind.userId },
+  );
 }
 
 export async function insertCover(trx: Db, row: CoverRow, content: Uint8Array): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountDb } from '../../accounts/database.js';
+import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { DossierRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
 import type { Viewer } from '../auth/caller.js';
@@ -65,9 +66,8 @@ export async function listDossiers(
 }
 
 /**
- * Inserts a dossier unless the organization already has the most allowed (`409 conflict`). As
- * for templates, a no-op update of the organization row first serializes concurrent creations
- * of one organization on both backends, so the limit holds exactly.
+ * Inserts a dossier unless the organization already has the most allowed (`409 conflict`);
+ * the organization's row lock (lockOwnerRow) keeps concurrent creations from both passing.
  */
 export async function insertDossier(
   db: AccountDb,
@@ -79,11 +79,7 @@ export async function insertDossier(
   const id = randomUUID();
   const max = limits.dossiers.perOrganization;
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('organizations')
-      .set((eb) => ({ name: eb.ref('name') }))
-      .where('id', '=', viewer.organizationId)
-      .execute();
+    await lockOwnerRow(trx, { table: 'organizations', id: viewer.organizationId });
     const { n } = await trx
       .selectFrom('dossiers')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import type { AccountDb } from '../../accounts/database.js';
+import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { AccountTables, TemplateRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
 import type { Viewer } from '../auth/caller.js';
@@ -106,10 +107,8 @@ function contentColumns(content: TemplateContent) {
 
 /**
  * Inserts a user or organization template unless its owner already has the most allowed
- * (`409 conflict`). The count and the insert must not interleave with another request's:
- * a no-op update of the organization row first takes a lock that both backends hold to the end
- * of the transaction (SQLite's write lock, PostgreSQL's row lock), so concurrent creations for
- * one organization run one after the other and the limit holds exactly.
+ * (`409 conflict`); the organization's row lock (lockOwnerRow) keeps the count and the insert
+ * from interleaving with another request's.
  */
 export async function insertTemplate(
   db: AccountDb,
@@ -121,11 +120,7 @@ export async function insertTemplate(
   const isUser = content.level === 'user';
   const max = isUser ? limits.templates.perUser : limits.templates.perOrganization;
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('organizations')
-      .set((eb) => ({ name: eb.ref('name') }))
-      .where('id', '=', viewer.organizationId)
-      .execute();
+    await lockOwnerRow(trx, { table: 'organizations', id: viewer.organizationId });
     const { n } = await trx
       .selectFrom('templates')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
