@@ -86,9 +86,13 @@ export function fitHedonic(stats: readonly MonthStats[], k: number, ridge = RIDG
   return { beta, months };
 }
 
-/** Offers a smoothed index value should rest on before its bandwidth stops growing. */
-const INDEX_SUPPORT = 60;
-const BANDWIDTHS = [3, 6, 12, 24];
+/**
+ * Offers a smoothed index value should rest on before its bandwidth stops growing. The fit
+ * extrapolates a slope to the valuation month, which needs far more offers than a level: with
+ * fewer, a thin region's index swings with the few offers of its last months.
+ */
+const INDEX_SUPPORT = 300;
+const BANDWIDTHS = [3, 6, 12, 24, 36, 48];
 
 /**
  * The smoothed index at `target` from month effects: a local linear fit, triangular kernel
