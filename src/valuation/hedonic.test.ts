@@ -49,7 +49,26 @@ describe('fitHedonic', () => {
       ]),
     ];
     // Within-month Sxx 0.5, Sxy 0.25: β = 0.25 / (0.5 + 20).
-    expect(fitHedonic(stats, 1).beta[0]).toBeCloseTo(0.25 / 20.5, 10);
+    expect(fitHedonic(stats, 1, 20).beta[0]).toBeCloseTo(0.25 / 20.5, 10);
+  });
+
+  it('shrinks it towards a prior when one is given', () => {
+    const stats = [
+      month(100, [
+        [0, 1],
+        [1, 1.5],
+      ]),
+    ];
+    // β = (Sxy + ridge × prior) / (Sxx + ridge) = (0.25 + 20 × 0.3) / 20.5.
+    expect(fitHedonic(stats, 1, 20, [0.3]).beta[0]).toBeCloseTo(6.25 / 20.5, 10);
+    // Plenty of data: the data win over the prior.
+    const many = Array.from({ length: 400 }, (_, i) =>
+      month(i, [
+        [0, 1],
+        [1, 1.5],
+      ]),
+    );
+    expect(fitHedonic(many, 1, 20, [0.3]).beta[0]).toBeCloseTo((100 + 6) / 220, 10);
   });
 });
 

@@ -24,9 +24,10 @@ export interface HedonicFit {
 
 /**
  * Ridge strength, in offers: a characteristic needs clearly more than this many offers of
- * within-month variation before its coefficient moves far from zero.
+ * within-month variation before its coefficient moves far from its prior (zero, or the
+ * coefficients of both deal types together, see `fitHedonic`).
  */
-export const RIDGE = 20;
+export const RIDGE = 5;
 
 /** Solves A·x = b (A symmetric positive definite, small) by Gaussian elimination. */
 export function solve(a: number[][], b: number[]): number[] {
@@ -58,12 +59,20 @@ export function solve(a: number[][], b: number[]): number[] {
   });
 }
 
-/** Fits β on within-month variation (with ridge `ridge`) and the month effects. */
-export function fitHedonic(stats: readonly MonthStats[], k: number, ridge = RIDGE): HedonicFit {
+/**
+ * Fits β on within-month variation and the month effects. The ridge `ridge` pulls β towards
+ * `prior` (zero when not given): where the region's offers say little, β stays near the prior.
+ */
+export function fitHedonic(
+  stats: readonly MonthStats[],
+  k: number,
+  ridge = RIDGE,
+  prior?: readonly number[],
+): HedonicFit {
   const a = Array.from({ length: k }, (_, i) =>
     Array.from({ length: k }, (_, j) => (i === j ? ridge : 0)),
   );
-  const c = new Array<number>(k).fill(0);
+  const c = Array.from({ length: k }, (_, i) => ridge * (prior?.[i] ?? 0));
   for (const s of stats) {
     if (s.n <= 0) continue;
     for (let i = 0; i < k; i++) {

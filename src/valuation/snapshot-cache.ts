@@ -16,13 +16,21 @@ export interface Postcode {
 export interface SnapshotCache {
   key: string;
   postcodes: Map<string, Postcode[]>;
+  /** The same postcodes by country and id. */
+  places: Map<string, Map<string, Postcode>>;
   /** Known noise of asking prices around true values, by deal type (demo data only). */
   listingNoise: Map<string, number>;
-  /** Regional statistics by region and deal type, least recently used dropped first. */
+  /** Regional statistics by region, least recently used dropped first. */
   regional: Map<string, unknown>;
+  /**
+   * Regional models fitted from those statistics, by region, deal type and month: cheap to
+   * refit, so fewer are kept (a backtest values at many months; the service mostly at today's).
+   */
+  models: Map<string, unknown>;
 }
 
 const REGIONAL_ENTRIES = 4000;
+const MODEL_ENTRIES = 500;
 const SNAPSHOTS = 4;
 const keyOfConnection = new WeakMap<DuckDBConnection, string>();
 const caches = new Map<string, Promise<SnapshotCache>>();
@@ -55,7 +63,10 @@ async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
   );
   for (const r of info)
     listingNoise.set(String(r.key).slice('listing_noise.'.length), Number(r.value));
-  return { key, postcodes, listingNoise, regional: new Map() };
+  const places = new Map(
+    [...postcodes].map(([cc, list]) => [cc, new Map(list.map((p) => [p.id, p]))]),
+  );
+  return { key, postcodes, places, listingNoise, regional: new Map(), models: new Map() };
 }
 
 /** The cache of the snapshot `db` reads (the database name is unique per snapshot file). */
@@ -79,26 +90,45 @@ export async function snapshotCache(db: DuckDBConnection): Promise<SnapshotCache
   return cache;
 }
 
-/** Reads or computes a regional entry; keeps the cache bounded. */
-export async function cachedRegional<T>(
+/** Reads or computes an entry of a bounded map, least recently used dropped first. */
+async function cachedIn<T>(
+  entries: Map<string, unknown>,
+  limit: number,
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  const known = entries.get(key) as Promise<T> | undefined;
+  if (known) {
+    entries.delete(key);
+    entries.set(key, known);
+    return known;
+  }
+  const value = compute();
+  entries.set(key, value);
+  value.catch(() => entries.delete(key));
+  if (entries.size > limit) {
+    const oldest = entries.keys().next().value;
+    if (oldest !== undefined) entries.delete(oldest);
+  }
+  return value;
+}
+
+/** Reads or computes a regional entry (statistics read from the snapshot). */
+export function cachedRegional<T>(
   cache: SnapshotCache,
   key: string,
   compute: () => Promise<T>,
 ): Promise<T> {
-  const known = cache.regional.get(key) as Promise<T> | undefined;
-  if (known) {
-    cache.regional.delete(key);
-    cache.regional.set(key, known);
-    return known;
-  }
-  const value = compute();
-  cache.regional.set(key, value);
-  value.catch(() => cache.regional.delete(key));
-  if (cache.regional.size > REGIONAL_ENTRIES) {
-    const oldest = cache.regional.keys().next().value;
-    if (oldest !== undefined) cache.regional.delete(oldest);
-  }
-  return value;
+  return cachedIn(cache.regional, REGIONAL_ENTRIES, key, compute);
+}
+
+/** Reads or computes a regional model (fitted in memory from the regional entries). */
+export function cachedModel<T>(
+  cache: SnapshotCache,
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  return cachedIn(cache.models, MODEL_ENTRIES, key, compute);
 }
 
 const RAD = Math.PI / 180;
@@ -120,7 +150,7 @@ export function locate(
   const list = cache.postcodes.get(countryCode) ?? [];
   if (postalCode !== undefined) {
     const key = postalCode.replaceAll(/\s+/g, '').toUpperCase();
-    const stated = list.find((p) => p.id === key);
+    const stated = cache.places.get(countryCode)?.get(key);
     if (stated) return stated;
   }
   let best: Postcode | undefined;

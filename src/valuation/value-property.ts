@@ -18,9 +18,8 @@ import {
   type AdjustedComparable,
 } from './estimate.js';
 import { FEATURES } from './features.js';
-import { fitHedonic, indexAt, type HedonicFit } from './hedonic.js';
-import { postcodeEffects, postcodeMonthSums } from './postcode-effects.js';
-import { regionalStats } from './regional.js';
+import { indexAt } from './hedonic.js';
+import { regionalModel, type RegionalModel } from './regional-model.js';
 import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
 import type {
   DealType,
@@ -30,7 +29,6 @@ import type {
   ValueProperty,
   ValueRange,
 } from './types.js';
-import { FEATURE_COUNT } from './features.js';
 
 export interface EstimateOptions {
   /**
@@ -50,17 +48,17 @@ export const MAX_POSTCODE_DISTANCE = 25_000;
 
 const monthOf = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
 
-/** The adjustment of a comparable to the property: hedonic terms the property states, and time. */
+/** The adjustment of a comparable to the property: time, postcode level and the hedonic terms it states. */
 function adjust(
   comparables: readonly Comparable[],
   subject: (number | undefined)[],
-  fit: HedonicFit,
+  model: RegionalModel,
   targetMonth: number,
   radius: number | null,
-  postcode: { id: string; effects: ReadonlyMap<string, number> },
+  postcode: string,
 ): AdjustedComparable[] {
-  const level = (id: string | null) => (id === null ? 0 : (postcode.effects.get(id) ?? 0));
-  const own = level(postcode.id);
+  const { fit } = model;
+  const own = model.level(postcode);
   const indexCache = new Map<number, number | undefined>();
   const index = (month: number) => {
     if (!indexCache.has(month)) indexCache.set(month, indexAt(fit.months, month));
@@ -70,8 +68,9 @@ function adjust(
   return comparables.map((c) => {
     let y = c.y;
     const from = index(c.month);
+    const level = model.level(c.postcode);
     if (target !== undefined && from !== undefined) y += target - from;
-    y += own - level(c.postcode);
+    y += own - level;
     subject.forEach((s, i) => {
       if (s !== undefined) y += (fit.beta[i] ?? 0) * (s - (c.x[i] ?? 0));
     });
@@ -121,17 +120,8 @@ export async function estimateDeal(
     throw insufficient(property, deal);
   const until = options.until ?? date;
   const targetMonth = monthOf(date);
-  const stats = await regionalStats(db, cache, property.countryCode, postcode, deal);
   const beforeMonth = Math.min(targetMonth, monthOf(until));
-  const fit = fitHedonic(
-    stats.filter((s) => s.month < beforeMonth),
-    FEATURE_COUNT,
-  );
-  const effects = postcodeEffects(
-    await postcodeMonthSums(db, cache, property.countryCode, postcode, deal),
-    fit,
-    beforeMonth,
-  );
+  const model = await regionalModel(db, cache, property.countryCode, postcode, deal, beforeMonth);
   const subject = subjectFeatures(property, Number(date.slice(0, 4)));
 
   let best: { step: SearchStep; found: Comparable[] } | undefined;
@@ -153,7 +143,7 @@ export async function estimateDeal(
 
   const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
   const central = centralEstimate(
-    adjust(best.found, subject, fit, targetMonth, radius, { id: postcode.id, effects }),
+    adjust(best.found, subject, model, targetMonth, radius, postcode.id),
   );
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
   const sd = forecastSd(central, best.step.widening, listingNoise);
