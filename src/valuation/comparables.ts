@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
 import { FEATURES } from './features.js';
-import { AREA_LIMITS, MONTH_SQL, PRICE_COLUMN } from './regional.js';
+import { AREA_LIMITS, MONTH_SQL, PRICE_COLUMN, regionOf } from './regional.js';
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
 
@@ -20,9 +20,13 @@ export interface Comparable {
 export interface SearchStep {
   widening: number;
   months: number;
-  /** Meters around the point, or a division of the property. */
+  /**
+   * Meters around the point, or a division of the property. A radius stays inside the property's
+   * region (regional.ts `regionOf`), whose index, coefficients and postcode levels adjust the
+   * comparables, unless `anyRegion` (the last resort where the region has too few).
+   */
   area:
-    | { kind: 'radius'; meters: number }
+    | { kind: 'radius'; meters: number; anyRegion?: boolean }
     | { kind: 'division'; column: 'division_level100' | 'division_level8' | 'division_level6' };
 }
 
@@ -77,9 +81,10 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
           [radius(1, 1000, 24)],
           [radius(2, 2500, 24), radius(3, 5000, 24), radius(4, 5000, 60)],
           // Past 5 km the municipality, then the district: thin markets still get a value,
-          // with the low confidence the widening brings.
+          // with the low confidence the widening brings. Last, 5 km across the region's boundary.
           [divisionStep(postcode, 5, 60, 'division_level8')],
           [divisionStep(postcode, 6, 60, 'division_level6')],
+          [{ widening: 6, months: 60, area: { kind: 'radius', meters: 5000, anyRegion: true } }],
         ]
       : [
           [divisionStep(postcode, 1, 24, 'division_level100')],
@@ -93,9 +98,12 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
   return queries
     .map((steps) => ({
       steps: steps.filter((s): s is SearchStep => s !== undefined),
-      // The whole district is only a fallback: nearer comparables, even fewer, are better.
+      // The whole district, and the radius across the region's boundary, are only fallbacks:
+      // nearer comparables of the region, even fewer, are better.
       lastResort: steps.every(
-        (s) => s?.area.kind === 'division' && s.area.column === 'division_level6',
+        (s) =>
+          (s?.area.kind === 'division' && s.area.column === 'division_level6') ||
+          (s?.area.kind === 'radius' && s.area.anyRegion === true),
       ),
     }))
     .filter((q) => q.steps.length > 0);
@@ -103,11 +111,18 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
 
 const METERS_PER_DEGREE = 111_320;
 
-function querySql(deal: DealType, step: SearchStep): string {
+function querySql(
+  deal: DealType,
+  step: SearchStep,
+  region: { column: string } | undefined,
+): string {
   const price = PRICE_COLUMN[deal];
+  const inRegion = region
+    ? ` and ${region.column} = $region`
+    : ' and division_level6 is null and division_level8 is null';
   const where =
     step.area.kind === 'radius'
-      ? 'latitude between $lat0 and $lat1 and longitude between $lon0 and $lon1'
+      ? `latitude between $lat0 and $lat1 and longitude between $lon0 and $lon1${step.area.anyRegion ? '' : inRegion}`
       : `${step.area.column} = $division`;
   const order =
     step.area.kind === 'radius'
@@ -168,7 +183,9 @@ export async function findComparables(
         ? postcode.id
         : ((column === 'division_level8' ? postcode.level8 : postcode.level6) ?? '');
   }
-  const rows = await queryPrepared(db, querySql(deal, step), params);
+  const region = regionOf(postcode);
+  if (region && step.area.kind === 'radius' && !step.area.anyRegion) params.region = region.id;
+  const rows = await queryPrepared(db, querySql(deal, step, region), params);
   return rows.map((r) => ({
     y: Number(r.y),
     x: FEATURES.map((_, i) => Number(r[`x${i}`])),
