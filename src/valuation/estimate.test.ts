@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centralEstimate, confidenceOf, forecastSd, rangeOf } from './estimate.js';
+import { centralEstimate, confidenceOf, forecastSd, LOCAL_SD, rangeOf } from './estimate.js';
 
 const unweighted = (ys: number[]) => ys.map((y) => ({ y, weight: 1 }));
 
@@ -19,17 +19,47 @@ describe('centralEstimate', () => {
     ]);
     expect(e.effectiveCount).toBeCloseTo(16 / 10, 10);
   });
+
+  it('is the plain mean, all on the comparables, where the model has no value', () => {
+    const e = centralEstimate(unweighted([1, 1.1, 0.9, 1.0]));
+    expect(e.center).toBeCloseTo(1, 10);
+    expect(e.comparablesWeight).toBe(1);
+  });
+
+  it("shrinks the comparables' mean residual towards the model's value by τ² / (τ² + spread² / n_eff)", () => {
+    // By hand: median 1, MAD 0.05 (spread 1.4826 × 0.05), mean 1.01, residuals around 0.9.
+    const ys = [1, 1.1, 0.9, 1.0, 1.05];
+    const e = centralEstimate(ys.map((y) => ({ y, weight: 1, model: 0.9 })));
+    const spread = 1.4826 * 0.05;
+    expect(e.spread).toBeCloseTo(spread, 10);
+    const weight = LOCAL_SD ** 2 / (LOCAL_SD ** 2 + spread ** 2 / 5);
+    expect(e.comparablesWeight).toBeCloseTo(weight, 10);
+    expect(e.center).toBeCloseTo(0.9 + weight * 0.11, 10);
+    // More comparables saying the same count more, but never beyond their own mean.
+    const many = centralEstimate(
+      Array.from({ length: 50 }, (_, i) => ({ y: ys[i % 5] ?? 1, weight: 1, model: 0.9 })),
+    );
+    expect(many.comparablesWeight).toBeGreaterThan(e.comparablesWeight);
+    expect(many.center).toBeGreaterThan(e.center);
+    expect(many.center).toBeLessThan(1.01);
+  });
 });
 
 describe('forecastSd', () => {
-  const estimate = { center: 0, spread: 0.1, effectiveCount: 4, used: 4 };
+  const estimate = { center: 0, spread: 0.1, effectiveCount: 4, used: 4, comparablesWeight: 1 };
 
-  it('leaves out the known listing noise (by hand: √(0.05² + 0.015² + 0.01²))', () => {
-    expect(forecastSd(estimate, 0, 0.1)).toBeCloseTo(Math.sqrt(0.002825), 10);
+  it('leaves out the known listing noise (by hand: √(0.05² + 0.015² + 0.015²))', () => {
+    expect(forecastSd(estimate, 0, 0.1)).toBeCloseTo(Math.sqrt(0.00295), 10);
   });
 
-  it('counts the whole spread where no noise is known', () => {
-    expect(forecastSd(estimate, 0, 0)).toBeCloseTo(Math.sqrt(0.012825), 10);
+  it('counts most of the spread where no noise is known (by hand: + 0.8 × 0.1²)', () => {
+    expect(forecastSd(estimate, 0, 0)).toBeCloseTo(Math.sqrt(0.00295 + 0.008), 10);
+  });
+
+  it("counts the comparables' standard error as far as the value rests on them", () => {
+    // √((0.5 × 0.05)² + 0.015² + 0.015²)
+    const half = { ...estimate, comparablesWeight: 0.5 };
+    expect(forecastSd(half, 0, 0.1)).toBeCloseTo(Math.sqrt(0.001075), 10);
   });
 
   it('grows as the search widens', () => {

@@ -5,6 +5,12 @@ export interface AdjustedComparable {
   /** Adjusted log price per m². */
   y: number;
   weight: number;
+  /**
+   * The regional model's log price per m² for the property as this comparable's adjustment sees
+   * it: `y` minus the comparable's residual around the model. Undefined where the model has no
+   * index for the comparable's month.
+   */
+  model?: number;
 }
 
 export interface CentralEstimate {
@@ -15,12 +21,22 @@ export interface CentralEstimate {
   /** Effective number of comparables, (Σw)² / Σw². */
   effectiveCount: number;
   used: number;
+  /** Weight of the comparables' own average against the model's value (1: comparables only). */
+  comparablesWeight: number;
 }
 
 /** Comparables further than this many robust standard deviations from the median are dropped. */
 const OUTLIER_SDS = 3;
 /** A floor for the spread: even identical comparables do not make a value exact. */
 const MIN_SPREAD = 0.03;
+/**
+ * How far the value of a property's immediate surroundings typically lies from what the regional
+ * model (index, coefficients, postcode level) says for it, log scale. The comparables' average
+ * residual around the model estimates that deviation with the error spread / √n_eff, so it counts
+ * by τ² / (τ² + spread² / n_eff): many consistent comparables move the value far from the model,
+ * a few scattered ones little. Calibrated by both backtests (README "Valuation model").
+ */
+export const LOCAL_SD = 0.04;
 
 function weightedMedian(items: readonly AdjustedComparable[]): number {
   const sorted = [...items].sort((a, b) => a.y - b.y);
@@ -34,8 +50,10 @@ function weightedMedian(items: readonly AdjustedComparable[]): number {
 }
 
 /**
- * The weighted mean of the adjusted comparables after dropping outliers (beyond 3 robust SDs of
- * the weighted median), with their robust spread (1.4826 × weighted median absolute deviation).
+ * The value from the adjusted comparables after dropping outliers (beyond 3 robust SDs of the
+ * weighted median): the model's value plus the comparables' weighted mean residual around it,
+ * shrunk by τ² / (τ² + spread² / n_eff) (see LOCAL_SD); the plain weighted mean where the model
+ * has no value. The spread is robust (1.4826 × weighted median absolute deviation).
  */
 export function centralEstimate(items: readonly AdjustedComparable[]): CentralEstimate {
   if (items.length === 0) throw new Error('no comparables');
@@ -45,22 +63,38 @@ export function centralEstimate(items: readonly AdjustedComparable[]): CentralEs
   const kept = items.filter((c) => Math.abs(c.y - median) <= OUTLIER_SDS * robustSd);
   const sw = kept.reduce((s, c) => s + c.weight, 0);
   const sww = kept.reduce((s, c) => s + c.weight * c.weight, 0);
-  const center = kept.reduce((s, c) => s + c.weight * c.y, 0) / sw;
-  return { center, spread: robustSd, effectiveCount: (sw * sw) / sww, used: kept.length };
+  const mean = kept.reduce((s, c) => s + c.weight * c.y, 0) / sw;
+  const effectiveCount = (sw * sw) / sww;
+  const estimate = { spread: robustSd, effectiveCount, used: kept.length };
+  if (!kept.every((c) => c.model !== undefined))
+    return { center: mean, ...estimate, comparablesWeight: 1 };
+  const model = kept.reduce((s, c) => s + c.weight * (c.model ?? 0), 0) / sw;
+  const weight = LOCAL_SD ** 2 / (LOCAL_SD ** 2 + robustSd ** 2 / effectiveCount);
+  return { center: model + weight * (mean - model), ...estimate, comparablesWeight: weight };
 }
 
 /**
  * Error model of the value, in log terms, calibrated by the backtest (README "Valuation model"):
- * the standard error of the comparables' mean, a floor for index and hedonic error, and a bias
- * term that grows as the search widens (further comparables describe the property less well).
+ * the standard error of the comparables' mean as far as the value rests on it, a floor for
+ * index and hedonic error, a bias term per widening step (where the search had to widen, the
+ * region's model and the comparables both describe the property less well), and most of the
+ * comparables' spread beyond the listing noise.
  */
 export const ERROR_MODEL = {
   /** Multiplies the standard error of the mean: comparables share location and time errors. */
   meanErrorFactor: 1.0,
   floor: 0.015,
-  /** Per widening step 0..6 (see comparables.ts); the district-wide step (6) is a guess beyond
-   * the calibrated steps, kept wider than the municipality step. */
-  wideningBias: [0.01, 0.02, 0.03, 0.04, 0.06, 0.09, 0.12],
+  /**
+   * Per widening step 0..6 (see comparables.ts), each calibrated on its own. The municipality
+   * step (5) is where thin regions end up, so it is the least certain; the last resorts (6) mostly
+   * serve sparse corners of regions the model knows well.
+   */
+  wideningBias: [0.015, 0.01, 0.02, 0.03, 0.05, 0.11, 0.055],
+  /**
+   * Share of the comparables' spread beyond the listing noise that counts as the property's own
+   * difference from them; the rest is the adjustments' error, already in the bias.
+   */
+  heterogeneityShare: 0.8,
 } as const;
 
 /**
@@ -73,8 +107,10 @@ export function forecastSd(estimate: CentralEstimate, widening: number, listingN
   const bias =
     ERROR_MODEL.wideningBias[Math.min(widening, ERROR_MODEL.wideningBias.length - 1)] ?? 0.1;
   const meanError =
-    (ERROR_MODEL.meanErrorFactor * estimate.spread) / Math.sqrt(estimate.effectiveCount);
-  const heterogeneity = Math.max(0, estimate.spread ** 2 - listingNoise ** 2);
+    (ERROR_MODEL.meanErrorFactor * estimate.comparablesWeight * estimate.spread) /
+    Math.sqrt(estimate.effectiveCount);
+  const heterogeneity =
+    ERROR_MODEL.heterogeneityShare * Math.max(0, estimate.spread ** 2 - listingNoise ** 2);
   return Math.sqrt(meanError ** 2 + ERROR_MODEL.floor ** 2 + bias ** 2 + heterogeneity);
 }
 

@@ -48,7 +48,11 @@ export const MAX_POSTCODE_DISTANCE = 25_000;
 
 const monthOf = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
 
-/** The adjustment of a comparable to the property: time, postcode level and the hedonic terms it states. */
+/**
+ * The adjustment of a comparable to the property: time, postcode level and the hedonic terms the
+ * property states; and what the model says for the property as seen from the comparable (its
+ * adjusted value minus its residual around the model).
+ */
 function adjust(
   comparables: readonly Comparable[],
   subject: (number | undefined)[],
@@ -74,10 +78,16 @@ function adjust(
     subject.forEach((s, i) => {
       if (s !== undefined) y += (fit.beta[i] ?? 0) * (s - (c.x[i] ?? 0));
     });
+    const residual =
+      from === undefined
+        ? undefined
+        : c.y - from - level - fit.beta.reduce((sum, b, i) => sum + b * (c.x[i] ?? 0), 0);
     const age = Math.max(0, targetMonth - c.month);
     let weight = Math.exp(-age / 36);
     if (radius !== null && c.distance !== null) weight /= 1 + (c.distance / (radius / 2)) ** 2;
-    return { y, weight };
+    return target === undefined || residual === undefined
+      ? { y, weight }
+      : { y, weight, model: y - residual };
   });
 }
 
