@@ -91,11 +91,13 @@ describe('valueProperty on generated demo data', () => {
     }
   });
 
-  it('is more accurate where it says good than where it says poor', async () => {
+  it('is more accurate where it says good than where it says medium or poor', async () => {
     const report = await runBacktest(db, { sample: 300, seed: 9 });
-    const { good, poor } = report.byConfidence;
+    const { good, medium, poor } = report.byConfidence;
     expect(good.count).toBeGreaterThan(20);
-    if (poor.count >= 10) expect(good.mdape).toBeLessThan(poor.mdape);
+    expect(medium.count).toBeGreaterThanOrEqual(10);
+    expect(good.mdape).toBeLessThan(medium.mdape);
+    if (poor.count >= 10) expect(medium.mdape).toBeLessThan(poor.mdape);
   });
 
   it('refuses to value where there is no data', async () => {
