@@ -9,7 +9,7 @@ import { terminalProgress } from '../src/market/progress.js';
 
 const ROOT = path.join(os.tmpdir(), 'propdata-bench');
 /** Part of the cache directory's name: bump it when the snapshot layout changes. */
-const LAYOUT = 4;
+const LAYOUT = 5;
 
 export async function benchData(offers: number, args: string[]): Promise<string> {
   const dir = path.join(ROOT, `offers-${String(offers)}-layout${String(LAYOUT)}`);

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
 import { FEATURES } from './features.js';
-import { AREA_LIMITS, MONTH_SQL, PRICE_COLUMN } from './regional.js';
+import { AREA_LIMITS, MONTH_SQL, PRICE_COLUMN } from './model-sums.js';
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
 

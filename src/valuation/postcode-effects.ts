@@ -1,8 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryPrepared } from '../market/duck.js';
 import { FEATURES } from './features.js';
 import type { HedonicFit } from './hedonic.js';
-import { AREA_LIMITS, MONTH_SQL, PRICE_COLUMN, regionOf } from './regional.js';
+import { postcodeMonthRows, regionOf } from './model-sums.js';
 import { cachedRegional, type Postcode, type SnapshotCache } from './snapshot-cache.js';
 import type { DealType } from './types.js';
 
@@ -52,22 +51,6 @@ export function postcodeEffects(
   return new Map([...sums].map(([postcode, s]) => [postcode, s.residual / (s.n + shrink)]));
 }
 
-function sumsSql(deal: DealType, region: { column: string } | undefined): string {
-  const price = PRICE_COLUMN[deal];
-  const x = FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ');
-  const sums = FEATURES.map((_, i) => `sum(x${i}) as sx${i}`).join(', ');
-  const where = region
-    ? `country_code = $cc and ${region.column} = $region`
-    : 'country_code = $cc and division_level6 is null and division_level8 is null';
-  return `
-    select postcode, month, count(*)::integer as n, sum(y) as sy, ${sums} from (
-      select division_level100 as postcode, ${MONTH_SQL} as month, ln(${price} / living_area) as y, ${x}
-      from offers
-      where ${where} and deal_type = '${deal}' and ${price} > 0 and division_level100 is not null
-        and living_area between ${AREA_LIMITS.min} and ${AREA_LIMITS.max})
-    group by postcode, month`;
-}
-
 /**
  * Per postcode and month sums of the region's offers of a deal type: one grouped query per region,
  * cached per snapshot like the regional statistics. The caller keeps only months before the
@@ -81,11 +64,9 @@ export function postcodeMonthSums(
   deal: DealType,
 ): Promise<PostcodeMonth[]> {
   const region = regionOf(postcode);
-  const key = `postcodes|${countryCode}|${region?.column ?? 'country'}|${region?.id ?? ''}|${deal}`;
+  const key = `postcodes|${countryCode}|${region.kind}|${region.id}|${deal}`;
   return cachedRegional(cache, key, async () => {
-    const params: Record<string, string> = { cc: countryCode };
-    if (region) params.region = region.id;
-    const rows = await queryPrepared(db, sumsSql(deal, region), params);
+    const rows = await postcodeMonthRows(db, { countryCode, postcode, deal }, cache.hasModelSums);
     return rows.map((r) => ({
       postcode: String(r.postcode),
       month: Number(r.month),

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
+import { hasModelSums } from './model-sums.js';
 
 /**
  * What the model keeps in memory per market snapshot (a snapshot never changes once published):
@@ -18,6 +19,8 @@ export interface SnapshotCache {
   postcodes: Map<string, Postcode[]>;
   /** Known noise of asking prices around true values, by deal type (demo data only). */
   listingNoise: Map<string, number>;
+  /** Whether the snapshot holds the model's precomputed sums (`model-sums.ts`). */
+  hasModelSums: boolean;
   /** Regional statistics by region and deal type, least recently used dropped first. */
   regional: Map<string, unknown>;
 }
@@ -55,7 +58,13 @@ async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
   );
   for (const r of info)
     listingNoise.set(String(r.key).slice('listing_noise.'.length), Number(r.value));
-  return { key, postcodes, listingNoise, regional: new Map() };
+  return {
+    key,
+    postcodes,
+    listingNoise,
+    hasModelSums: await hasModelSums(db),
+    regional: new Map(),
+  };
 }
 
 /** The cache of the snapshot `db` reads (the database name is unique per snapshot file). */

@@ -1,0 +1,154 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryPrepared, type Row } from '../market/duck.js';
+import { FEATURE_COUNT, FEATURES } from './features.js';
+import type { Postcode } from './snapshot-cache.js';
+import type { DealType } from './types.js';
+
+/**
+ * The sums the model is fitted from (per region and month, and per postcode and month), in one
+ * place: the SQL that computes them when a snapshot is built, and the SQL that computes them from
+ * the offers of one region for a snapshot written before these tables existed.
+ */
+
+/** The price column of a deal type: sale price, or monthly gross rent. */
+export const PRICE_COLUMN: Record<DealType, string> = { sale: 'sale_price', rent: 'rent_gross' };
+
+/** Offers outside these sizes are not used (data errors, rooms, whole buildings). */
+export const AREA_LIMITS = { min: 10, max: 2000 } as const;
+
+export const MONTH_SQL = '(year(start_date) * 12 + month(start_date) - 1)';
+
+export type RegionKind = 'level6' | 'level8' | 'country';
+
+/**
+ * The region of the price index and the hedonic fit: level 6, else level 8, else the country.
+ * An offer belongs to the region of the same rule, so the two always agree.
+ */
+export function regionOf(postcode: Pick<Postcode, 'level6' | 'level8'>): {
+  kind: RegionKind;
+  id: string;
+} {
+  if (postcode.level6 !== null) return { kind: 'level6', id: postcode.level6 };
+  if (postcode.level8 !== null) return { kind: 'level8', id: postcode.level8 };
+  return { kind: 'country', id: '' };
+}
+
+const REGION_KIND_SQL = `case when division_level6 is not null then 'level6'
+  when division_level8 is not null then 'level8' else 'country' end`;
+const REGION_ID_SQL = "coalesce(division_level6, division_level8, '')";
+const PRICE_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
+
+/** The same region as `REGION_KIND_SQL`/`REGION_ID_SQL`, as a filter the offers' order serves. */
+const REGION_FILTER: Record<RegionKind, string> = {
+  level6: 'division_level6 = $region',
+  level8: 'division_level6 is null and division_level8 = $region',
+  country: "division_level6 is null and division_level8 is null and $region = ''",
+};
+
+/** One row per usable offer: its keys, y = ln(price per m²) and the features x0…. */
+function termsSql(where: string): string {
+  const x = FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ');
+  return `select country_code, deal_type, ${REGION_KIND_SQL} as region_kind,
+      ${REGION_ID_SQL} as region, division_level100 as postcode, ${MONTH_SQL} as month,
+      ln(${PRICE_SQL} / living_area) as y, ${x}
+    from offers
+    where deal_type in ('sale', 'rent') and ${PRICE_SQL} > 0
+      and living_area between ${AREA_LIMITS.min} and ${AREA_LIMITS.max} and (${where})`;
+}
+
+function sumColumns(withCrossProducts: boolean): string {
+  const k = FEATURE_COUNT;
+  const sums = ['count(*)::integer as n', 'sum(y) as sy'];
+  for (let i = 0; i < k; i++) sums.push(`sum(x${i}) as sx${i}`);
+  if (withCrossProducts) {
+    for (let i = 0; i < k; i++) sums.push(`sum(x${i} * y) as sxy${i}`);
+    for (let i = 0; i < k; i++)
+      for (let j = i; j < k; j++) sums.push(`sum(x${i} * x${j}) as sxx${i}_${j}`);
+  }
+  return sums.join(', ');
+}
+
+export const REGION_MONTHS_TABLE = 'valuation_region_months';
+export const POSTCODE_MONTHS_TABLE = 'valuation_postcode_months';
+
+const KEYS = 'country_code, deal_type, region_kind, region';
+
+/**
+ * Run when a snapshot is built (after its offers are complete): the sums of every region and of
+ * every postcode, so that the first valuation in a region reads a few hundred rows instead of
+ * aggregating the region's offers. Sorted by their keys: a lookup reads only its row groups.
+ */
+export const MODEL_SUMS_SQL = `
+  create table ${REGION_MONTHS_TABLE} as
+  select ${KEYS}, month, ${sumColumns(true)} from (${termsSql('true')})
+  group by ${KEYS}, month order by ${KEYS}, month;
+  create table ${POSTCODE_MONTHS_TABLE} as
+  select ${KEYS}, postcode, month, ${sumColumns(false)} from (${termsSql('postcode is not null')})
+  group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;`;
+
+/** Whether the snapshot has the precomputed sums (snapshots written before them do not). */
+export async function hasModelSums(db: DuckDBConnection): Promise<boolean> {
+  const rows = await queryPrepared(
+    db,
+    `select count(*)::integer as n from duckdb_tables()
+      where database_name = current_database() and table_name in ($a, $b)`,
+    { a: REGION_MONTHS_TABLE, b: POSTCODE_MONTHS_TABLE },
+  );
+  return rows[0]?.n === 2;
+}
+
+export interface SumsKey {
+  countryCode: string;
+  postcode: Pick<Postcode, 'level6' | 'level8'>;
+  deal: DealType;
+}
+
+function params(key: SumsKey): Record<string, string> {
+  const region = regionOf(key.postcode);
+  return { cc: key.countryCode, deal: key.deal, kind: region.kind, region: region.id };
+}
+
+/** What a lookup returns: its table, its grouping and whether it has the cross products. */
+const LOOKUPS = {
+  region: { table: REGION_MONTHS_TABLE, groupBy: 'month', crossProducts: true, filter: '' },
+  postcode: {
+    table: POSTCODE_MONTHS_TABLE,
+    groupBy: 'postcode, month',
+    crossProducts: false,
+    filter: 'division_level100 is not null and ',
+  },
+} as const;
+
+function sumsRows(
+  db: DuckDBConnection,
+  lookup: (typeof LOOKUPS)[keyof typeof LOOKUPS],
+  key: SumsKey,
+  precomputed: boolean,
+): Promise<Row[]> {
+  const sql = precomputed
+    ? `select * exclude (${KEYS}) from ${lookup.table}
+        where country_code = $cc and deal_type = $deal and region_kind = $kind and region = $region
+        order by ${lookup.groupBy}`
+    : `select ${lookup.groupBy}, ${sumColumns(lookup.crossProducts)} from (${termsSql(
+        `country_code = $cc and deal_type = $deal and ${lookup.filter}${REGION_FILTER[regionOf(key.postcode).kind]}`,
+      )}) where region_kind = $kind group by ${lookup.groupBy} order by ${lookup.groupBy}`;
+  return queryPrepared(db, sql, params(key));
+}
+
+/** Per-month sums (with cross products) of the region's offers of the deal type, by month. */
+export function regionMonthRows(
+  db: DuckDBConnection,
+  key: SumsKey,
+  precomputed: boolean,
+): Promise<Row[]> {
+  return sumsRows(db, LOOKUPS.region, key, precomputed);
+}
+
+/** Per postcode and month sums of the region's offers of the deal type. */
+export function postcodeMonthRows(
+  db: DuckDBConnection,
+  key: SumsKey,
+  precomputed: boolean,
+): Promise<Row[]> {
+  return sumsRows(db, LOOKUPS.postcode, key, precomputed);
+}
