@@ -17,6 +17,7 @@ import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js
 import { registerOpenApi } from './http/openapi.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
@@ -33,6 +34,9 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** The valuation model (default: the service's own, `src/valuation/`). */
   valueProperty?: ValueProperty;
+  /** Header and request deadlines (default: `limits.timeouts`); tests pass shorter ones. The
+   * keep-alive timeout comes from the configuration. */
+  timeouts?: Partial<Omit<ClientTimeouts, 'keepAliveMs'>>;
 }
 
 /** Tokens must never reach the log, not even in a query string. */
@@ -60,11 +64,16 @@ function loggerOptions(
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, stores } = options;
+  const timeouts: ClientTimeouts = {
+    headersMs: options.timeouts?.headersMs ?? limits.timeouts.headersMs,
+    requestMs: options.timeouts?.requestMs ?? limits.timeouts.requestMs,
+    checkIntervalMs: options.timeouts?.checkIntervalMs ?? limits.timeouts.checkIntervalMs,
+    keepAliveMs: config.keepAliveTimeoutMs,
+  };
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: limits.jsonBodyBytes,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    ...timeoutOptions(timeouts),
     genReqId: () => randomUUID(),
     // Client-supplied request ids are not trusted: they would let a caller forge log lines.
     requestIdHeader: false,

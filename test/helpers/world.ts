@@ -61,8 +61,8 @@ export async function createWorld(
   options: {
     env?: Record<string, string>;
     beforeReady?: (app: FastifyInstance) => void;
-    /** Extra app options: a fixed clock, a valuation model. */
-    app?: Pick<BuildAppOptions, 'now' | 'valueProperty'>;
+    /** Extra app options: a fixed clock, a valuation model, shorter timeouts. */
+    app?: Pick<BuildAppOptions, 'now' | 'valueProperty' | 'timeouts'>;
   } = {},
 ): Promise<World> {
   const config = await testConfig(backend, options.env);

@@ -264,7 +264,15 @@ describeBackends('covers', (backend) => {
 
       const text = multipart([{ name: 'cover', data: 'not a file' }]);
       expect((await refused(text, 400, 'validation_failed')).errors).toEqual([
-        { path: '/cover', message: 'must be a file' },
+        { path: '/cover', message: 'must be a file (a part with a filename)' },
+      ]);
+
+      // Parsers take an application/octet-stream part for a file, even without a file name.
+      const nameless = multipart([
+        { name: 'cover', contentType: 'application/octet-stream', data: pdf },
+      ]);
+      expect((await refused(nameless, 400, 'validation_failed')).errors).toEqual([
+        { path: '/cover', message: 'must be a file (a part with a filename)' },
       ]);
 
       const extra = multipart([
@@ -287,6 +295,38 @@ describeBackends('covers', (backend) => {
         { name: 'cover', filename: 'c.pdf', data: pdf },
       ]);
       await refused(many, 400, 'validation_failed');
+    });
+
+    it('names an unwanted part briefly, and a nameless one as such', async () => {
+      const pdf = await makePdf();
+      const long = multipart([{ name: `${'n'.repeat(10_000)}/~`, filename: 'a.pdf', data: pdf }]);
+      const shortened = await refused(long, 400, 'validation_failed');
+      const quoted = `${'n'.repeat(100)}…`;
+      expect(shortened.detail).toBe(`${quoted} is not allowed; send only "cover"`);
+      expect(shortened.errors).toEqual([
+        { path: `/${quoted}`, message: 'is not allowed; send only "cover"' },
+      ]);
+
+      const slash = multipart([{ name: 'a/b~c', data: 'x' }]);
+      expect((await refused(slash, 400, 'validation_failed')).errors).toEqual([
+        { path: '/a~1b~0c', message: 'is not allowed; send only "cover"' },
+      ]);
+
+      for (const disposition of ['form-data; filename="a.pdf"', 'form-data; name=""']) {
+        const nameless = multipart([{ name: '', disposition, data: pdf }]);
+        expect((await refused(nameless, 400, 'validation_failed')).detail).toBe(
+          'A part without a name is not allowed; send only "cover"',
+        );
+      }
+
+      const prototype = multipart([
+        { name: 'constructor', data: 'x' },
+        { name: 'cover', filename: 'a.pdf', data: pdf },
+      ]);
+      expect(await refused(prototype, 400, 'validation_failed')).toMatchObject({
+        detail: 'The form has a forbidden field name',
+        errors: [{ path: '', message: 'the form has a forbidden field name' }],
+      });
     });
 
     it('closes the connection after refusing an upload it stopped reading', async () => {

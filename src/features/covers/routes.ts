@@ -145,7 +145,8 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
           description:
             `\`multipart/form-data\` with one file field, \`cover\`. ${COVER_RULES} ` +
             'Refusals store nothing: not multipart → 415; over the size limit → 413; not a ' +
-            'readable PDF, too many pages, a missing or extra field → 400; the side already ' +
+            'readable PDF, too many pages, a missing or extra field, a cover without a file name → ' +
+            '400; the side already ' +
             'full → 409. Organization covers: admins only (403). The title is the file name.',
           params: CoverKindParams,
           body: CoverUploadBody,
