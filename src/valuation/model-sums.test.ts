@@ -2,32 +2,58 @@ import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
-import { openDuck, queryRows, type Row } from '../market/duck.js';
+import { openDuck, queryRows } from '../market/duck.js';
 import { generateDemoData } from '../market/generate/generate.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
-import { hasModelSums, postcodeMonthRows, regionMonthRows, type SumsKey } from './model-sums.js';
+import type { HedonicFit, MonthStats } from './hedonic.js';
+import {
+  hasModelSums,
+  postcodeResiduals,
+  POSTCODE_MONTHS_TABLE,
+  regionMonthStats,
+  regionOf,
+  type PostcodeResidual,
+  type SumsKey,
+} from './model-sums.js';
 
 function close(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-/** Rows keyed by their non-sum columns, every value a number (or string key). */
-function byKey(rows: Row[], keys: string[]): Map<string, Row> {
-  return new Map(rows.map((r) => [keys.map((k) => String(r[k])).join('|'), r]));
+function expectClose(a: number, b: number, what: string): void {
+  if (!close(a, b)) expect({ what, value: a }).toEqual({ what, value: b });
 }
 
-function expectSameSums(a: Row[], b: Row[], keys: string[]): void {
-  expect(a.length).toBe(b.length);
-  const other = byKey(b, keys);
-  for (const [key, row] of byKey(a, keys)) {
-    const twin = other.get(key);
-    expect(twin, key).toBeDefined();
-    for (const [column, value] of Object.entries(row)) {
-      if (keys.includes(column)) continue;
-      const ok = close(Number(value), Number(twin?.[column]));
-      if (!ok) expect({ key, column, value }).toEqual({ key, column, value: twin?.[column] });
-    }
-  }
+function expectSameStats(a: MonthStats[], b: MonthStats[]): void {
+  expect(a.map((m) => m.month)).toEqual(b.map((m) => m.month));
+  a.forEach((m, i) => {
+    const twin = b[i];
+    if (!twin) throw new Error('missing month');
+    expectClose(m.n, twin.n, `n ${String(m.month)}`);
+    expectClose(m.sumY, twin.sumY, `sumY ${String(m.month)}`);
+    for (const name of ['sumX', 'sumXY', 'sumXX'] as const)
+      m[name].forEach((v, j) => {
+        expectClose(v, twin[name][j] ?? NaN, `${name}[${String(j)}] ${String(m.month)}`);
+      });
+  });
+}
+
+function expectSameResiduals(a: PostcodeResidual[], b: PostcodeResidual[]): void {
+  expect(a.map((r) => [r.postcode, r.n])).toEqual(b.map((r) => [r.postcode, r.n]));
+  a.forEach((r, i) => {
+    expectClose(r.residual, b[i]?.residual ?? NaN, r.postcode);
+  });
+}
+
+/** An arbitrary fit: month effects for every second month only, so months without one are skipped. */
+function someFit(stats: MonthStats[]): HedonicFit {
+  const k = stats[0]?.sumX.length ?? 0;
+  return {
+    beta: Array.from({ length: k }, (_, i) => 0.05 * (i + 1) * (i % 2 ? -1 : 1)),
+    months: stats
+      .filter((_, i) => i % 2 === 0)
+      .map((m, i) => ({ month: m.month, n: m.n, effect: 7 + 0.01 * i })),
+  };
 }
 
 describe('model sums precomputed with the snapshot', () => {
@@ -77,13 +103,13 @@ describe('model sums precomputed with the snapshot', () => {
           level8: r.level8 === null ? null : String(r.level8),
         },
       };
-      expectSameSums(await regionMonthRows(db, key, true), await regionMonthRows(db, key, false), [
-        'month',
-      ]);
-      expectSameSums(
-        await postcodeMonthRows(db, key, true),
-        await postcodeMonthRows(db, key, false),
-        ['postcode', 'month'],
+      const stats = await regionMonthStats(db, key, true);
+      expectSameStats(stats, await regionMonthStats(db, key, false));
+      const fit = someFit(stats);
+      const before = stats[Math.floor(stats.length * 0.7)]?.month ?? 0;
+      expectSameResiduals(
+        await postcodeResiduals(db, key, true, fit, before),
+        await postcodeResiduals(db, key, false, fit, before),
       );
       compared += 1;
     }
@@ -103,22 +129,65 @@ describe('model sums precomputed with the snapshot', () => {
         group by all order by n desc limit 1`,
     );
     if (!busiest) throw new Error('no sale offers');
-    const rows = await regionMonthRows(
-      db,
-      {
-        countryCode: String(busiest.country_code),
-        deal: 'sale',
-        postcode: { level6: String(busiest.region), level8: null },
-      },
-      true,
+    const key: SumsKey = {
+      countryCode: String(busiest.country_code),
+      deal: 'sale',
+      postcode: { level6: String(busiest.region), level8: null },
+    };
+    const stats = await regionMonthStats(db, key, true);
+    expect(stats.length).toBeGreaterThan(12);
+    expect(stats.reduce((s, m) => s + m.n, 0)).toBe(busiest.n);
+    expectClose(
+      stats.reduce((s, m) => s + m.sumY, 0),
+      Number(busiest.sy),
+      'Σ ln(price per m²)',
     );
-    expect(rows.length).toBeGreaterThan(12);
-    expect(rows.reduce((s, r) => s + Number(r.n), 0)).toBe(busiest.n);
-    expect(
-      close(
-        rows.reduce((s, r) => s + Number(r.sy), 0),
-        Number(busiest.sy),
-      ),
-    ).toBe(true);
+  });
+
+  it('sum residuals per postcode as a plain computation over the postcode months does', async () => {
+    const [busiest] = await queryRows(
+      db,
+      `select country_code, division_level6 as region from offers
+        where deal_type = 'rent' and division_level6 is not null group by all
+        order by count(*) desc limit 1`,
+    );
+    if (!busiest) throw new Error('no rent offers');
+    const key: SumsKey = {
+      countryCode: String(busiest.country_code),
+      deal: 'rent',
+      postcode: { level6: String(busiest.region), level8: null },
+    };
+    const stats = await regionMonthStats(db, key, true);
+    const fit = someFit(stats);
+    const before = stats[Math.floor(stats.length * 0.6)]?.month ?? 0;
+    const rows = await queryRows(
+      db,
+      `select * from ${POSTCODE_MONTHS_TABLE} where country_code = $cc and deal_type = 'rent'
+          and region_kind = $kind and region = $region`,
+      { cc: key.countryCode, kind: regionOf(key.postcode).kind, region: regionOf(key.postcode).id },
+    );
+    // Reference: per postcode, Σ over the months before \`before\` that have an effect of
+    // (Σy − n·effect − β·Σx).
+    const effect = new Map(fit.months.map((m) => [m.month, m.effect]));
+    const expected = new Map<string, { residual: number; n: number }>();
+    for (const r of rows) {
+      // n, Σy, Σx…, as the table packs them.
+      const [n = 0, sy = 0, ...sx] = (r.sums as number[]).map(Number);
+      const e = effect.get(Number(r.month));
+      if (e === undefined || Number(r.month) >= before) continue;
+      const explained = fit.beta.reduce((s, b, i) => s + b * (sx[i] ?? NaN), 0);
+      const sum = expected.get(String(r.postcode)) ?? { residual: 0, n: 0 };
+      sum.residual += sy - n * e - explained;
+      sum.n += n;
+      expected.set(String(r.postcode), sum);
+    }
+    const actual = await postcodeResiduals(db, key, true, fit, before);
+    expect(actual.length).toBeGreaterThan(3);
+    expectSameResiduals(
+      actual,
+      [...expected]
+        .map(([postcode, s]) => ({ postcode, ...s }))
+        .sort((a, b) => (a.postcode < b.postcode ? -1 : 1)),
+    );
   });
 });

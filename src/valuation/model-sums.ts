@@ -1,6 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryPrepared, type Row } from '../market/duck.js';
+import { DOUBLE, INTEGER, LIST, listValue } from '@duckdb/node-api';
+import { queryPrepared } from '../market/duck.js';
 import { FEATURE_COUNT, FEATURES } from './features.js';
+import type { HedonicFit, MonthStats } from './hedonic.js';
 import type { Postcode } from './snapshot-cache.js';
 import type { DealType } from './types.js';
 
@@ -56,17 +58,43 @@ function termsSql(where: string): string {
       and living_area between ${AREA_LIMITS.min} and ${AREA_LIMITS.max} and (${where})`;
 }
 
-function sumColumns(withCrossProducts: boolean): string {
+/**
+ * The region sums in the order they are packed into one list per month (one column reads far
+ * faster than a hundred): n, Σy, Σx (k), Σx·y (k), Σxᵢ·xⱼ for i ≤ j (k(k+1)/2).
+ */
+function regionSumsList(): string {
   const k = FEATURE_COUNT;
-  const sums = ['count(*)::integer as n', 'sum(y) as sy'];
-  for (let i = 0; i < k; i++) sums.push(`sum(x${i}) as sx${i}`);
-  if (withCrossProducts) {
-    for (let i = 0; i < k; i++) sums.push(`sum(x${i} * y) as sxy${i}`);
-    for (let i = 0; i < k; i++)
-      for (let j = i; j < k; j++) sums.push(`sum(x${i} * x${j}) as sxx${i}_${j}`);
-  }
-  return sums.join(', ');
+  const sums = ['count(*)', 'sum(y)'];
+  for (let i = 0; i < k; i++) sums.push(`sum(x${i})`);
+  for (let i = 0; i < k; i++) sums.push(`sum(x${i} * y)`);
+  for (let i = 0; i < k; i++) for (let j = i; j < k; j++) sums.push(`sum(x${i} * x${j})`);
+  return `[${sums.join(', ')}]::double[] as sums`;
 }
+
+function unpackRegionSums(month: number, sums: readonly number[]): MonthStats {
+  const k = FEATURE_COUNT;
+  const sumXX = new Array<number>(k * k).fill(0);
+  let at = 2 + 2 * k;
+  for (let i = 0; i < k; i++)
+    for (let j = i; j < k; j++) {
+      const v = sums[at++] ?? 0;
+      sumXX[i * k + j] = v;
+      sumXX[j * k + i] = v;
+    }
+  return {
+    month,
+    n: sums[0] ?? 0,
+    sumY: sums[1] ?? 0,
+    sumX: sums.slice(2, 2 + k),
+    sumXY: sums.slice(2 + k, 2 + 2 * k),
+    sumXX,
+  };
+}
+
+/** The postcode sums packed into one list per month: n, Σy, Σx (k). */
+const POSTCODE_SUMS = `[count(*), sum(y), ${FEATURES.map((_, i) => `sum(x${String(i)})`).join(
+  ', ',
+)}]::double[] as sums`;
 
 export const REGION_MONTHS_TABLE = 'valuation_region_months';
 export const POSTCODE_MONTHS_TABLE = 'valuation_postcode_months';
@@ -80,10 +108,10 @@ const KEYS = 'country_code, deal_type, region_kind, region';
  */
 export const MODEL_SUMS_SQL = `
   create table ${REGION_MONTHS_TABLE} as
-  select ${KEYS}, month, ${sumColumns(true)} from (${termsSql('true')})
+  select ${KEYS}, month, ${regionSumsList()} from (${termsSql('true')})
   group by ${KEYS}, month order by ${KEYS}, month;
   create table ${POSTCODE_MONTHS_TABLE} as
-  select ${KEYS}, postcode, month, ${sumColumns(false)} from (${termsSql('postcode is not null')})
+  select ${KEYS}, postcode, month, ${POSTCODE_SUMS} from (${termsSql('postcode is not null')})
   group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;`;
 
 /** Whether the snapshot has the precomputed sums (snapshots written before them do not). */
@@ -108,47 +136,77 @@ function params(key: SumsKey): Record<string, string> {
   return { cc: key.countryCode, deal: key.deal, kind: region.kind, region: region.id };
 }
 
-/** What a lookup returns: its table, its grouping and whether it has the cross products. */
-const LOOKUPS = {
-  region: { table: REGION_MONTHS_TABLE, groupBy: 'month', crossProducts: true, filter: '' },
-  postcode: {
-    table: POSTCODE_MONTHS_TABLE,
-    groupBy: 'postcode, month',
-    crossProducts: false,
-    filter: 'division_level100 is not null and ',
-  },
-} as const;
+const LOOKUP =
+  'country_code = $cc and deal_type = $deal and region_kind = $kind and region = $region';
 
-function sumsRows(
+/** The offers of the key's region, filtered in a way the offers' order serves. */
+function liveTerms(key: SumsKey, filter = ''): string {
+  return `(${termsSql(
+    `country_code = $cc and deal_type = $deal and ${filter}${REGION_FILTER[regionOf(key.postcode).kind]}`,
+  )}) where region_kind = $kind`;
+}
+
+/** Per-month sums of the region's offers of the deal type, by month. */
+export async function regionMonthStats(
   db: DuckDBConnection,
-  lookup: (typeof LOOKUPS)[keyof typeof LOOKUPS],
   key: SumsKey,
   precomputed: boolean,
-): Promise<Row[]> {
+): Promise<MonthStats[]> {
   const sql = precomputed
-    ? `select * exclude (${KEYS}) from ${lookup.table}
-        where country_code = $cc and deal_type = $deal and region_kind = $kind and region = $region
-        order by ${lookup.groupBy}`
-    : `select ${lookup.groupBy}, ${sumColumns(lookup.crossProducts)} from (${termsSql(
-        `country_code = $cc and deal_type = $deal and ${lookup.filter}${REGION_FILTER[regionOf(key.postcode).kind]}`,
-      )}) where region_kind = $kind group by ${lookup.groupBy} order by ${lookup.groupBy}`;
-  return queryPrepared(db, sql, params(key));
+    ? `select month, sums from ${REGION_MONTHS_TABLE} where ${LOOKUP} order by month`
+    : `select month, ${regionSumsList()} from ${liveTerms(key)} group by month order by month`;
+  const rows = await queryPrepared(db, sql, params(key));
+  return rows.map((r) => unpackRegionSums(Number(r.month), numbers(r.sums)));
 }
 
-/** Per-month sums (with cross products) of the region's offers of the deal type, by month. */
-export function regionMonthRows(
+function numbers(value: unknown): number[] {
+  return Array.isArray(value) ? value.map(Number) : [];
+}
+
+/** What the fit leaves unexplained in one postcode: Σ residual over its offers, and how many. */
+export interface PostcodeResidual {
+  postcode: string;
+  residual: number;
+  n: number;
+}
+
+/**
+ * Per postcode of the region: the residual sum Σ(y − month effect − β·x) over its offers of the
+ * months before `beforeMonth` that the fit has a month effect for. Summed in the database: a busy
+ * region has tens of thousands of postcode-months but only hundreds of postcodes.
+ */
+export async function postcodeResiduals(
   db: DuckDBConnection,
   key: SumsKey,
   precomputed: boolean,
-): Promise<Row[]> {
-  return sumsRows(db, LOOKUPS.region, key, precomputed);
-}
-
-/** Per postcode and month sums of the region's offers of the deal type. */
-export function postcodeMonthRows(
-  db: DuckDBConnection,
-  key: SumsKey,
-  precomputed: boolean,
-): Promise<Row[]> {
-  return sumsRows(db, LOOKUPS.postcode, key, precomputed);
+  fit: HedonicFit,
+  beforeMonth: number,
+): Promise<PostcodeResidual[]> {
+  const source = precomputed
+    ? `select postcode, month, sums from ${POSTCODE_MONTHS_TABLE} where ${LOOKUP}`
+    : `select postcode, month, ${POSTCODE_SUMS}
+        from ${liveTerms(key, 'division_level100 is not null and ')} group by postcode, month`;
+  const months = fit.months.filter((m) => m.month < beforeMonth);
+  const rows = await queryPrepared(
+    db,
+    `with pm as (${source}),
+          fit as (select unnest($months) as month, unnest($effects) as effect)
+     select postcode,
+            sum(pm.sums[2] - pm.sums[1] * fit.effect - list_dot_product(pm.sums[3:], $beta))
+              as residual,
+            sum(pm.sums[1])::integer as n
+       from pm join fit using (month) group by postcode order by postcode`,
+    {
+      ...params(key),
+      months: listValue(months.map((m) => m.month)),
+      effects: listValue(months.map((m) => m.effect)),
+      beta: listValue(fit.beta),
+    },
+    { months: LIST(INTEGER), effects: LIST(DOUBLE), beta: LIST(DOUBLE) },
+  );
+  return rows.map((r) => ({
+    postcode: String(r.postcode),
+    residual: Number(r.residual),
+    n: Number(r.n),
+  }));
 }

@@ -19,7 +19,7 @@ import {
 } from './estimate.js';
 import { FEATURES } from './features.js';
 import { fitHedonic, indexAt, type HedonicFit } from './hedonic.js';
-import { postcodeEffects, postcodeMonthSums } from './postcode-effects.js';
+import { postcodeEffects } from './postcode-effects.js';
 import { regionalStats } from './regional.js';
 import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
 import type {
@@ -127,8 +127,12 @@ export async function estimateDeal(
     stats.filter((s) => s.month < beforeMonth),
     FEATURE_COUNT,
   );
-  const effects = postcodeEffects(
-    await postcodeMonthSums(db, cache, property.countryCode, postcode, deal),
+  const effects = await postcodeEffects(
+    db,
+    cache,
+    property.countryCode,
+    postcode,
+    deal,
     fit,
     beforeMonth,
   );
