@@ -172,7 +172,7 @@ describe('model sums precomputed with the snapshot', () => {
     const expected = new Map<string, { residual: number; n: number }>();
     for (const r of rows) {
       // n, Σy, Σx…, as the table packs them.
-      const [n = 0, sy = 0, ...sx] = (r.sums as number[]).map(Number);
+      const [n = 0, sy = 0, ...sx] = (r.sums as unknown as number[]).map(Number);
       const e = effect.get(Number(r.month));
       if (e === undefined || Number(r.month) >= before) continue;
       const explained = fit.beta.reduce((s, b, i) => s + b * (sx[i] ?? NaN), 0);
