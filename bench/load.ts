@@ -13,6 +13,11 @@ import { startBenchServer, type BenchServer } from './server.js';
 const CONNECTIONS = 50;
 const SECONDS = 30;
 const DUCKDB_MEMORY = '256MB';
+/**
+ * Idle time before memory is read after a run: right after a burst the V8 heap holds whatever
+ * garbage the last seconds left, a random amount; V8 collects it once allocation stops.
+ */
+const SETTLE_MS = 10_000;
 
 async function onePagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -139,6 +144,11 @@ function mix(flat: Awaited<ReturnType<typeof busyFlat>>, ids: Awaited<ReturnType
   ];
 }
 
+async function settledRss(server: BenchServer): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  return server.rssBytes() / 2 ** 20;
+}
+
 async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
   const result = await autocannon({
     url: server.url,
@@ -154,7 +164,7 @@ async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    rssMb: server.rssBytes() / 2 ** 20,
+    rssMb: await settledRss(server),
   };
 }
 
@@ -163,7 +173,7 @@ export async function benchLoad(args: string[]): Promise<string> {
   const dataDir = await benchData(offers, args);
   const flat = await busyFlat(dataDir);
   const rows = [
-    `| workers | run | req/s | p50 | p99 | errors | timeouts | non-2xx | server RSS after |`,
+    `| workers | run | req/s | p50 | p99 | errors | timeouts | non-2xx | server RSS 10 s after |`,
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const workers of [1, 2]) {
