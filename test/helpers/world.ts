@@ -64,8 +64,8 @@ export async function createWorld(
   options: {
     env?: Record<string, string>;
     beforeReady?: (app: FastifyInstance) => void;
-    /** Extra app options: a fixed clock, a valuation model, shorter timeouts. */
-    app?: Pick<BuildAppOptions, 'now' | 'valueProperty' | 'timeouts'>;
+    /** Extra app options: a fixed clock, a valuation model, shorter timeouts, a log sink. */
+    app?: Pick<BuildAppOptions, 'now' | 'valueProperty' | 'timeouts' | 'logStream'>;
   } = {},
 ): Promise<World> {
   const config = await testConfig(backend, options.env);
