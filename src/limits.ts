@@ -81,8 +81,9 @@ export const limits = {
   covers: {
     /** The PDF itself: 25 MiB, at least the 25 MB the API promises. Beyond it → 413. */
     fileBytes: 25 * 1024 * 1024,
-    /** A declared Content-Length above this is refused before reading: the file plus room for
-     * the multipart boundaries and part headers. */
+    /** The whole request body: the file plus room for the multipart boundaries and part
+     * headers. A declared Content-Length above this is refused before reading; a body without
+     * one (chunked) is counted as it arrives and refused once beyond it. Beyond it → 413. */
     requestBytes: 25 * 1024 * 1024 + 64 * 1024,
     /** Pages per cover PDF. */
     pages: 10,
