@@ -4,7 +4,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
-import { coverForm, multipart, type MultipartBody } from '../../../test/helpers/multipart.js';
+import {
+  coverForm,
+  multipart,
+  type MultipartBody,
+  type Part,
+} from '../../../test/helpers/multipart.js';
 import {
   damagedPdfs,
   encryptedPdf,
@@ -405,6 +410,40 @@ describeBackends('covers', (backend) => {
         { name: 'cover', filename: 'c.pdf', data: pdf },
       ]);
       await refused(many, 400, 'validation_failed');
+    });
+
+    it('refuses a part that is not a form field, before or after the cover', async () => {
+      const pdf = await makePdf();
+      const cover: Part = {
+        name: 'cover',
+        filename: 'a.pdf',
+        contentType: 'application/pdf',
+        data: pdf,
+      };
+      // Form parsers skip these parts without a word; each of them makes the form not one cover.
+      const notFields: Record<string, Part> = {
+        'no Content-Disposition': { name: 'x', disposition: null, data: 'x' },
+        'attachment disposition': { name: 'x', disposition: 'attachment; name="note"', data: 'x' },
+        'line break in the name': { name: 'x', disposition: 'form-data; name="a\nb"', data: 'x' },
+      };
+      for (const [what, part] of Object.entries(notFields)) {
+        for (const parts of [
+          [part, cover],
+          [cover, part],
+        ]) {
+          const problem = await refused(multipart(parts), 400, 'validation_failed');
+          expect(problem.detail, what).toBe(
+            'The form has a part that is not a form field (Content-Disposition: form-data ' +
+              'with a name); send only "cover"',
+          );
+          expect(problem.errors, what).toEqual([
+            {
+              path: '',
+              message: expect.stringMatching(/^the form has a part that is not/) as string,
+            },
+          ]);
+        }
+      }
     });
 
     it('names an unwanted part briefly, and a nameless one as such', async () => {

@@ -148,8 +148,9 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
             `The whole body may have ${String(limits.covers.requestBytes)} bytes, whether its ` +
             'length is declared or not (chunked: counted as it arrives). Refusals store nothing: ' +
             'not multipart → 415; over a size limit → 413; not a readable PDF, too many pages, a ' +
-            'missing or extra field, a cover without a file name → 400; the side already ' +
-            'full → 409. Organization covers: admins only (403). The title is the file name.',
+            'missing or extra field, a part that is not a form field, a cover without a file ' +
+            'name → 400; the side already full → 409. Organization covers: admins only (403). ' +
+            'The title is the file name.',
           params: CoverKindParams,
           body: CoverUploadBody,
           response: {

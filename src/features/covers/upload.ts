@@ -139,6 +139,15 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   } catch (error) {
     throw formError(error);
   }
+  // Parts of other names were refused above, by name; what is left is a part the form parser
+  // skipped for not being a form field at all.
+  if (body.hasSeveralParts) {
+    throw invalid(
+      undefined,
+      `the form has a part that is not a form field (Content-Disposition: form-data with a ` +
+        `name); send only "${COVER_FIELD}"`,
+    );
+  }
   if (!upload) throw invalid(COVER_FIELD, 'is required');
   return upload;
 }
