@@ -13,6 +13,7 @@ import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
 import { valuationRoutes } from './features/valuation/routes.js';
 import { registerAuth } from './http/auth.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOverloadProtection } from './http/overload.js';
@@ -70,10 +71,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     checkIntervalMs: options.timeouts?.checkIntervalMs ?? limits.timeouts.checkIntervalMs,
     keepAliveMs: config.keepAliveTimeoutMs,
   };
+  const serverOptions = timeoutOptions(timeouts);
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: limits.jsonBodyBytes,
-    ...timeoutOptions(timeouts),
+    ...serverOptions,
+    http: { ...serverOptions.http, maxHeaderSize: limits.requestHeaderBytes },
     genReqId: () => randomUUID(),
     // Client-supplied request ids are not trusted: they would let a caller forge log lines.
     requestIdHeader: false,
@@ -84,6 +87,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: (error, _request, reply) => {
       void sendProblem(reply, toAppError(error));
     },
+    // And so are those of the HTTP server itself, before there is a request: deadlines, headers
+    // over the limit, bytes that are not HTTP.
+    clientErrorHandler: clientErrorHandler(timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.

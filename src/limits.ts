@@ -5,6 +5,9 @@ export const limits = {
   /** JSON request bodies. Large enough for 50 statistics with 24 groups each, small enough to
    * keep a hostile client from making the parser hold megabytes per connection. */
   jsonBodyBytes: 1024 * 1024,
+  /** The request line and headers (Node's default, stated here): a bearer token and the usual
+   * headers take well under 2 KiB. Beyond it → 431, connection closed. */
+  requestHeaderBytes: 16 * 1024,
   /** How long a client may take; a slow or stalled client is answered `408` and disconnected
    * instead of holding a connection (and the memory of its half-read request) open. */
   timeouts: {
@@ -78,8 +81,9 @@ export const limits = {
   covers: {
     /** The PDF itself: 25 MiB, at least the 25 MB the API promises. Beyond it → 413. */
     fileBytes: 25 * 1024 * 1024,
-    /** A declared Content-Length above this is refused before reading: the file plus room for
-     * the multipart boundaries and part headers. */
+    /** The whole request body: the file plus room for the multipart boundaries and part
+     * headers. A declared Content-Length above this is refused before reading; a body without
+     * one (chunked) is counted as it arrives and refused once beyond it. Beyond it → 413. */
     requestBytes: 25 * 1024 * 1024 + 64 * 1024,
     /** Pages per cover PDF. */
     pages: 10,

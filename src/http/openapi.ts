@@ -13,8 +13,11 @@ Authenticate with \`POST /auth/login/credentials\` and send the token as
 (\`application/problem+json\`) with a stable \`code\`.
 
 A request must arrive within ${seconds(limits.timeouts.requestMs)}, its headers within
-${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408\` by the HTTP server (not
-problem details) and its connection is closed.`;
+${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. Its
+request line and headers may have ${String(limits.requestHeaderBytes / 1024)} KiB, beyond which it is
+answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 get \`400 bad_request\`. These come
+from the HTTP server before any route, as problem details too, and the connection is closed after
+them.`;
 
 /** The OpenAPI document is generated from the same schemas that validate requests. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {

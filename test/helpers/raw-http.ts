@@ -96,3 +96,14 @@ export class RawConnection {
     for (const waiter of this.waiters.splice(0)) waiter();
   }
 }
+
+/** `payload` in HTTP/1.1 chunked transfer coding, `size` bytes a chunk, with the last chunk. */
+export function chunked(payload: Buffer, size = 64 * 1024): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < payload.length; at += size) {
+    const chunk = payload.subarray(at, at + size);
+    parts.push(Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from('0\r\n\r\n'));
+  return Buffer.concat(parts);
+}

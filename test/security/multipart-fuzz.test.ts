@@ -12,9 +12,9 @@ import { call, createWorld, type World } from '../helpers/world.js';
 /*
  * The cover upload is the one route that reads multipart bodies, parsed by hand-picked limits and
  * a PDF parser. It gets generated malformed forms: broken boundaries and line breaks, missing,
- * duplicated, misnamed and extra parts, parts without a file name, huge part headers, bytes that
- * are not a PDF (labelled as one or not), truncated and oddly built PDFs, Unicode and prototype
- * field names. Each request is wrong in at least one way the service must refuse, whatever else
+ * duplicated, misnamed and extra parts, parts without a file name or that are no form field at
+ * all, huge part headers, bytes that are not a PDF (labelled as one or not), truncated and oddly
+ * built PDFs, Unicode and prototype field names. Each request is wrong in at least one way the service must refuse, whatever else
  * is drawn; every answer must be a 4xx problem+json, and the account store unchanged. Bodies
  * beyond the size limit are costly to build, so a few are sent apart from the generated ones.
  */
@@ -199,6 +199,27 @@ function malformedUploads(goodPdf: Buffer, oddPdfs: Record<string, Buffer>): fc.
       defect: `cover without a file name, typed ${String(type)}`,
       payload: body([{ name: 'cover', ...(type ? { contentType: type } : {}), data: file.data }]),
     })),
+    // A part that is not a form field at all (form parsers skip it unseen), before or after a
+    // good cover.
+    fc
+      .tuple(
+        fc.constantFrom(
+          null,
+          'attachment; name="cover"; filename="c.pdf"',
+          'inline',
+          'form-data; name="line\nbreak"',
+        ),
+        fc.boolean(),
+        anyFile(),
+      )
+      .map(([disposition, first, file]) => {
+        const other: Part = { name: 'other', disposition, data: file.data };
+        const cover = partOf(goodPdf, 'cover.pdf', 'application/pdf');
+        return {
+          defect: `part with Content-Disposition ${String(disposition)} ${first ? 'before' : 'after'} the cover`,
+          payload: body(first ? [other, cover] : [cover, other]),
+        };
+      }),
   );
   const badPartsRequest = fc
     .tuple(badParts, rightType)

@@ -4,6 +4,7 @@ import { AppError } from '../../http/problem.js';
 import { escapePointer } from '../../http/validation.js';
 import { limits } from '../../limits.js';
 import type { Upload } from './covers.js';
+import { UploadBody } from './upload-body.js';
 
 /** The one form field of an upload. */
 export const COVER_FIELD = 'cover';
@@ -33,10 +34,14 @@ const MULTIPART_TYPE = /^multipart\/form-data\s*(;|$)/i;
 // rather than kept alive to read and throw away up to 25 MiB (or wait for it).
 const CLOSE = { connection: 'close' };
 
+// One answer whichever limit an upload passes, the file's or the body's, and whether the body
+// declared its length (refused before reading) or not (refused when the bytes are counted).
 const tooLarge = () =>
   new AppError(
     'payload_too_large',
-    `cover exceeds the limit of ${limits.covers.fileBytes} bytes (${limits.covers.fileBytes / (1024 * 1024)} MiB)`,
+    `The upload exceeds its limit: the cover may have ${limits.covers.fileBytes} bytes ` +
+      `(${limits.covers.fileBytes / (1024 * 1024)} MiB), the whole request body ` +
+      `${limits.covers.requestBytes} bytes`,
     { headers: CLOSE },
   );
 
@@ -66,7 +71,7 @@ function unwantedPart(name: string | undefined): AppError {
 
 /**
  * Refuses, before any of the body is read, what cannot be an upload: another content type (415)
- * or a declared length beyond the file limit plus the form's own overhead (413).
+ * or a declared length beyond the body limit, the file's plus the form's own overhead (413).
  */
 export function checkUploadRequest(request: FastifyRequest): void {
   const type = request.headers['content-type'];
@@ -111,10 +116,11 @@ async function readFile(file: MultipartFile['file']): Promise<Buffer> {
 
 /**
  * Reads the form: exactly one part, the file field `cover`, whose bytes are kept in memory (at
- * most `limits.covers.fileBytes`). Its declared type and name are not trusted; the caller checks
- * the bytes.
+ * most `limits.covers.fileBytes`), in a body of at most `limits.covers.requestBytes`, however
+ * framed. Its declared type and name are not trusted; the caller checks the bytes.
  */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
+  const body = new UploadBody(request.raw, limits.covers.requestBytes, tooLarge);
   let upload: Upload | undefined;
   try {
     for await (const part of request.parts()) {
@@ -128,8 +134,19 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
       if (upload) throw invalid(COVER_FIELD, 'must be sent once');
       upload = { fileName, bytes: await readFile(part.file) };
     }
+    // Nothing is taken before the whole body is in and within the limit.
+    await body.end();
   } catch (error) {
     throw formError(error);
+  }
+  // Parts of other names were refused above, by name; what is left is a part the form parser
+  // skipped for not being a form field at all.
+  if (body.hasSeveralParts) {
+    throw invalid(
+      undefined,
+      `the form has a part that is not a form field (Content-Disposition: form-data with a ` +
+        `name); send only "${COVER_FIELD}"`,
+    );
   }
   if (!upload) throw invalid(COVER_FIELD, 'is required');
   return upload;
