@@ -5,9 +5,8 @@
 import autocannon from 'autocannon';
 import { PDFDocument } from 'pdf-lib';
 import { exampleTemplate } from '../src/features/templates/provider-templates.js';
-import { openDuck, queryOne } from '../src/market/duck.js';
-import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
-import { benchData, offerSizes } from './data.js';
+import { queryOne } from '../src/market/duck.js';
+import { benchData, offerSizes, openBenchSnapshot } from './data.js';
 import { startBenchServer, type BenchServer } from './server.js';
 
 const CONNECTIONS = 50;
@@ -27,13 +26,10 @@ async function onePagePdf(): Promise<Uint8Array> {
 
 /** A flat where the demo market is busy, so that the tracker always has data to value from. */
 async function busyFlat(dataDir: string) {
-  const file = currentSnapshot(marketPaths(dataDir));
-  if (!file) throw new Error('no snapshot');
-  const instance = await openDuck(file, { readOnly: true });
-  const db = await instance.connect();
+  const snapshot = await openBenchSnapshot(dataDir);
   try {
     const row = await queryOne(
-      db,
+      snapshot.db,
       `with busiest as (
          select country_code, division_level6 from offers
           where deal_type = 'sale' and property_type = 'apartment' and division_level6 is not null
@@ -51,8 +47,7 @@ async function busyFlat(dataDir: string) {
       longitude: Number(row.longitude),
     };
   } finally {
-    db.closeSync();
-    instance.closeSync();
+    snapshot.close();
   }
 }
 

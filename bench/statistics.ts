@@ -8,9 +8,8 @@ import autocannon from 'autocannon';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { statisticsQuery } from '../src/features/statistics/query.js';
 import type { StatisticsRequest } from '../src/features/statistics/schemas.js';
-import { openDuck, queryOne, queryPrepared } from '../src/market/duck.js';
-import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
-import { benchData, offerSizes } from './data.js';
+import { queryOne, queryPrepared } from '../src/market/duck.js';
+import { benchData, offerSizes, openBenchSnapshot } from './data.js';
 import { measure, ms } from './latency.js';
 import { startBenchServer, type BenchServer } from './server.js';
 
@@ -197,10 +196,8 @@ async function throughput(server: BenchServer, request: StatisticsRequest) {
 
 async function benchSize(offers: number, args: string[]): Promise<string[]> {
   const dataDir = await benchData(offers, args);
-  const file = currentSnapshot(marketPaths(dataDir));
-  if (!file) throw new Error('no snapshot');
-  const instance = await openDuck(file, { readOnly: true });
-  const db = await instance.connect();
+  const snapshot = await openBenchSnapshot(dataDir);
+  const { file, db } = snapshot;
   const server = await startBenchServer(dataDir);
   const size = offers.toLocaleString('en');
   const rows: string[] = [];
@@ -228,8 +225,7 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
     }
   } finally {
     await server.stop();
-    db.closeSync();
-    instance.closeSync();
+    snapshot.close();
   }
   return rows;
 }
