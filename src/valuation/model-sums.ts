@@ -111,7 +111,7 @@ export const MODEL_SUMS_SQL = `
   select ${KEYS}, month, ${regionSumsList()} from (${termsSql('true')})
   group by ${KEYS}, month order by ${KEYS}, month;
   create table ${POSTCODE_MONTHS_TABLE} as
-  select ${KEYS}, postcode, month, ${POSTCODE_SUMS} from (${termsSql('postcode is not null')})
+  select ${KEYS}, postcode, month, ${POSTCODE_SUMS} from (${termsSql('division_level100 is not null')})
   group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;`;
 
 /** Whether the snapshot has the precomputed sums (snapshots written before them do not). */
