@@ -3,13 +3,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openDuck } from '../src/market/duck.js';
 import { generateDemoData } from '../src/market/generate/generate.js';
 import { countOffers } from '../src/market/market-info.js';
 import { terminalProgress } from '../src/market/progress.js';
+import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
 
 const ROOT = path.join(os.tmpdir(), 'propdata-bench');
 /** Part of the cache directory's name: bump it when the snapshot layout changes. */
-const LAYOUT = 4;
+const LAYOUT = 5;
 
 export async function benchData(offers: number, args: string[]): Promise<string> {
   const dir = path.join(ROOT, `offers-${String(offers)}-layout${String(LAYOUT)}`);
@@ -32,4 +34,20 @@ export function offerSizes(args: string[], fallback: number[]): number[] {
   const i = args.indexOf('--offers');
   const value = i >= 0 ? args[i + 1] : undefined;
   return value ? value.split(',').map((v) => Number(v.replaceAll('_', ''))) : fallback;
+}
+
+/** The current snapshot of a bench data dir, opened read-only in the benchmark process. */
+export async function openBenchSnapshot(dataDir: string) {
+  const file = currentSnapshot(marketPaths(dataDir));
+  if (!file) throw new Error(`no snapshot in ${dataDir}`);
+  const instance = await openDuck(file, { readOnly: true });
+  const db = await instance.connect();
+  return {
+    file,
+    db,
+    close: () => {
+      db.closeSync();
+      instance.closeSync();
+    },
+  };
 }

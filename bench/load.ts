@@ -5,14 +5,18 @@
 import autocannon from 'autocannon';
 import { PDFDocument } from 'pdf-lib';
 import { exampleTemplate } from '../src/features/templates/provider-templates.js';
-import { openDuck, queryOne } from '../src/market/duck.js';
-import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
-import { benchData, offerSizes } from './data.js';
+import { queryOne } from '../src/market/duck.js';
+import { benchData, offerSizes, openBenchSnapshot } from './data.js';
 import { startBenchServer, type BenchServer } from './server.js';
 
 const CONNECTIONS = 50;
 const SECONDS = 30;
 const DUCKDB_MEMORY = '256MB';
+/**
+ * Idle time before memory is read after a run: right after a burst the V8 heap holds whatever
+ * garbage the last seconds left, a random amount; V8 collects it once allocation stops.
+ */
+const SETTLE_MS = 10_000;
 
 async function onePagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -22,13 +26,10 @@ async function onePagePdf(): Promise<Uint8Array> {
 
 /** A flat where the demo market is busy, so that the tracker always has data to value from. */
 async function busyFlat(dataDir: string) {
-  const file = currentSnapshot(marketPaths(dataDir));
-  if (!file) throw new Error('no snapshot');
-  const instance = await openDuck(file, { readOnly: true });
-  const db = await instance.connect();
+  const snapshot = await openBenchSnapshot(dataDir);
   try {
     const row = await queryOne(
-      db,
+      snapshot.db,
       `with busiest as (
          select country_code, division_level6 from offers
           where deal_type = 'sale' and property_type = 'apartment' and division_level6 is not null
@@ -46,8 +47,7 @@ async function busyFlat(dataDir: string) {
       longitude: Number(row.longitude),
     };
   } finally {
-    db.closeSync();
-    instance.closeSync();
+    snapshot.close();
   }
 }
 
@@ -139,6 +139,11 @@ function mix(flat: Awaited<ReturnType<typeof busyFlat>>, ids: Awaited<ReturnType
   ];
 }
 
+async function settledRss(server: BenchServer): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  return server.rssBytes() / 2 ** 20;
+}
+
 async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
   const result = await autocannon({
     url: server.url,
@@ -154,7 +159,7 @@ async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    rssMb: server.rssBytes() / 2 ** 20,
+    rssMb: await settledRss(server),
   };
 }
 
@@ -163,7 +168,7 @@ export async function benchLoad(args: string[]): Promise<string> {
   const dataDir = await benchData(offers, args);
   const flat = await busyFlat(dataDir);
   const rows = [
-    `| workers | run | req/s | p50 | p99 | errors | timeouts | non-2xx | server RSS after |`,
+    `| workers | run | req/s | p50 | p99 | errors | timeouts | non-2xx | server RSS 10 s after |`,
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const workers of [1, 2]) {

@@ -3,12 +3,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDuck, sqlString } from '../src/market/duck.js';
+import { sqlString } from '../src/market/duck.js';
 import { generateDemoData } from '../src/market/generate/generate.js';
 import { importFile } from '../src/market/import/run-import.js';
 import { terminalProgress } from '../src/market/progress.js';
-import { offerSizes } from './data.js';
-import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
+import { offerSizes, openBenchSnapshot } from './data.js';
 
 const CANONICAL = `country_code as countryCode, id, deal_type as dealType, property_type as propertyType,
   start_date as startDate, end_date as endDate, is_active as isActive, is_new as isNew,
@@ -18,18 +17,14 @@ const CANONICAL = `country_code as countryCode, id, deal_type as dealType, prope
   latitude, longitude, postal_code as postalCode, title`;
 
 async function exportCsv(dataDir: string, target: string): Promise<void> {
-  const file = currentSnapshot(marketPaths(dataDir));
-  if (!file) throw new Error('no snapshot');
-  const instance = await openDuck(file, { readOnly: true });
-  const db = await instance.connect();
+  const snapshot = await openBenchSnapshot(dataDir);
   try {
     // Division ids left out on purpose: the import derives them from the postcode.
-    await db.run(
+    await snapshot.db.run(
       `copy (select ${CANONICAL} from offers order by random()) to ${sqlString(target)} (header)`,
     );
   } finally {
-    db.closeSync();
-    instance.closeSync();
+    snapshot.close();
   }
 }
 

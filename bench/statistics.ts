@@ -1,13 +1,15 @@
 // Offer statistics benchmark: `npm run bench -- statistics [--offers 1000000,10000000] [--fresh]`.
 // A real server process answers over HTTP; the same SQL also runs directly on DuckDB in this
 // process, so the table shows what the service adds to the bare query.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import readline from 'node:readline';
 import autocannon from 'autocannon';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { statisticsQuery } from '../src/features/statistics/query.js';
 import type { StatisticsRequest } from '../src/features/statistics/schemas.js';
-import { openDuck, queryOne, queryPrepared } from '../src/market/duck.js';
-import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
-import { benchData, offerSizes } from './data.js';
+import { queryOne, queryPrepared } from '../src/market/duck.js';
+import { benchData, offerSizes, openBenchSnapshot } from './data.js';
 import { measure, ms } from './latency.js';
 import { startBenchServer, type BenchServer } from './server.js';
 
@@ -137,6 +139,44 @@ function post(server: BenchServer, request: StatisticsRequest): () => Promise<vo
   };
 }
 
+/**
+ * Starts `bench/http-floor.ts` (a bare node:http server answering with one prepared query) and
+ * measures it with the same client as the service: what HTTP alone adds to the bare query.
+ */
+async function httpFloor(file: string, sql: string, params: unknown) {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, 'bench/http-floor.ts', file, sql, JSON.stringify(params)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    const lines = readline.createInterface({ input: child.stdout });
+    const port = Number((await lines[Symbol.asyncIterator]().next()).value);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = () =>
+      new Promise<void>((resolve, reject) => {
+        const req = http.request(
+          `http://127.0.0.1:${String(port)}/`,
+          { method: 'POST', agent },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              if (res.statusCode === 200) resolve();
+              else reject(new Error(`floor server: HTTP ${String(res.statusCode)}`));
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end('{}');
+      });
+    const latency = await measure(post);
+    agent.destroy();
+    return latency;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 async function throughput(server: BenchServer, request: StatisticsRequest) {
   const result = await autocannon({
     url: `${server.url}/api/v1/offers/statistics`,
@@ -156,10 +196,8 @@ async function throughput(server: BenchServer, request: StatisticsRequest) {
 
 async function benchSize(offers: number, args: string[]): Promise<string[]> {
   const dataDir = await benchData(offers, args);
-  const file = currentSnapshot(marketPaths(dataDir));
-  if (!file) throw new Error('no snapshot');
-  const instance = await openDuck(file, { readOnly: true });
-  const db = await instance.connect();
+  const snapshot = await openBenchSnapshot(dataDir);
+  const { file, db } = snapshot;
   const server = await startBenchServer(dataDir);
   const size = offers.toLocaleString('en');
   const rows: string[] = [];
@@ -170,10 +208,11 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
       const query = statisticsQuery(c.request);
       // The bare query runs as the service runs it: a prepared statement, values bound.
       const bare = await measure(() => queryPrepared(db, query.sql, query.params));
-      const http = await measure(post(server, c.request));
-      const verdict = c.target ? (http.p50 <= c.target.p50 ? ' ✓' : ' ✗') : '';
+      const floor = await httpFloor(file, query.sql, query.params);
+      const service = await measure(post(server, c.request));
+      const verdict = c.target ? (service.p50 <= c.target.p50 ? ' ✓' : ' ✗') : '';
       rows.push(
-        `| ${size} | ${c.name} | ${ms(http.p50)}${verdict} | ${ms(http.p99)} | ${ms(bare.p50)} | ${(http.p50 / bare.p50).toFixed(2)}× |${c.target ? ` p50 ≤ ${c.target.p50} ms` : ''} |`,
+        `| ${size} | ${c.name} | ${ms(service.p50)}${verdict} | ${ms(service.p99)} | ${ms(bare.p50)} | ${ms(floor.p50)} | ${(service.p50 / bare.p50).toFixed(2)}× | ${(floor.p50 / bare.p50).toFixed(2)}× |${c.target ? ` p50 ≤ ${c.target.p50} ms` : ''} |`,
       );
     }
     const first = list[0];
@@ -181,21 +220,20 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
       process.stderr.write(`${size} offers: 8 connections for 10 s\n`);
       const t = await throughput(server, first.request);
       rows.push(
-        `| ${size} | ${first.name}: 8 connections, 10 s | ${t.rps.toFixed(0)} req/s${t.rps >= 1000 ? ' ✓' : ' ✗'} | p50 ${t.p50} ms, p99 ${t.p99} ms | | | ≥ 1,000 req/s; ${t.failures} failed |`,
+        `| ${size} | ${first.name}: 8 connections, 10 s | ${t.rps.toFixed(0)} req/s${t.rps >= 1000 ? ' ✓' : ' ✗'} | p50 ${t.p50} ms, p99 ${t.p99} ms | | | | | ≥ 1,000 req/s; ${t.failures} failed |`,
       );
     }
   } finally {
     await server.stop();
-    db.closeSync();
-    instance.closeSync();
+    snapshot.close();
   }
   return rows;
 }
 
 export async function benchStatistics(args: string[]): Promise<string> {
   const rows = [
-    '| offers | request | HTTP p50 | HTTP p99 | bare DuckDB p50 | service / bare | target |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| offers | request | HTTP p50 | HTTP p99 | bare DuckDB p50 | bare HTTP server p50 | service / bare | bare HTTP server / bare | target |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const offers of offerSizes(args, [1_000_000, 10_000_000])) {
     rows.push(...(await benchSize(offers, args)));

@@ -2,11 +2,10 @@
 // The property tracker and a single property value over HTTP against a real server process, and
 // the valuation model called directly on DuckDB in this process (the same work without HTTP).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { openDuck, queryRows } from '../src/market/duck.js';
-import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
+import { queryRows } from '../src/market/duck.js';
 import type { CountryCode } from '../src/market/countries.js';
 import { valueProperty } from '../src/valuation/value-property.js';
-import { benchData, offerSizes } from './data.js';
+import { benchData, offerSizes, openBenchSnapshot } from './data.js';
 import { measure, ms } from './latency.js';
 import { startBenchServer, type BenchServer } from './server.js';
 
@@ -79,10 +78,8 @@ function cycling(work: (i: number) => Promise<{ status: number; body: string }>)
 
 async function benchSize(offers: number, args: string[]): Promise<string[]> {
   const dataDir = await benchData(offers, args);
-  const file = currentSnapshot(marketPaths(dataDir));
-  if (!file) throw new Error('no snapshot');
-  const instance = await openDuck(file, { readOnly: true });
-  const db = await instance.connect();
+  const snapshot = await openBenchSnapshot(dataDir);
+  const { db } = snapshot;
   const server = await startBenchServer(dataDir);
   const size = offers.toLocaleString('en');
   try {
@@ -148,8 +145,7 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
     return rows;
   } finally {
     await server.stop();
-    db.closeSync();
-    instance.closeSync();
+    snapshot.close();
   }
 }
 

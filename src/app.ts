@@ -13,10 +13,12 @@ import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
 import { valuationRoutes } from './features/valuation/routes.js';
 import { registerAuth } from './http/auth.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
@@ -33,6 +35,9 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** The valuation model (default: the service's own, `src/valuation/`). */
   valueProperty?: ValueProperty;
+  /** Header and request deadlines (default: `limits.timeouts`); tests pass shorter ones. The
+   * keep-alive timeout comes from the configuration. */
+  timeouts?: Partial<Omit<ClientTimeouts, 'keepAliveMs'>>;
 }
 
 /** Tokens must never reach the log, not even in a query string. */
@@ -60,11 +65,18 @@ function loggerOptions(
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, stores } = options;
+  const timeouts: ClientTimeouts = {
+    headersMs: options.timeouts?.headersMs ?? limits.timeouts.headersMs,
+    requestMs: options.timeouts?.requestMs ?? limits.timeouts.requestMs,
+    checkIntervalMs: options.timeouts?.checkIntervalMs ?? limits.timeouts.checkIntervalMs,
+    keepAliveMs: config.keepAliveTimeoutMs,
+  };
+  const serverOptions = timeoutOptions(timeouts);
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: limits.jsonBodyBytes,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    ...serverOptions,
+    http: { ...serverOptions.http, maxHeaderSize: limits.requestHeaderBytes },
     genReqId: () => randomUUID(),
     // Client-supplied request ids are not trusted: they would let a caller forge log lines.
     requestIdHeader: false,
@@ -75,6 +87,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: (error, _request, reply) => {
       void sendProblem(reply, toAppError(error));
     },
+    // And so are those of the HTTP server itself, before there is a request: deadlines, headers
+    // over the limit, bytes that are not HTTP.
+    clientErrorHandler: clientErrorHandler(timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.

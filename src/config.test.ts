@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       duckdbMemoryLimit: '',
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
+      keepAliveTimeoutMs: 72_000,
     });
   });
 
@@ -31,11 +32,13 @@ describe('loadConfig', () => {
       PROPDATA_RATE_LIMIT_PER_MINUTE: '0',
       PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '250',
       PROPDATA_DUCKDB_MEMORY_LIMIT: '512MB',
+      PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '650000',
     });
     expect(config).toMatchObject({
       duckdbMemoryLimit: '512MB',
       rateLimitPerMinute: 0,
       maxEventLoopDelayMs: 250,
+      keepAliveTimeoutMs: 650_000,
       port: 9000,
       host: '0.0.0.0',
       dataDir: '/srv/propdata',
@@ -52,6 +55,7 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
     [{ PROPDATA_TOKEN_TTL_SECONDS: '5' }, /PROPDATA_TOKEN_TTL_SECONDS must be >= 60/],
     [{ PROPDATA_DUCKDB_MEMORY_LIMIT: 'lots' }, /PROPDATA_DUCKDB_MEMORY_LIMIT must match pattern/],
+    [{ PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '72' }, /PROPDATA_KEEP_ALIVE_TIMEOUT_MS must be >= 1000/],
   ])('fails fast with a message naming the variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -30,6 +30,11 @@ const EnvSchema = Type.Object({
     maximum: 600_000,
     default: limits.overload.defaultMaxEventLoopDelayMs,
   }),
+  PROPDATA_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 86_400_000,
+    default: limits.timeouts.defaultKeepAliveMs,
+  }),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
     type: 'string',
     enum: [...LOG_LEVELS],
@@ -59,6 +64,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Event loop lag above which new requests are shed with 503. */
   maxEventLoopDelayMs: number;
+  /** Idle keep-alive connections are closed after this; longer than a proxy's idle timeout. */
+  keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +95,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     duckdbMemoryLimit: parsed.PROPDATA_DUCKDB_MEMORY_LIMIT,
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
+    keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,
   };
 }

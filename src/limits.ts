@@ -5,10 +5,27 @@ export const limits = {
   /** JSON request bodies. Large enough for 50 statistics with 24 groups each, small enough to
    * keep a hostile client from making the parser hold megabytes per connection. */
   jsonBodyBytes: 1024 * 1024,
-  /** Slow-loris protection: the whole request must arrive within this time. */
-  requestTimeoutMs: 30_000,
-  /** Idle keep-alive connections are closed after this; above common load balancer idle (60 s). */
-  keepAliveTimeoutMs: 72_000,
+  /** The request line and headers (Node's default, stated here): a bearer token and the usual
+   * headers take well under 2 KiB. Beyond it → 431, connection closed. */
+  requestHeaderBytes: 16 * 1024,
+  /** How long a client may take; a slow or stalled client is answered `408` and disconnected
+   * instead of holding a connection (and the memory of its half-read request) open. */
+  timeouts: {
+    /** Slow-loris protection: the request line and headers (a few KB; the first request of a
+     * connection counts from the connect) must arrive within this. */
+    headersMs: 10_000,
+    /** The whole request, headers and body, must arrive within this: a 25 MiB cover needs about
+     * 7 Mbit/s. Tied to the upload limit, not to the deployment, so not configurable. */
+    requestMs: 30_000,
+    /** Default of PROPDATA_KEEP_ALIVE_TIMEOUT_MS: idle keep-alive connections are closed after
+     * this. It must exceed the idle timeout of a proxy in front (often 60 s), or the proxy may
+     * send a request on a connection the server is just closing; that idle timeout depends on
+     * the deployment, hence the variable. */
+    defaultKeepAliveMs: 72_000,
+    /** Node checks the header and request deadlines on a timer; a deadline fires up to this much
+     * late. Node's own interval (30 s) would let a 30 s request run for a minute. */
+    checkIntervalMs: 1_000,
+  },
   /** On SIGTERM/SIGINT, in-flight requests get this long before the process exits anyway. */
   shutdownGraceMs: 10_000,
   /** Failed logins: counted per username and per client address over a fixed window. Counting
@@ -64,8 +81,9 @@ export const limits = {
   covers: {
     /** The PDF itself: 25 MiB, at least the 25 MB the API promises. Beyond it → 413. */
     fileBytes: 25 * 1024 * 1024,
-    /** A declared Content-Length above this is refused before reading: the file plus room for
-     * the multipart boundaries and part headers. */
+    /** The whole request body: the file plus room for the multipart boundaries and part
+     * headers. A declared Content-Length above this is refused before reading; a body without
+     * one (chunked) is counted as it arrives and refused once beyond it. Beyond it → 413. */
     requestBytes: 25 * 1024 * 1024 + 64 * 1024,
     /** Pages per cover PDF. */
     pages: 10,

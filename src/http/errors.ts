@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { limits } from '../limits.js';
-import { AppError, problemBody, type ErrorCode } from './problem.js';
+import { AppError, PROBLEM_MEDIA_TYPE, problemBody, type ErrorCode } from './problem.js';
 import { describeValidation } from './validation.js';
 
 /** Fastify's own request errors, translated into the service's closed list of codes. */
@@ -63,7 +63,7 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
   return reply
     .code(error.status)
     .headers(error.headers)
-    .type('application/problem+json')
+    .type(PROBLEM_MEDIA_TYPE)
     .send(problemBody(error, reply.request.id));
 }
 

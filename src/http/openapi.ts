@@ -2,12 +2,22 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import packageJson from '../../package.json' with { type: 'json' };
+import { limits } from '../limits.js';
+
+const seconds = (ms: number) => `${String(ms / 1000)} s`;
 
 const DESCRIPTION = `Property market data for AT, BE, CH, CZ, DE, FR, NL and SK.
 
 Authenticate with \`POST /auth/login/credentials\` and send the token as
 \`Authorization: Bearer <token>\`. Errors are RFC 9457 problem details
-(\`application/problem+json\`) with a stable \`code\`.`;
+(\`application/problem+json\`) with a stable \`code\`.
+
+A request must arrive within ${seconds(limits.timeouts.requestMs)}, its headers within
+${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. Its
+request line and headers may have ${String(limits.requestHeaderBytes / 1024)} KiB, beyond which it is
+answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 get \`400 bad_request\`. These come
+from the HTTP server before any route, as problem details too, and the connection is closed after
+them.`;
 
 /** The OpenAPI document is generated from the same schemas that validate requests. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {

@@ -15,11 +15,13 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   insufficient_data: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal: 500,
   overloaded: 503,
 } as const;
@@ -56,6 +58,9 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
   }
 }
+
+/** The media type of every error answer. */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /** RFC 9457 problem details, plus `code`, `message` (= detail, for older clients) and `requestId`. */
 export interface Problem {

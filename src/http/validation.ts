@@ -37,7 +37,8 @@ const PART_NAMES: Record<string, string> = {
   headers: 'header',
 };
 
-function escapePointer(segment: string): string {
+/** One JSON pointer segment (RFC 6901): `~` and `/` escaped. */
+export function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, sqlString } from './duck.js';
+import { MODEL_SUMS_SQL } from '../valuation/model-sums.js';
 import { CREATE_TABLES, PLACE_INDEX_SQL } from './schema.js';
 import {
   acquireImportLock,
@@ -88,7 +89,10 @@ export async function buildSnapshot<T>(
     await db.run(CREATE_TABLES);
     if (previous) await db.run(`attach ${sqlString(previous)} as prev (read_only)`);
     const result = await work({ db, hasPrevious: previous !== null });
+    // Derived from the complete offers, once per snapshot rather than once per query: the copy
+    // ordered by place for radius searches, and the valuation model's regional sums.
     await db.run(PLACE_INDEX_SQL);
+    await db.run(MODEL_SUMS_SQL);
     await db.run(
       `insert into snapshot_info values ('created_at', ${sqlString(new Date().toISOString())})`,
     );

@@ -2,6 +2,7 @@ import {
   DuckDBInstance,
   type DuckDBConnection,
   type DuckDBPreparedStatement,
+  type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
 
@@ -56,10 +57,12 @@ export async function queryPrepared(
   connection: DuckDBConnection,
   sql: string,
   params: Record<string, DuckDBValue>,
+  /** Types of values DuckDB cannot infer from the value alone (lists). */
+  types?: Record<string, DuckDBType>,
 ): Promise<Row[]> {
   const statement = await preparedStatement(connection, sql);
   statement.clearBindings();
-  statement.bind(params);
+  statement.bind(params, types);
   return (await statement.runAndReadAll()).getRowObjectsJS() as Row[];
 }
 

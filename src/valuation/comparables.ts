@@ -1,7 +1,14 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
 import { FEATURES } from './features.js';
-import { AREA_LIMITS, MONTH_SQL, PRICE_COLUMN, regionOf } from './regional.js';
+import {
+  AREA_LIMITS,
+  MONTH_SQL,
+  PRICE_COLUMN,
+  REGION_FILTER_SQL,
+  regionOf,
+  type RegionKind,
+} from './model-sums.js';
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
 
@@ -22,7 +29,7 @@ export interface SearchStep {
   months: number;
   /**
    * Meters around the point, or a division of the property. A radius stays inside the property's
-   * region (regional.ts `regionOf`), whose index, coefficients and postcode levels adjust the
+   * region (model-sums.ts `regionOf`), whose index, coefficients and postcode levels adjust the
    * comparables, unless `anyRegion` (the last resort where the region has too few).
    */
   area:
@@ -111,15 +118,9 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
 
 const METERS_PER_DEGREE = 111_320;
 
-function querySql(
-  deal: DealType,
-  step: SearchStep,
-  region: { column: string } | undefined,
-): string {
+function querySql(deal: DealType, step: SearchStep, region: RegionKind): string {
   const price = PRICE_COLUMN[deal];
-  const inRegion = region
-    ? ` and ${region.column} = $region`
-    : ' and division_level6 is null and division_level8 is null';
+  const inRegion = ` and ${REGION_FILTER_SQL[region]}`;
   const where =
     step.area.kind === 'radius'
       ? `latitude between $lat0 and $lat1 and longitude between $lon0 and $lon1${step.area.anyRegion ? '' : inRegion}`
@@ -184,8 +185,8 @@ export async function findComparables(
         : ((column === 'division_level8' ? postcode.level8 : postcode.level6) ?? '');
   }
   const region = regionOf(postcode);
-  if (region && step.area.kind === 'radius' && !step.area.anyRegion) params.region = region.id;
-  const rows = await queryPrepared(db, querySql(deal, step, region), params);
+  if (step.area.kind === 'radius' && !step.area.anyRegion) params.region = region.id;
+  const rows = await queryPrepared(db, querySql(deal, step, region.kind), params);
   return rows.map((r) => ({
     y: Number(r.y),
     x: FEATURES.map((_, i) => Number(r[`x${i}`])),

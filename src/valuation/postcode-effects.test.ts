@@ -2,57 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   combineSums,
   postcodeLevels,
-  residualSums,
+  residualMap,
   type Place,
-  type PostcodeMonth,
   type ResidualSum,
 } from './postcode-effects.js';
-
-const fit = {
-  beta: [0.5],
-  months: [
-    { month: 100, n: 10, effect: 2 },
-    { month: 101, n: 10, effect: 3 },
-  ],
-};
-
-const row = (
-  postcode: string,
-  month: number,
-  n: number,
-  sumY: number,
-  sumX: number,
-): PostcodeMonth => ({
-  postcode,
-  month,
-  n,
-  sumY,
-  sumX: [sumX],
-});
-
-describe('residualSums', () => {
-  it('sums residuals around the model, from months before the date only', () => {
-    const rows = [
-      // 4 offers, Σy 9, Σx 2: residual 9 − 4·2 − 0.5·2 = 0
-      row('A', 100, 4, 9, 2),
-      // 2 offers, Σy 7, Σx 0: residual 7 − 2·3 = 1
-      row('A', 101, 2, 7, 0),
-      // 3 offers, Σy 4.5, Σx 1: residual 4.5 − 3·2 − 0.5 = −2
-      row('B', 100, 3, 4.5, 1),
-      // Month 102 is the valuation month: ignored.
-      row('B', 102, 50, 500, 0),
-      // No month effect for month 99: ignored.
-      row('C', 99, 5, 50, 0),
-    ];
-    const sums = residualSums(rows, fit, 102);
-    expect(sums.get('A')?.residual).toBeCloseTo(1, 12);
-    expect(sums.get('A')?.n).toBe(6);
-    expect(sums.get('B')?.residual).toBeCloseTo(-2, 12);
-    expect(sums.get('B')?.n).toBe(3);
-    expect(sums.has('C')).toBe(false);
-    expect(residualSums(rows, fit, 101).get('A')).toEqual({ residual: 0, n: 4 });
-  });
-});
 
 describe('combineSums', () => {
   it("adds the other deal type's residuals and offers at their weight", () => {
@@ -106,5 +59,17 @@ describe('postcodeLevels', () => {
     const level = postcodeLevels(sums, new Map(), options);
     expect(level('A')).toBeCloseTo(2 / 14, 12);
     expect(level('B')).toBeCloseTo(4 / 14, 12);
+  });
+});
+
+describe('residualMap', () => {
+  it('keys the residual sums by postcode', () => {
+    const map = residualMap([
+      { postcode: 'A', residual: 1.5, n: 3 },
+      { postcode: 'B', residual: -2, n: 7 },
+    ]);
+    expect(map.get('A')).toEqual({ residual: 1.5, n: 3 });
+    expect(map.get('B')).toEqual({ residual: -2, n: 7 });
+    expect(map.size).toBe(2);
   });
 });

@@ -1,15 +1,5 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryPrepared } from '../market/duck.js';
-import { FEATURES } from './features.js';
-import type { HedonicFit } from './hedonic.js';
-import { byDeal, LOG_PRICE_SQL, MONTH_SQL, PRICED_SQL, regionOf, regionWhere } from './regional.js';
-import {
-  cachedRegional,
-  distanceMeters,
-  type Postcode,
-  type SnapshotCache,
-} from './snapshot-cache.js';
-import type { DealType } from './types.js';
+import type { PostcodeResidual } from './model-sums.js';
+import { distanceMeters } from './snapshot-cache.js';
 
 /**
  * Postcode level effects: how far a postcode's offers lie above or below the regional hedonic
@@ -18,15 +8,6 @@ import type { DealType } from './types.js';
  * postcode and its own, so a radius that crosses into a dearer or cheaper postcode does not bias
  * the value, and the property's own level enters the model's value (see regional-model.ts).
  */
-
-/** Sums of one postcode's offers in one month (y = log price per m², x = features). */
-export interface PostcodeMonth {
-  postcode: string;
-  month: number;
-  n: number;
-  sumY: number;
-  sumX: number[];
-}
 
 /** A postcode's residuals around the regional model: their sum and the offers they come from. */
 export interface ResidualSum {
@@ -62,24 +43,9 @@ const NEIGHBOUR_CUTOFF_METERS = 3.5 * NEIGHBOUR_BANDWIDTH_METERS;
 /** Shrinkage of the neighbourhood level towards the region's (0), in kernel-weighted offers. */
 export const NEIGHBOUR_SHRINK = 5;
 
-/** Residual sums per postcode from the months before `beforeMonth` that the fit has an effect for. */
-export function residualSums(
-  rows: readonly PostcodeMonth[],
-  fit: HedonicFit,
-  beforeMonth: number,
-): Map<string, ResidualSum> {
-  const effects = new Map(fit.months.map((m) => [m.month, m.effect]));
-  const sums = new Map<string, ResidualSum>();
-  for (const r of rows) {
-    const effect = effects.get(r.month);
-    if (r.month >= beforeMonth || effect === undefined) continue;
-    const explained = fit.beta.reduce((s, b, i) => s + b * (r.sumX[i] ?? 0), 0);
-    const sum = sums.get(r.postcode) ?? { residual: 0, n: 0 };
-    sum.residual += r.sumY - r.n * effect - explained;
-    sum.n += r.n;
-    sums.set(r.postcode, sum);
-  }
-  return sums;
+/** Residual sums by postcode, as `postcodeResiduals` gives them. */
+export function residualMap(rows: readonly PostcodeResidual[]): Map<string, ResidualSum> {
+  return new Map(rows.map((r) => [r.postcode, { residual: r.residual, n: r.n }]));
 }
 
 /** `own` plus `other` at `weight` per offer (see OTHER_DEAL_WEIGHT). */
@@ -167,42 +133,4 @@ export function postcodeLevels(
     memo.set(id, level);
     return level;
   };
-}
-
-function sumsSql(region: { column: string } | undefined): string {
-  const x = FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ');
-  const sums = FEATURES.map((_, i) => `sum(x${i}) as sx${i}`).join(', ');
-  return `
-    select deal_type, postcode, month, count(*)::integer as n, sum(y) as sy, ${sums} from (
-      select deal_type, division_level100 as postcode, ${MONTH_SQL} as month, ${LOG_PRICE_SQL} as y, ${x}
-      from offers
-      where ${regionWhere(region)} and ${PRICED_SQL} and division_level100 is not null)
-    group by deal_type, postcode, month`;
-}
-
-/**
- * Per postcode and month sums of the region's offers, by deal type: one grouped query per region
- * for both deal types, cached per snapshot like the regional statistics. The caller keeps only
- * months before the valuation date's month.
- */
-export function postcodeMonthSums(
-  db: DuckDBConnection,
-  cache: SnapshotCache,
-  countryCode: string,
-  postcode: Postcode,
-): Promise<Record<DealType, PostcodeMonth[]>> {
-  const region = regionOf(postcode);
-  const key = `postcodes|${countryCode}|${region?.column ?? 'country'}|${region?.id ?? ''}`;
-  return cachedRegional(cache, key, async () => {
-    const params: Record<string, string> = { cc: countryCode };
-    if (region) params.region = region.id;
-    const rows = await queryPrepared(db, sumsSql(region), params);
-    return byDeal(rows, (r) => ({
-      postcode: String(r.postcode),
-      month: Number(r.month),
-      n: Number(r.n),
-      sumY: Number(r.sy),
-      sumX: FEATURES.map((_, i) => Number(r[`sx${i}`] ?? 0)),
-    }));
-  });
 }

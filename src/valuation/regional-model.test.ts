@@ -1,10 +1,63 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_COUNT } from './features.js';
-import type { MonthStats } from './hedonic.js';
-import type { Place, PostcodeMonth } from './postcode-effects.js';
-import { fitRegionalModel, type RegionalData } from './regional-model.js';
+import type { HedonicFit, MonthStats } from './hedonic.js';
+import type { Place, ResidualSum } from './postcode-effects.js';
+import { fitRegionalModel, type RegionalSource } from './regional-model.js';
+import type { DealType } from './types.js';
 
 const zeros = (n: number) => new Array<number>(n).fill(0);
+
+/** Sums of one postcode's offers in one month, as the snapshot stores them. */
+interface PostcodeMonth {
+  postcode: string;
+  month: number;
+  n: number;
+  sumY: number;
+  sumX: number[];
+}
+
+/** The months of `fit` before `before`, by month. */
+function effectsBefore(fit: HedonicFit, before: number): Map<number, number> {
+  return new Map(fit.months.filter((m) => m.month < before).map((m) => [m.month, m.effect]));
+}
+
+/**
+ * A source over postcode months held in memory, summing as model-sums.ts does in SQL (that
+ * module's tests compare its SQL with the same plain computation).
+ */
+function memorySource(
+  cells: Record<DealType, readonly PostcodeMonth[]>,
+  stats: Record<DealType, readonly MonthStats[]>,
+): RegionalSource {
+  return {
+    stats,
+    places,
+    residuals: (deal, fit, before) => {
+      const effects = effectsBefore(fit, before);
+      const sums = new Map<string, ResidualSum>();
+      for (const c of cells[deal]) {
+        const effect = effects.get(c.month);
+        if (effect === undefined) continue;
+        const sum = sums.get(c.postcode) ?? { residual: 0, n: 0 };
+        sum.residual +=
+          c.sumY - c.n * effect - fit.beta.reduce((t, b, i) => t + b * (c.sumX[i] ?? 0), 0);
+        sum.n += c.n;
+        sums.set(c.postcode, sum);
+      }
+      return Promise.resolve(sums);
+    },
+    levelMass: (deal, fit, before, levels) => {
+      const effects = effectsBefore(fit, before);
+      const mass = new Map<number, number>();
+      for (const c of cells[deal]) {
+        const level = levels.get(c.postcode);
+        if (!effects.has(c.month) || level === undefined) continue;
+        mass.set(c.month, (mass.get(c.month) ?? 0) + c.n * level);
+      }
+      return Promise.resolve(mass);
+    },
+  };
+}
 
 /** Offers without characteristics (all features 0): only months and postcodes matter. */
 function cell(postcode: string, month: number, n: number, y: number): PostcodeMonth {
@@ -43,13 +96,9 @@ describe('fitRegionalModel', () => {
     return [cell('P', month, inP, 1.5), cell('Q', month, 50 - inP, 1)];
   }).flat();
 
-  it('nets the month effects of the postcode levels of their offers', () => {
-    const data: RegionalData = {
-      stats: { sale: monthStats(sale), rent: [] },
-      postcodes: { sale, rent: [] },
-      places,
-    };
-    const model = fitRegionalModel(data, 'sale', 113);
+  it('nets the month effects of the postcode levels of their offers', async () => {
+    const data = memorySource({ sale, rent: [] }, { sale: monthStats(sale), rent: [] });
+    const model = await fitRegionalModel(data, 'sale', 113);
     const effect = (m: number) => model.fit.months.find((e) => e.month === m)?.effect ?? NaN;
     // The raw mean of month 112 is 0.3 above the others (80% of its offers in P, not 20%);
     // netted of the levels, most of that jump is gone.
@@ -59,22 +108,21 @@ describe('fitRegionalModel', () => {
     expect(model.level('P') - model.level('Q')).toBeLessThan(0.5);
   });
 
-  it("uses the other deal type's offers of a postcode at half weight for its level", () => {
+  it("uses the other deal type's offers of a postcode at half weight for its level", async () => {
     // Sales only in Q; rents in P and Q, P's 0.4 dearer.
     const sales = Array.from({ length: 12 }, (_, i) => cell('Q', 100 + i, 20, 1));
     const rents = Array.from({ length: 12 }, (_, i) => [
       cell('P', 100 + i, 5, -2.6),
       cell('Q', 100 + i, 5, -3),
     ]).flat();
-    const data: RegionalData = {
-      stats: { sale: monthStats(sales), rent: monthStats(rents) },
-      postcodes: { sale: sales, rent: rents },
-      places,
-    };
-    const sale = fitRegionalModel(data, 'sale', 112);
+    const data = memorySource(
+      { sale: sales, rent: rents },
+      { sale: monthStats(sales), rent: monthStats(rents) },
+    );
+    const sale = await fitRegionalModel(data, 'sale', 112);
     // P's rent residuals: +0.2 over 60 offers, counted as 30 offers with residual sum 6.
     expect(sale.level('P')).toBeCloseTo(6 / (30 + 5), 6);
-    const rent = fitRegionalModel(data, 'rent', 112);
+    const rent = await fitRegionalModel(data, 'rent', 112);
     expect(rent.level('P')).toBeGreaterThan(sale.level('P'));
   });
 });

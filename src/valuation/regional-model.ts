@@ -1,15 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FEATURE_COUNT } from './features.js';
 import { fitHedonic, RIDGE, type HedonicFit, type MonthStats } from './hedonic.js';
+import { levelMass, postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
 import {
   combineSums,
   postcodeLevels,
-  postcodeMonthSums,
-  residualSums,
+  residualMap,
   type Place,
-  type PostcodeMonth,
+  type ResidualSum,
 } from './postcode-effects.js';
-import { regionalStats, regionOf } from './regional.js';
+import { regionalStats } from './regional.js';
 import { cachedModel, type Postcode, type SnapshotCache } from './snapshot-cache.js';
 import type { DealType } from './types.js';
 
@@ -25,32 +25,23 @@ export interface RegionalModel {
   level(postcode: string | null): number;
 }
 
-export interface RegionalData {
+/** What a region's model is fitted from: its month sums, and sums over its postcode months. */
+export interface RegionalSource {
   stats: Record<DealType, readonly MonthStats[]>;
-  postcodes: Record<DealType, readonly PostcodeMonth[]>;
   /** Postcode centroids (the neighbourhood of a postcode's level). */
   places: ReadonlyMap<string, Place>;
+  /** Per postcode: residuals of the deal type's offers around `fit` (months before `before`). */
+  residuals(deal: DealType, fit: HedonicFit, before: number): Promise<Map<string, ResidualSum>>;
+  /** Per month of `fit` before `before`: Σ over its offers of their postcode's level. */
+  levelMass(
+    deal: DealType,
+    fit: HedonicFit,
+    before: number,
+    levels: ReadonlyMap<string, number>,
+  ): Promise<Map<number, number>>;
 }
 
 const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sale');
-
-/** Month effects minus the mean postcode level of each month's offers. */
-function netOfLevels(
-  fit: HedonicFit,
-  rows: readonly PostcodeMonth[],
-  level: (postcode: string) => number,
-  beforeMonth: number,
-): HedonicFit {
-  const located = new Map<number, number>();
-  for (const r of rows) {
-    if (r.month >= beforeMonth) continue;
-    located.set(r.month, (located.get(r.month) ?? 0) + r.n * level(r.postcode));
-  }
-  return {
-    beta: fit.beta,
-    months: fit.months.map((m) => ({ ...m, effect: m.effect - (located.get(m.month) ?? 0) / m.n })),
-  };
-}
 
 /**
  * Fits the model of `deal` from the months before `beforeMonth`:
@@ -61,34 +52,56 @@ function netOfLevels(
  *    whose few offers happen to lie in dear postcodes would otherwise look like a price rise;
  * 4. the postcode levels again, around the netted month effects.
  */
-export function fitRegionalModel(
-  data: RegionalData,
+export async function fitRegionalModel(
+  source: RegionalSource,
   deal: DealType,
   beforeMonth: number,
-): RegionalModel {
+): Promise<RegionalModel> {
   const before = (s: MonthStats) => s.month < beforeMonth;
-  const own = data.stats[deal].filter(before);
-  const other = data.stats[otherDeal(deal)].filter(before);
+  const own = source.stats[deal].filter(before);
+  const other = source.stats[otherDeal(deal)].filter(before);
   const prior = fitHedonic([...own, ...other], FEATURE_COUNT).beta;
   const first = fitHedonic(own, FEATURE_COUNT, RIDGE, prior);
-  const otherSums = residualSums(
-    data.postcodes[otherDeal(deal)],
+  const otherSums = await source.residuals(
+    otherDeal(deal),
     fitHedonic(other, FEATURE_COUNT, RIDGE, prior),
     beforeMonth,
   );
-  const levelsOf = (fit: HedonicFit) =>
-    postcodeLevels(
-      combineSums(residualSums(data.postcodes[deal], fit, beforeMonth), otherSums),
-      data.places,
-    );
-  const fit = netOfLevels(first, data.postcodes[deal], levelsOf(first), beforeMonth);
-  return { fit, level: levelsOf(fit) };
+  const firstSums = await source.residuals(deal, first, beforeMonth);
+  const firstLevel = postcodeLevels(combineSums(firstSums, otherSums), source.places);
+  const levels = new Map([...firstSums.keys()].map((p) => [p, firstLevel(p)]));
+  const mass = await source.levelMass(deal, first, beforeMonth, levels);
+  const fit: HedonicFit = {
+    beta: first.beta,
+    months: first.months.map((m) => ({ ...m, effect: m.effect - (mass.get(m.month) ?? 0) / m.n })),
+  };
+  const ownSums = await source.residuals(deal, fit, beforeMonth);
+  return { fit, level: postcodeLevels(combineSums(ownSums, otherSums), source.places) };
+}
+
+/** The source of a region's model in a snapshot: the sums of model-sums.ts. */
+function snapshotSource(
+  db: DuckDBConnection,
+  cache: SnapshotCache,
+  countryCode: string,
+  postcode: Postcode,
+  stats: Record<DealType, readonly MonthStats[]>,
+): RegionalSource {
+  const key = (deal: DealType): SumsKey => ({ countryCode, postcode, deal });
+  return {
+    stats,
+    places: cache.places.get(countryCode) ?? new Map<string, Place>(),
+    residuals: async (deal, fit, before) =>
+      residualMap(await postcodeResiduals(db, key(deal), cache.hasModelSums, fit, before)),
+    levelMass: (deal, fit, before, levels) =>
+      levelMass(db, key(deal), cache.hasModelSums, fit, before, levels),
+  };
 }
 
 /**
  * The regional model of the property's region for `deal` before `beforeMonth`, cached per
- * snapshot: the statistics come from two grouped queries per region (both deal types at once),
- * the fit is computed once per region, deal type and month.
+ * snapshot: the month sums are read once per region (both deal types), the postcode sums once
+ * per region, deal type and month.
  */
 export function regionalModel(
   db: DuckDBConnection,
@@ -99,11 +112,10 @@ export function regionalModel(
   beforeMonth: number,
 ): Promise<RegionalModel> {
   const region = regionOf(postcode);
-  const key = `model|${countryCode}|${region?.column ?? 'country'}|${region?.id ?? ''}|${deal}|${beforeMonth}`;
+  const key = `model|${countryCode}|${region.kind}|${region.id}|${deal}|${String(beforeMonth)}`;
   return cachedModel(cache, key, async () => {
     const stats = await regionalStats(db, cache, countryCode, postcode);
-    const postcodes = await postcodeMonthSums(db, cache, countryCode, postcode);
-    const places = cache.places.get(countryCode) ?? new Map<string, Place>();
-    return fitRegionalModel({ stats, postcodes, places }, deal, beforeMonth);
+    const source = snapshotSource(db, cache, countryCode, postcode, stats);
+    return fitRegionalModel(source, deal, beforeMonth);
   });
 }

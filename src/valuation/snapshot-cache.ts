@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
+import { hasModelSums } from './model-sums.js';
 
 /**
  * What the model keeps in memory per market snapshot (a snapshot never changes once published):
@@ -20,6 +21,8 @@ export interface SnapshotCache {
   places: Map<string, Map<string, Postcode>>;
   /** Known noise of asking prices around true values, by deal type (demo data only). */
   listingNoise: Map<string, number>;
+  /** Whether the snapshot holds the model's precomputed sums (`model-sums.ts`). */
+  hasModelSums: boolean;
   /** Regional statistics by region, least recently used dropped first. */
   regional: Map<string, unknown>;
   /**
@@ -63,10 +66,15 @@ async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
   );
   for (const r of info)
     listingNoise.set(String(r.key).slice('listing_noise.'.length), Number(r.value));
-  const places = new Map(
-    [...postcodes].map(([cc, list]) => [cc, new Map(list.map((p) => [p.id, p]))]),
-  );
-  return { key, postcodes, places, listingNoise, regional: new Map(), models: new Map() };
+  return {
+    key,
+    postcodes,
+    places: new Map([...postcodes].map(([cc, list]) => [cc, new Map(list.map((p) => [p.id, p]))])),
+    listingNoise,
+    hasModelSums: await hasModelSums(db),
+    regional: new Map(),
+    models: new Map(),
+  };
 }
 
 /** The cache of the snapshot `db` reads (the database name is unique per snapshot file). */

@@ -97,3 +97,37 @@ async function makePdfUncompressed(pages: number): Promise<Buffer> {
   const document = await PDFDocument.load(await makePdf(pages));
   return Buffer.from(await document.save({ useObjectStreams: false }));
 }
+
+/**
+ * PDFs the upload must refuse, each for a reason of its own: damaged, encrypted, too many or no
+ * pages, junk where readers look for the header or the end marker, no document catalog, and
+ * object streams that expand beyond the limit.
+ */
+export async function refusedPdfs(expansionLimit: number): Promise<Record<string, Buffer>> {
+  const plain = (await makePdfUncompressed(1)).toString('latin1');
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  const empty = await PDFDocument.create();
+  const junk = Buffer.from(noise(2048));
+  // Readers find a catalog the trailer does not name by its type, so both are taken away.
+  const withoutRoot = plain
+    .replace(/\/Root \d+ 0 R/, '')
+    .replace('/Type /Catalog', '/Type /Nothing');
+  if (!withoutRoot.includes('/Nothing') || /\/Root /.test(withoutRoot)) {
+    throw new Error('unexpected trailer layout');
+  }
+  return {
+    ...(await damagedPdfs()),
+    encrypted: await encryptedPdf(),
+    'eleven pages': await makePdf(11),
+    'no pages': Buffer.from(await empty.save({ addDefaultPage: false })),
+    'junk before the header': Buffer.concat([junk, latin1(plain)]),
+    'junk after the end marker': Buffer.concat([latin1(plain), junk]),
+    'no document catalog': latin1(withoutRoot),
+    'header and end marker around junk': Buffer.concat([
+      latin1('%PDF-1.7\n'),
+      junk,
+      latin1('\n%%EOF\n'),
+    ]),
+    'object stream expanding beyond the limit': await objectStreamPdf(expansionLimit + 1),
+  };
+}

@@ -39,6 +39,9 @@ export async function testConfig(
     LOG_LEVEL: 'silent',
     // Suites send far more requests per token than a client should; the limit has its own test.
     PROPDATA_RATE_LIMIT_PER_MINUTE: '1000000',
+    // On a loaded machine, scheduling alone can stall the event loop for seconds, and shedding
+    // load would then fail suites at random. Overload protection has its own test.
+    PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '600000',
     ...env,
   });
 }
@@ -61,8 +64,8 @@ export async function createWorld(
   options: {
     env?: Record<string, string>;
     beforeReady?: (app: FastifyInstance) => void;
-    /** Extra app options: a fixed clock, a valuation model. */
-    app?: Pick<BuildAppOptions, 'now' | 'valueProperty'>;
+    /** Extra app options: a fixed clock, a valuation model, shorter timeouts, a log sink. */
+    app?: Pick<BuildAppOptions, 'now' | 'valueProperty' | 'timeouts' | 'logStream'>;
   } = {},
 ): Promise<World> {
   const config = await testConfig(backend, options.env);

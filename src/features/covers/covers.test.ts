@@ -1,8 +1,15 @@
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
-import { coverForm, multipart, type MultipartBody } from '../../../test/helpers/multipart.js';
+import {
+  coverForm,
+  multipart,
+  type MultipartBody,
+  type Part,
+} from '../../../test/helpers/multipart.js';
 import {
   damagedPdfs,
   encryptedPdf,
@@ -10,7 +17,8 @@ import {
   objectStreamPdf,
   pdfOfSize,
 } from '../../../test/helpers/pdf.js';
-import { expectProblem } from '../../../test/helpers/problem.js';
+import { expectProblem, expectRawProblem, rawHeaders } from '../../../test/helpers/problem.js';
+import { chunked, RawConnection } from '../../../test/helpers/raw-http.js';
 import {
   call,
   createWorld,
@@ -27,6 +35,18 @@ import type { CoverCreated, CoverItem, CoverScope } from './schemas.js';
 type Side = 'front' | 'back';
 const base = (scope: CoverScope, side: Side) => `/api/v1/user-settings/covers/${scope}/${side}`;
 const MISSING = '00000000-0000-4000-8000-000000000000';
+/** The one answer to an upload beyond its limits, whichever limit it passed and however framed. */
+const TOO_LARGE =
+  'The upload exceeds its limit: the cover may have 26214400 bytes (25 MiB), ' +
+  'the whole request body 26279936 bytes';
+
+/** `bytes` as a stream in 1 MiB chunks: sent without a declared length (chunked). */
+const inChunks = (bytes: Buffer) =>
+  Readable.from(
+    Array.from({ length: Math.ceil(bytes.length / 2 ** 20) }, (_, i) =>
+      bytes.subarray(i * 2 ** 20, (i + 1) * 2 ** 20),
+    ),
+  );
 
 describeBackends('covers', (backend) => {
   let world: World;
@@ -37,6 +57,13 @@ describeBackends('covers', (backend) => {
 
   const send = (member: Member, scope: CoverScope, side: Side, body: MultipartBody) =>
     call(world.app, { method: 'POST', url: base(scope, side), token: member.token, ...body });
+  /** `send` of a body that may also be a stream. */
+  const post = (
+    member: Member,
+    scope: CoverScope,
+    side: Side,
+    body: { payload: Buffer | Readable; headers: Record<string, string> },
+  ) => call(world.app, { method: 'POST', url: base(scope, side), token: member.token, ...body });
   const upload = (member: Member, scope: CoverScope, side: Side, pdf: Buffer, name = 'c.pdf') =>
     send(member, scope, side, coverForm(pdf, name));
   const uploaded = async (member: Member, scope: CoverScope, side: Side, label: string) => {
@@ -74,6 +101,11 @@ describeBackends('covers', (backend) => {
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  };
+  /** The port of the app, listening from the first call on. */
+  const listening = async () => {
+    if (!world.app.server.listening) await world.app.listen({ port: 0, host: '127.0.0.1' });
+    return (world.app.server.address() as AddressInfo).port;
   };
   /** Sends `body` as memberB's user front cover and checks the refusal stored nothing. */
   const refused = async (body: MultipartBody, status: number, code: Problem['code']) => {
@@ -222,12 +254,95 @@ describeBackends('covers', (backend) => {
     it('refuses a file one byte over the size limit with 413', async () => {
       const big = await pdfOfSize(limits.covers.fileBytes + 1);
       const problem = await refused(coverForm(big), 413, 'payload_too_large');
-      expect(problem.detail).toBe('cover exceeds the limit of 26214400 bytes (25 MiB)');
+      expect(problem.detail).toBe(TOO_LARGE);
     });
 
     it('refuses a declared length far beyond the limit before reading the body', async () => {
       const body = coverForm(Buffer.alloc(limits.covers.requestBytes + 1, 0x25));
       await refused(body, 413, 'payload_too_large');
+    });
+
+    it('counts the body as it arrives: one byte beyond the limit, declared or chunked, is the same 413', async () => {
+      const form = coverForm(await makePdf());
+      // A valid cover, with room in the form that the form parser skips (RFC 2046 preamble and
+      // epilogue), making the body one byte longer than the limit.
+      const padding = (length: number) => Buffer.alloc(length, 'x');
+      const over = limits.covers.requestBytes + 1 - form.payload.length;
+      const bodies = {
+        preamble: Buffer.concat([padding(over - 2), Buffer.from('\r\n'), form.payload]),
+        epilogue: Buffer.concat([form.payload, padding(over)]),
+      };
+      const before = await storedFiles();
+      const answers: unknown[] = [];
+      for (const [where, payload] of Object.entries(bodies)) {
+        expect(payload.length).toBe(limits.covers.requestBytes + 1);
+        for (const framing of ['declared', 'chunked'] as const) {
+          const body = framing === 'declared' ? payload : inChunks(payload);
+          const res = await post(world.memberB, 'user', 'front', { ...form, payload: body });
+          const problem = expectProblem(res, 413, 'payload_too_large');
+          expect(res.headers.connection, `${where} ${framing}`).toBe('close');
+          answers.push({ ...problem, requestId: 'each its own' });
+        }
+      }
+      expect(answers).toEqual(answers.map(() => answers[0]));
+      expect(answers[0]).toMatchObject({ detail: TOO_LARGE });
+      expect(await storedFiles()).toBe(before);
+      expect(await list(world.memberB, 'user', 'front')).toEqual([]);
+    });
+
+    it('counts the body as it arrives on a real connection, chunked', async () => {
+      const form = coverForm(await makePdf());
+      const port = await listening();
+      /** The upload as raw HTTP/1.1 with a chunked body. */
+      const request = (payload: Buffer) =>
+        Buffer.concat([
+          Buffer.from(
+            `POST ${base('user', 'front')} HTTP/1.1\r\nHost: propdata\r\n` +
+              `Authorization: Bearer ${world.memberB.token}\r\n` +
+              `Content-Type: ${form.headers['content-type'] ?? ''}\r\n` +
+              'Transfer-Encoding: chunked\r\n\r\n',
+          ),
+          chunked(payload),
+        ]);
+      const over = limits.covers.requestBytes + 1 - form.payload.length;
+      const before = await storedFiles();
+      for (const payload of [
+        Buffer.concat([Buffer.alloc(over - 2, 'x'), Buffer.from('\r\n'), form.payload]),
+        Buffer.concat([form.payload, Buffer.alloc(over, 'x')]),
+      ]) {
+        const connection = await RawConnection.open(port);
+        connection.write(request(payload));
+        const answer = await connection.response();
+        expect(expectRawProblem(answer, 413, 'payload_too_large').detail).toBe(TOO_LARGE);
+        expect(rawHeaders(answer).connection).toBe('close');
+        await connection.closed;
+      }
+      expect(await storedFiles()).toBe(before);
+
+      // Within the limit, the epilogue is read to its end: the connection serves the next request.
+      const connection = await RawConnection.open(port);
+      connection.write(request(Buffer.concat([form.payload, Buffer.alloc(1000, 'x')])));
+      const created = await connection.response();
+      expect(created.head).toMatch(/^HTTP\/1\.1 201 /);
+      connection.write('GET /health HTTP/1.1\r\nHost: propdata\r\n\r\n');
+      expect((await connection.response(created.end)).head).toMatch(/^HTTP\/1\.1 200 /);
+      connection.destroy();
+      await reorder(world.memberB, 'user', 'front', []);
+    });
+
+    it('takes a body of exactly the limit, declared or chunked', async () => {
+      const form = coverForm(await makePdf());
+      const payload = Buffer.concat([
+        Buffer.alloc(limits.covers.requestBytes - form.payload.length - 2, 'x'),
+        Buffer.from('\r\n'),
+        form.payload,
+      ]);
+      for (const body of [payload, inChunks(payload)]) {
+        const res = await post(world.memberB, 'user', 'back', { ...form, payload: body });
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      expect(await list(world.memberB, 'user', 'back')).toHaveLength(2);
+      await reorder(world.memberB, 'user', 'back', []);
     });
 
     it('refuses anything but multipart/form-data with 415', async () => {
@@ -264,7 +379,15 @@ describeBackends('covers', (backend) => {
 
       const text = multipart([{ name: 'cover', data: 'not a file' }]);
       expect((await refused(text, 400, 'validation_failed')).errors).toEqual([
-        { path: '/cover', message: 'must be a file' },
+        { path: '/cover', message: 'must be a file (a part with a filename)' },
+      ]);
+
+      // Parsers take an application/octet-stream part for a file, even without a file name.
+      const nameless = multipart([
+        { name: 'cover', contentType: 'application/octet-stream', data: pdf },
+      ]);
+      expect((await refused(nameless, 400, 'validation_failed')).errors).toEqual([
+        { path: '/cover', message: 'must be a file (a part with a filename)' },
       ]);
 
       const extra = multipart([
@@ -287,6 +410,72 @@ describeBackends('covers', (backend) => {
         { name: 'cover', filename: 'c.pdf', data: pdf },
       ]);
       await refused(many, 400, 'validation_failed');
+    });
+
+    it('refuses a part that is not a form field, before or after the cover', async () => {
+      const pdf = await makePdf();
+      const cover: Part = {
+        name: 'cover',
+        filename: 'a.pdf',
+        contentType: 'application/pdf',
+        data: pdf,
+      };
+      // Form parsers skip these parts without a word; each of them makes the form not one cover.
+      const notFields: Record<string, Part> = {
+        'no Content-Disposition': { name: 'x', disposition: null, data: 'x' },
+        'attachment disposition': { name: 'x', disposition: 'attachment; name="note"', data: 'x' },
+        'line break in the name': { name: 'x', disposition: 'form-data; name="a\nb"', data: 'x' },
+      };
+      for (const [what, part] of Object.entries(notFields)) {
+        for (const parts of [
+          [part, cover],
+          [cover, part],
+        ]) {
+          const problem = await refused(multipart(parts), 400, 'validation_failed');
+          expect(problem.detail, what).toBe(
+            'The form has a part that is not a form field (Content-Disposition: form-data ' +
+              'with a name); send only "cover"',
+          );
+          expect(problem.errors, what).toEqual([
+            {
+              path: '',
+              message: expect.stringMatching(/^the form has a part that is not/) as string,
+            },
+          ]);
+        }
+      }
+    });
+
+    it('names an unwanted part briefly, and a nameless one as such', async () => {
+      const pdf = await makePdf();
+      const long = multipart([{ name: `${'n'.repeat(10_000)}/~`, filename: 'a.pdf', data: pdf }]);
+      const shortened = await refused(long, 400, 'validation_failed');
+      const quoted = `${'n'.repeat(100)}…`;
+      expect(shortened.detail).toBe(`${quoted} is not allowed; send only "cover"`);
+      expect(shortened.errors).toEqual([
+        { path: `/${quoted}`, message: 'is not allowed; send only "cover"' },
+      ]);
+
+      const slash = multipart([{ name: 'a/b~c', data: 'x' }]);
+      expect((await refused(slash, 400, 'validation_failed')).errors).toEqual([
+        { path: '/a~1b~0c', message: 'is not allowed; send only "cover"' },
+      ]);
+
+      for (const disposition of ['form-data; filename="a.pdf"', 'form-data; name=""']) {
+        const nameless = multipart([{ name: '', disposition, data: pdf }]);
+        expect((await refused(nameless, 400, 'validation_failed')).detail).toBe(
+          'A part without a name is not allowed; send only "cover"',
+        );
+      }
+
+      const prototype = multipart([
+        { name: 'constructor', data: 'x' },
+        { name: 'cover', filename: 'a.pdf', data: pdf },
+      ]);
+      expect(await refused(prototype, 400, 'validation_failed')).toMatchObject({
+        detail: 'The form has a forbidden field name',
+        errors: [{ path: '', message: 'the form has a forbidden field name' }],
+      });
     });
 
     it('closes the connection after refusing an upload it stopped reading', async () => {

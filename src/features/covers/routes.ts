@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
+import { limits } from '../../limits.js';
 import {
   addCover,
   coverFile,
@@ -144,9 +145,12 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
           summary: 'Upload a cover',
           description:
             `\`multipart/form-data\` with one file field, \`cover\`. ${COVER_RULES} ` +
-            'Refusals store nothing: not multipart → 415; over the size limit → 413; not a ' +
-            'readable PDF, too many pages, a missing or extra field → 400; the side already ' +
-            'full → 409. Organization covers: admins only (403). The title is the file name.',
+            `The whole body may have ${String(limits.covers.requestBytes)} bytes, whether its ` +
+            'length is declared or not (chunked: counted as it arrives). Refusals store nothing: ' +
+            'not multipart → 415; over a size limit → 413; not a readable PDF, too many pages, a ' +
+            'missing or extra field, a part that is not a form field, a cover without a file ' +
+            'name → 400; the side already full → 409. Organization covers: admins only (403). ' +
+            'The title is the file name.',
           params: CoverKindParams,
           body: CoverUploadBody,
           response: {

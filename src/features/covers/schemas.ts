@@ -85,7 +85,7 @@ export const CoverUploadBody = {
             format: 'binary',
             description:
               'The PDF. Its file name becomes the title. The only part of the form: any other ' +
-              'field or a second file is refused.',
+              'field, a second file or a part that is not a form field is refused.',
           },
         },
       },

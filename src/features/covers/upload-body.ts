@@ -1,0 +1,108 @@
+import type { IncomingMessage } from 'node:http';
+import { Busboy, type BusboyInstance } from '@fastify/busboy';
+
+const CLOSED_EARLY = 'the request was closed before its body was complete';
+
+/**
+ * An upload's body as it arrives, watched beside the form parser, which reads the request stream
+ * itself and sees only what it makes of it:
+ * - its bytes are counted against a limit whatever the framing: a declared length is checked
+ *   before reading, but a chunked body has none, and the parser skips, unseen, what lies before
+ *   the first part and after the last (RFC 2046 preamble and epilogue);
+ * - its parts are counted: the parser drops a part that is not a form field (no
+ *   `Content-Disposition: form-data` with a name) without a word, so a second parser of the same
+ *   kind, limited to one part, tells whether there was more than one.
+ */
+export class UploadBody {
+  private received = 0;
+  private failure: Error | undefined;
+  private severalParts = false;
+  private readonly partCounter: BusboyInstance | undefined;
+
+  /** Starts watching; call before the form parser starts reading. */
+  constructor(
+    private readonly request: IncomingMessage,
+    private readonly maxBytes: number,
+    private readonly tooLarge: () => Error,
+  ) {
+    this.partCounter = partCounter(request, () => {
+      this.severalParts = true;
+    });
+    request.on('data', this.onData);
+    // Listening makes the stream flow; paused again, it waits for the form parser, whose pipe
+    // resumes it. This listener, the first, then sees every chunk before the parser does.
+    request.pause();
+  }
+
+  /** Whether the body holds more than one part, counting those the form parser skipped. */
+  get hasSeveralParts(): boolean {
+    return this.severalParts;
+  }
+
+  /**
+   * Resolves once the whole body has arrived: what the form parser left unread (an epilogue) is
+   * read, counted and dropped. Rejects, with `tooLarge()`, once the body is beyond the limit.
+   */
+  end(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const request = this.request;
+    if (request.readableEnded) return Promise.resolve();
+    if (request.destroyed) return Promise.reject(new Error(CLOSED_EARLY));
+    return new Promise((resolve, reject) => {
+      const settle = (error?: Error) => {
+        request.off('end', onEnd).off('error', settle).off('close', onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onEnd = () => {
+        settle();
+      };
+      const onClose = () => {
+        settle(new Error(CLOSED_EARLY));
+      };
+      request.once('end', onEnd).once('error', settle).once('close', onClose);
+      request.resume();
+    });
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    this.received += chunk.length;
+    if (this.received <= this.maxBytes) {
+      this.partCounter?.write(chunk);
+      return;
+    }
+    // Beyond the limit: nothing more is read, and the form parser, which listens for errors of
+    // the request stream, stops with this one. (The parser still gets this chunk: it was handed
+    // to every listener at once.)
+    const request = this.request;
+    request.off('data', this.onData);
+    request.unpipe();
+    request.pause();
+    this.failure = this.tooLarge();
+    const failure = this.failure;
+    process.nextTick(() => {
+      if (request.listenerCount('error') > 0) request.emit('error', failure);
+    });
+  };
+}
+
+/** A multipart parser that only counts parts: `onSeveral` once it meets a second one. */
+function partCounter(request: IncomingMessage, onSeveral: () => void): BusboyInstance | undefined {
+  const type = request.headers['content-type'];
+  if (type === undefined) return undefined;
+  let counter: BusboyInstance;
+  try {
+    counter = new Busboy({
+      headers: { ...request.headers, 'content-type': type },
+      // Files without a 'file' listener, and fields of no size, are dropped as they come.
+      limits: { parts: 1, fieldSize: 0 },
+    });
+  } catch {
+    // No multipart type or boundary it can read: the form parser refuses the body.
+    return undefined;
+  }
+  counter.on('partsLimit', onSeveral);
+  // What is malformed is the form parser's to report.
+  counter.on('error', () => undefined);
+  return counter;
+}

@@ -1,0 +1,259 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DOUBLE, INTEGER, LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { queryPrepared } from '../market/duck.js';
+import { FEATURE_COUNT, FEATURES } from './features.js';
+import type { HedonicFit, MonthStats } from './hedonic.js';
+import type { Postcode } from './snapshot-cache.js';
+import type { DealType } from './types.js';
+
+/**
+ * The sums the model is fitted from (per region and month, and per postcode and month), in one
+ * place: the SQL that computes them when a snapshot is built, and the SQL that computes them from
+ * the offers of one region for a snapshot written before these tables existed.
+ */
+
+/** The price column of a deal type: sale price, or monthly gross rent. */
+export const PRICE_COLUMN: Record<DealType, string> = { sale: 'sale_price', rent: 'rent_gross' };
+
+/** Offers outside these sizes are not used (data errors, rooms, whole buildings). */
+export const AREA_LIMITS = { min: 10, max: 2000 } as const;
+
+export const MONTH_SQL = '(year(start_date) * 12 + month(start_date) - 1)';
+
+export type RegionKind = 'level6' | 'level8' | 'country';
+
+/**
+ * The region of the price index and the hedonic fit: level 6, else level 8, else the country.
+ * An offer belongs to the region of the same rule, so the two always agree.
+ */
+export function regionOf(postcode: Pick<Postcode, 'level6' | 'level8'>): {
+  kind: RegionKind;
+  id: string;
+} {
+  if (postcode.level6 !== null) return { kind: 'level6', id: postcode.level6 };
+  if (postcode.level8 !== null) return { kind: 'level8', id: postcode.level8 };
+  return { kind: 'country', id: '' };
+}
+
+const REGION_KIND_SQL = `case when division_level6 is not null then 'level6'
+  when division_level8 is not null then 'level8' else 'country' end`;
+const REGION_ID_SQL = "coalesce(division_level6, division_level8, '')";
+const PRICE_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
+
+/**
+ * The same region as `REGION_KIND_SQL`/`REGION_ID_SQL`, as a filter the offers' order serves
+ * (`$region` is the id `regionOf` gives, '' for the country).
+ */
+export const REGION_FILTER_SQL: Record<RegionKind, string> = {
+  level6: 'division_level6 = $region',
+  level8: 'division_level6 is null and division_level8 = $region',
+  country: "division_level6 is null and division_level8 is null and $region = ''",
+};
+
+/** One row per usable offer: its keys, y = ln(price per m²) and the features x0…. */
+function termsSql(where: string): string {
+  const x = FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ');
+  return `select country_code, deal_type, ${REGION_KIND_SQL} as region_kind,
+      ${REGION_ID_SQL} as region, division_level100 as postcode, ${MONTH_SQL} as month,
+      ln(${PRICE_SQL} / living_area) as y, ${x}
+    from offers
+    where deal_type in ('sale', 'rent') and ${PRICE_SQL} > 0
+      and living_area between ${AREA_LIMITS.min} and ${AREA_LIMITS.max} and (${where})`;
+}
+
+/**
+ * The region sums in the order they are packed into one list per month (one column reads far
+ * faster than a hundred): n, Σy, Σx (k), Σx·y (k), Σxᵢ·xⱼ for i ≤ j (k(k+1)/2).
+ */
+function regionSumsList(): string {
+  const k = FEATURE_COUNT;
+  const sums = ['count(*)', 'sum(y)'];
+  for (let i = 0; i < k; i++) sums.push(`sum(x${i})`);
+  for (let i = 0; i < k; i++) sums.push(`sum(x${i} * y)`);
+  for (let i = 0; i < k; i++) for (let j = i; j < k; j++) sums.push(`sum(x${i} * x${j})`);
+  return `[${sums.join(', ')}]::double[] as sums`;
+}
+
+function unpackRegionSums(month: number, sums: readonly number[]): MonthStats {
+  const k = FEATURE_COUNT;
+  const sumXX = new Array<number>(k * k).fill(0);
+  let at = 2 + 2 * k;
+  for (let i = 0; i < k; i++)
+    for (let j = i; j < k; j++) {
+      const v = sums[at++] ?? 0;
+      sumXX[i * k + j] = v;
+      sumXX[j * k + i] = v;
+    }
+  return {
+    month,
+    n: sums[0] ?? 0,
+    sumY: sums[1] ?? 0,
+    sumX: sums.slice(2, 2 + k),
+    sumXY: sums.slice(2 + k, 2 + 2 * k),
+    sumXX,
+  };
+}
+
+/** The postcode sums packed into one list per month: n, Σy, Σx (k). */
+const POSTCODE_SUMS = `[count(*), sum(y), ${FEATURES.map((_, i) => `sum(x${String(i)})`).join(
+  ', ',
+)}]::double[] as sums`;
+
+export const REGION_MONTHS_TABLE = 'valuation_region_months';
+export const POSTCODE_MONTHS_TABLE = 'valuation_postcode_months';
+
+const KEYS = 'country_code, deal_type, region_kind, region';
+
+/**
+ * Run when a snapshot is built (after its offers are complete): the sums of every region and of
+ * every postcode, so that the first valuation in a region reads a few hundred rows instead of
+ * aggregating the region's offers. Sorted by their keys: a lookup reads only its row groups.
+ */
+export const MODEL_SUMS_SQL = `
+  create table ${REGION_MONTHS_TABLE} as
+  select ${KEYS}, month, ${regionSumsList()} from (${termsSql('true')})
+  group by ${KEYS}, month order by ${KEYS}, month;
+  create table ${POSTCODE_MONTHS_TABLE} as
+  select ${KEYS}, postcode, month, ${POSTCODE_SUMS} from (${termsSql('division_level100 is not null')})
+  group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;`;
+
+/** Whether the snapshot has the precomputed sums (snapshots written before them do not). */
+export async function hasModelSums(db: DuckDBConnection): Promise<boolean> {
+  const rows = await queryPrepared(
+    db,
+    `select count(*)::integer as n from duckdb_tables()
+      where database_name = current_database() and table_name in ($a, $b)`,
+    { a: REGION_MONTHS_TABLE, b: POSTCODE_MONTHS_TABLE },
+  );
+  return rows[0]?.n === 2;
+}
+
+export interface SumsKey {
+  countryCode: string;
+  postcode: Pick<Postcode, 'level6' | 'level8'>;
+  deal: DealType;
+}
+
+function params(key: SumsKey): Record<string, string> {
+  const region = regionOf(key.postcode);
+  return { cc: key.countryCode, deal: key.deal, kind: region.kind, region: region.id };
+}
+
+const LOOKUP =
+  'country_code = $cc and deal_type = $deal and region_kind = $kind and region = $region';
+
+/** The offers of the key's region, filtered in a way the offers' order serves. */
+function liveTerms(key: SumsKey, filter = ''): string {
+  return `(${termsSql(
+    `country_code = $cc and deal_type = $deal and ${filter}${REGION_FILTER_SQL[regionOf(key.postcode).kind]}`,
+  )}) where region_kind = $kind`;
+}
+
+/** Per-month sums of the region's offers of the deal type, by month. */
+export async function regionMonthStats(
+  db: DuckDBConnection,
+  key: SumsKey,
+  precomputed: boolean,
+): Promise<MonthStats[]> {
+  const sql = precomputed
+    ? `select month, sums from ${REGION_MONTHS_TABLE} where ${LOOKUP} order by month`
+    : `select month, ${regionSumsList()} from ${liveTerms(key)} group by month order by month`;
+  const rows = await queryPrepared(db, sql, params(key));
+  return rows.map((r) => unpackRegionSums(Number(r.month), numbers(r.sums)));
+}
+
+function numbers(value: unknown): number[] {
+  return Array.isArray(value) ? value.map(Number) : [];
+}
+
+/** What the fit leaves unexplained in one postcode: Σ residual over its offers, and how many. */
+export interface PostcodeResidual {
+  postcode: string;
+  residual: number;
+  n: number;
+}
+
+/** The per postcode and month sums (n, Σy, Σx…) of the key's region and deal type. */
+function postcodeMonthsSql(key: SumsKey, precomputed: boolean): string {
+  return precomputed
+    ? `select postcode, month, sums from ${POSTCODE_MONTHS_TABLE} where ${LOOKUP}`
+    : `select postcode, month, ${POSTCODE_SUMS}
+        from ${liveTerms(key, 'division_level100 is not null and ')} group by postcode, month`;
+}
+
+/** The months of a fit the sums may use: those before `beforeMonth`. */
+function fitMonths(fit: HedonicFit, beforeMonth: number) {
+  return fit.months.filter((m) => m.month < beforeMonth);
+}
+
+/**
+ * Per postcode of the region: the residual sum Σ(y − month effect − β·x) over its offers of the
+ * months before `beforeMonth` that the fit has a month effect for. Summed in the database: a busy
+ * region has tens of thousands of postcode-months but only hundreds of postcodes.
+ */
+export async function postcodeResiduals(
+  db: DuckDBConnection,
+  key: SumsKey,
+  precomputed: boolean,
+  fit: HedonicFit,
+  beforeMonth: number,
+): Promise<PostcodeResidual[]> {
+  const months = fitMonths(fit, beforeMonth);
+  if (months.length === 0) return [];
+  const rows = await queryPrepared(
+    db,
+    `with pm as (${postcodeMonthsSql(key, precomputed)}),
+          fit as (select unnest($months) as month, unnest($effects) as effect)
+     select postcode,
+            sum(pm.sums[2] - pm.sums[1] * fit.effect - list_dot_product(pm.sums[3:], $beta))
+              as residual,
+            sum(pm.sums[1])::integer as n
+       from pm join fit using (month) group by postcode order by postcode`,
+    {
+      ...params(key),
+      months: listValue(months.map((m) => m.month)),
+      effects: listValue(months.map((m) => m.effect)),
+      beta: listValue(fit.beta),
+    },
+    { months: LIST(INTEGER), effects: LIST(DOUBLE), beta: LIST(DOUBLE) },
+  );
+  return rows.map((r) => ({
+    postcode: String(r.postcode),
+    residual: Number(r.residual),
+    n: Number(r.n),
+  }));
+}
+
+/**
+ * Per month of the fit before `beforeMonth`: Σ over the month's offers of their postcode's level
+ * (`levels`; a postcode not in it counts 0). The part of a month effect that only says in which
+ * postcodes that month's offers happened to lie.
+ */
+export async function levelMass(
+  db: DuckDBConnection,
+  key: SumsKey,
+  precomputed: boolean,
+  fit: HedonicFit,
+  beforeMonth: number,
+  levels: ReadonlyMap<string, number>,
+): Promise<Map<number, number>> {
+  const months = fitMonths(fit, beforeMonth);
+  if (months.length === 0 || levels.size === 0) return new Map();
+  const rows = await queryPrepared(
+    db,
+    `with pm as (${postcodeMonthsSql(key, precomputed)}),
+          lv as (select unnest($postcodes) as postcode, unnest($levels) as level)
+     select month, sum(pm.sums[1] * lv.level) as mass
+       from pm join lv using (postcode)
+      where month in (select unnest($months))
+      group by month`,
+    {
+      ...params(key),
+      months: listValue(months.map((m) => m.month)),
+      postcodes: listValue([...levels.keys()]),
+      levels: listValue([...levels.values()]),
+    },
+    { months: LIST(INTEGER), postcodes: LIST(VARCHAR), levels: LIST(DOUBLE) },
+  );
+  return new Map(rows.map((r) => [Number(r.month), Number(r.mass)]));
+}
