@@ -2,6 +2,9 @@
 // autocannon, 50 connections for 30 s, against a mix of statistics, property tracker, template
 // and cover reads on demo data; twice per worker count (memory must not grow between two
 // identical runs), with 1 and with 2 worker processes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { PDFDocument } from 'pdf-lib';
 import { exampleTemplate } from '../src/features/templates/provider-templates.js';
@@ -17,6 +20,10 @@ const DUCKDB_MEMORY = '256MB';
  * garbage the last seconds left, a random amount; V8 collects it once allocation stops.
  */
 const SETTLE_MS = 10_000;
+/** Time a full garbage collection (bench/full-gc.js) is given before memory is read again. */
+const GC_MS = 3_000;
+/** Node flags of the server: a full garbage collection on SIGWINCH. */
+const GC_ON_SIGNAL = ['--expose-gc', '--import', path.resolve('bench', 'full-gc.js')];
 
 async function onePagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -139,9 +146,33 @@ function mix(flat: Awaited<ReturnType<typeof busyFlat>>, ids: Awaited<ReturnType
   ];
 }
 
-async function settledRss(server: BenchServer): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  return server.rssBytes() / 2 ** 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Where the server's processes write their memory use (bench/full-gc.js). */
+const MEMORY_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-bench-memory-'));
+
+/**
+ * The server's memory (MiB, all its processes): resident after an idle pause; resident after a
+ * full garbage collection; and in use after it, that is resident minus the part of the V8 heap
+ * that is committed but holds nothing (what V8 keeps for later allocations).
+ */
+async function settledMemory(server: BenchServer) {
+  await sleep(SETTLE_MS);
+  const idle = server.rssBytes() / 2 ** 20;
+  fs.rmSync(MEMORY_DIR, { recursive: true, force: true });
+  fs.mkdirSync(MEMORY_DIR);
+  server.signal('SIGWINCH');
+  await sleep(GC_MS);
+  let slack = 0;
+  for (const file of fs.readdirSync(MEMORY_DIR)) {
+    const usage = JSON.parse(fs.readFileSync(path.join(MEMORY_DIR, file), 'utf8')) as {
+      heapTotal: number;
+      heapUsed: number;
+    };
+    slack += usage.heapTotal - usage.heapUsed;
+  }
+  const collected = server.rssBytes() / 2 ** 20;
+  return { idle, collected, inUse: collected - slack / 2 ** 20 };
 }
 
 async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
@@ -159,24 +190,46 @@ async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    rssMb: await settledRss(server),
+    memory: await settledMemory(server),
   };
 }
+
+type RunResult = Awaited<ReturnType<typeof run>>;
+
+function row(workers: number, label: string, r: RunResult): string {
+  const cells = [
+    String(workers),
+    label,
+    r.rps.toFixed(0),
+    `${String(r.p50)} ms`,
+    `${String(r.p99)} ms`,
+    String(r.errors),
+    String(r.timeouts),
+    String(r.non2xx),
+    `${r.memory.idle.toFixed(0)} MB`,
+    `${r.memory.collected.toFixed(0)} MB`,
+    `${r.memory.inUse.toFixed(0)} MB`,
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+const change = (from: number, to: number) => `${((to / from - 1) * 100).toFixed(1)}%`;
 
 export async function benchLoad(args: string[]): Promise<string> {
   const offers = offerSizes(args, [300_000])[0] ?? 300_000;
   const dataDir = await benchData(offers, args);
   const flat = await busyFlat(dataDir);
   const rows = [
-    `| workers | run | req/s | p50 | p99 | errors | timeouts | non-2xx | server RSS 10 s after |`,
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| workers | run | req/s | p50 | p99 | errors | timeouts | non-2xx | server RSS 10 s after | RSS after a full GC | in use after a full GC |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
+  const notes: string[] = [];
   for (const workers of [1, 2]) {
     // Each worker has its own DuckDB buffer pool: bounded as the README recommends for workers.
     const server = await startBenchServer(
       dataDir,
-      { PROPDATA_DUCKDB_MEMORY_LIMIT: DUCKDB_MEMORY },
-      [],
+      { PROPDATA_DUCKDB_MEMORY_LIMIT: DUCKDB_MEMORY, PROPDATA_BENCH_MEMORY_DIR: MEMORY_DIR },
+      GC_ON_SIGNAL,
       ['--workers', String(workers)],
     );
     try {
@@ -184,22 +237,24 @@ export async function benchLoad(args: string[]): Promise<string> {
       // A warm-up run fills the per-process caches (DuckDB buffers, prepared statements, the
       // valuation model's regional statistics): growth after it would be a leak, before it is not.
       process.stderr.write(`load: ${String(workers)} worker(s), warm-up\n`);
-      const warm = await run(server, requests);
-      rows.push(
-        `| ${String(workers)} | warm-up | ${warm.rps.toFixed(0)} | ${String(warm.p50)} ms | ${String(warm.p99)} ms | ${String(warm.errors)} | ${String(warm.timeouts)} | ${String(warm.non2xx)} | ${warm.rssMb.toFixed(0)} MB |`,
-      );
+      rows.push(row(workers, 'warm-up', await run(server, requests)));
+      const measured: RunResult[] = [];
       for (const round of [1, 2]) {
         process.stderr.write(
           `load: ${String(workers)} worker(s), run ${String(round)}, ${String(SECONDS)} s\n`,
         );
         const r = await run(server, requests);
-        rows.push(
-          `| ${String(workers)} | ${String(round)} | ${r.rps.toFixed(0)} | ${String(r.p50)} ms | ${String(r.p99)} ms | ${String(r.errors)} | ${String(r.timeouts)} | ${String(r.non2xx)} | ${r.rssMb.toFixed(0)} MB |`,
-        );
+        measured.push(r);
+        rows.push(row(workers, String(round), r));
       }
+      const [first, second] = measured;
+      if (first && second)
+        notes.push(
+          `- ${String(workers)} worker(s), run 1 → run 2: in use ${change(first.memory.inUse, second.memory.inUse)}; resident ${change(first.memory.collected, second.memory.collected)} after a full GC, ${change(first.memory.idle, second.memory.idle)} after 10 s idle.`,
+        );
     } finally {
       await server.stop();
     }
   }
-  return rows.join('\n');
+  return [...rows, '', ...notes].join('\n');
 }

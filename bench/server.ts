@@ -17,6 +17,8 @@ export interface BenchServer {
   post(path: string, body: string): Promise<{ status: number; body: string }>;
   /** Resident memory of the server's processes (the supervisor and its workers), bytes. */
   rssBytes(): number;
+  /** Sends a signal to each of the server's processes. */
+  signal(name: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -118,6 +120,10 @@ export async function startBenchServer(
   );
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
+  const processes = () => {
+    const pid = child.pid ?? 0;
+    return [pid, ...childrenOf(pid)];
+  };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   return {
@@ -136,9 +142,9 @@ export async function startBenchServer(
         req.on('error', reject);
         req.end(body);
       }),
-    rssBytes: () => {
-      const pid = child.pid ?? 0;
-      return [pid, ...childrenOf(pid)].reduce((sum, p) => sum + rssOf(p), 0);
+    rssBytes: () => processes().reduce((sum, p) => sum + rssOf(p), 0),
+    signal: (name) => {
+      for (const pid of processes()) process.kill(pid, name);
     },
     stop: () =>
       new Promise((resolve) => {
