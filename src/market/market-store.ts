@@ -102,7 +102,8 @@ class OpenSnapshot implements SnapshotView {
  */
 export class MarketStore {
   private timer: NodeJS.Timeout | undefined;
-  private refreshing: Promise<boolean> | undefined;
+  /** The last refresh asked for (settled: never rejects), which the next one waits for. */
+  private refreshing: Promise<boolean> = Promise.resolve(false);
 
   private constructor(
     private readonly paths: MarketPaths,
@@ -143,12 +144,16 @@ export class MarketStore {
     return this.snapshot.run(work);
   }
 
-  /** Switches to a newer snapshot if one was published; true when it switched. */
+  /**
+   * Switches to a newer snapshot if one was published; true when it switched. Calls run one
+   * after another, and each reads the published snapshot only once the previous one is done: a
+   * caller that has just published a snapshot and refreshes is on it when this resolves, even if
+   * the timer's refresh was already opening an older one.
+   */
   refresh(): Promise<boolean> {
-    this.refreshing ??= this.switchIfNewer().finally(() => {
-      this.refreshing = undefined;
-    });
-    return this.refreshing;
+    const next = this.refreshing.then(() => this.switchIfNewer());
+    this.refreshing = next.catch(() => false);
+    return next;
   }
 
   private async switchIfNewer(): Promise<boolean> {

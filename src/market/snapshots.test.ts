@@ -64,6 +64,31 @@ describe('market snapshots', () => {
     store.close();
   });
 
+  it('refresh after a publish reaches it, even while an earlier refresh is opening an older snapshot', async () => {
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    const paths = marketPaths(dataDir);
+    await importFile(dataDir, 'offers', writeFile(dir, 'a.csv', offersCsv(10, 'a')));
+    const store = await MarketStore.open(dataDir);
+    await importFile(dataDir, 'offers', writeFile(dir, 'b.csv', offersCsv(10, 'b')));
+    const older = fs.readFileSync(paths.current, 'utf8');
+    await importFile(dataDir, 'offers', writeFile(dir, 'c.csv', offersCsv(10, 'c')));
+    const newest = currentSnapshot(paths);
+    // A timer's refresh starts while the older snapshot is the published one; the newest is
+    // published before it is done; the importer then refreshes.
+    fs.writeFileSync(paths.current, older);
+    const early = store.refresh();
+    fs.writeFileSync(paths.current, `${path.basename(newest ?? '')}\n`);
+    await store.refresh();
+    await early;
+    expect(store.snapshotFile).toBe(newest);
+    const count = await store.read(async (db) =>
+      Number((await queryOne(db, 'select count(*)::integer as n from offers'))?.n),
+    );
+    expect(count).toBe(30);
+    store.close();
+  });
+
   it('leaves the previous data intact when an import is killed, and the next import recovers', async () => {
     assertBuilt();
     const dir = tempDir();
