@@ -8,7 +8,7 @@ import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import type { HedonicFit, MonthStats } from './hedonic.js';
 import {
   hasModelSums,
-  levelMass,
+  nettedResiduals,
   postcodeResiduals,
   POSTCODE_MONTHS_TABLE,
   regionMonthStats,
@@ -123,10 +123,10 @@ describe('model sums precomputed with the snapshot', () => {
       const residuals = await postcodeResiduals(db, key, true, fit, before);
       expectSameResiduals(residuals, await postcodeResiduals(db, key, false, fit, before));
       const levels = someLevels(residuals);
-      expectSameMass(
-        await levelMass(db, key, true, fit, before, levels),
-        await levelMass(db, key, false, fit, before, levels),
-      );
+      const netted = await nettedResiduals(db, key, true, fit, before, levels);
+      const live = await nettedResiduals(db, key, false, fit, before, levels);
+      expectSameMass(netted.mass, live.mass);
+      expectSameResiduals(netted.residuals, live.residuals);
       compared += 1;
     }
     expect(compared).toBeGreaterThanOrEqual(12);
@@ -205,7 +205,8 @@ describe('model sums precomputed with the snapshot', () => {
         .map(([postcode, s]) => ({ postcode, ...s }))
         .sort((a, b) => (a.postcode < b.postcode ? -1 : 1)),
     );
-    // Reference: per month before `before` with an effect, Σ n × level of the postcode.
+    // Reference: per month before `before` with an effect, the mass Σ n × level of the postcode;
+    // then the residuals as above around month effects net of mass / offers of the month.
     const levels = someLevels(actual);
     const mass = new Map<number, number>();
     for (const r of rows) {
@@ -214,7 +215,24 @@ describe('model sums precomputed with the snapshot', () => {
       if (!effect.has(month) || month >= before || level === undefined) continue;
       mass.set(month, (mass.get(month) ?? 0) + Number((r.sums as unknown as number[])[0]) * level);
     }
+    const offers = new Map(fit.months.map((m) => [m.month, m.n]));
+    const netResidual = new Map<string, number>();
+    for (const r of rows) {
+      const month = Number(r.month);
+      const [n = 0, sy = 0, ...sx] = (r.sums as unknown as number[]).map(Number);
+      const e = effect.get(month);
+      if (e === undefined || month >= before) continue;
+      const net = e - (mass.get(month) ?? 0) / (offers.get(month) ?? NaN);
+      const explained = fit.beta.reduce((s, b, i) => s + b * (sx[i] ?? NaN), 0);
+      const postcode = String(r.postcode);
+      netResidual.set(postcode, (netResidual.get(postcode) ?? 0) + sy - n * net - explained);
+    }
     expect(mass.size).toBeGreaterThan(3);
-    expectSameMass(await levelMass(db, key, true, fit, before, levels), mass);
+    const netted = await nettedResiduals(db, key, true, fit, before, levels);
+    expectSameMass(netted.mass, mass);
+    expectSameResiduals(
+      netted.residuals,
+      actual.map((r) => ({ ...r, residual: netResidual.get(r.postcode) ?? NaN })),
+    );
   });
 });

@@ -46,7 +46,7 @@ function memorySource(
       }
       return Promise.resolve(sums);
     },
-    levelMass: (deal, fit, before, levels) => {
+    async netted(deal, fit, before, levels) {
       const effects = effectsBefore(fit, before);
       const mass = new Map<number, number>();
       for (const c of cells[deal]) {
@@ -54,7 +54,14 @@ function memorySource(
         if (!effects.has(c.month) || level === undefined) continue;
         mass.set(c.month, (mass.get(c.month) ?? 0) + c.n * level);
       }
-      return Promise.resolve(mass);
+      const netFit = {
+        beta: fit.beta,
+        months: fit.months.map((m) => ({
+          ...m,
+          effect: m.effect - (mass.get(m.month) ?? 0) / m.n,
+        })),
+      };
+      return { mass, sums: await this.residuals(deal, netFit, before) };
     },
   };
 }

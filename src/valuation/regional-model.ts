@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FEATURE_COUNT } from './features.js';
 import { fitHedonic, RIDGE, type HedonicFit, type MonthStats } from './hedonic.js';
-import { levelMass, postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
+import { nettedResiduals, postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
 import {
   combineSums,
   postcodeLevels,
@@ -32,13 +32,16 @@ export interface RegionalSource {
   places: ReadonlyMap<string, Place>;
   /** Per postcode: residuals of the deal type's offers around `fit` (months before `before`). */
   residuals(deal: DealType, fit: HedonicFit, before: number): Promise<Map<string, ResidualSum>>;
-  /** Per month of `fit` before `before`: Σ over its offers of their postcode's level. */
-  levelMass(
+  /**
+   * Per month of `fit` before `before`: Σ over its offers of their postcode's level (the mass);
+   * and per postcode the residuals around `fit` with each month effect net of mass / offers.
+   */
+  netted(
     deal: DealType,
     fit: HedonicFit,
     before: number,
     levels: ReadonlyMap<string, number>,
-  ): Promise<Map<number, number>>;
+  ): Promise<{ mass: Map<number, number>; sums: Map<string, ResidualSum> }>;
 }
 
 const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sale');
@@ -70,13 +73,15 @@ export async function fitRegionalModel(
   const firstSums = await source.residuals(deal, first, beforeMonth);
   const firstLevel = postcodeLevels(combineSums(firstSums, otherSums), source.places);
   const levels = new Map([...firstSums.keys()].map((p) => [p, firstLevel(p)]));
-  const mass = await source.levelMass(deal, first, beforeMonth, levels);
+  const netted = await source.netted(deal, first, beforeMonth, levels);
   const fit: HedonicFit = {
     beta: first.beta,
-    months: first.months.map((m) => ({ ...m, effect: m.effect - (mass.get(m.month) ?? 0) / m.n })),
+    months: first.months.map((m) => ({
+      ...m,
+      effect: m.effect - (netted.mass.get(m.month) ?? 0) / m.n,
+    })),
   };
-  const ownSums = await source.residuals(deal, fit, beforeMonth);
-  return { fit, level: postcodeLevels(combineSums(ownSums, otherSums), source.places) };
+  return { fit, level: postcodeLevels(combineSums(netted.sums, otherSums), source.places) };
 }
 
 /** The source of a region's model in a snapshot: the sums of model-sums.ts. */
@@ -93,8 +98,10 @@ function snapshotSource(
     places: cache.places.get(countryCode) ?? new Map<string, Place>(),
     residuals: async (deal, fit, before) =>
       residualMap(await postcodeResiduals(db, key(deal), cache.hasModelSums, fit, before)),
-    levelMass: (deal, fit, before, levels) =>
-      levelMass(db, key(deal), cache.hasModelSums, fit, before, levels),
+    netted: async (deal, fit, before, levels) => {
+      const netted = await nettedResiduals(db, key(deal), cache.hasModelSums, fit, before, levels);
+      return { mass: netted.mass, sums: residualMap(netted.residuals) };
+    },
   };
 }
 
