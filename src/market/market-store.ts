@@ -104,6 +104,9 @@ export class MarketStore {
   private timer: NodeJS.Timeout | undefined;
   /** The last refresh asked for (settled: never rejects), which the next one waits for. */
   private refreshing: Promise<boolean> = Promise.resolve(false);
+  /** A refresh asked for that has not read the published snapshot yet: later callers share it. */
+  private waiting: Promise<boolean> | undefined;
+  private closed = false;
 
   private constructor(
     private readonly paths: MarketPaths,
@@ -145,25 +148,40 @@ export class MarketStore {
   }
 
   /**
-   * Switches to a newer snapshot if one was published; true when it switched. Calls run one
-   * after another, and each reads the published snapshot only once the previous one is done: a
+   * Switches to a newer snapshot if one was published; true when it switched. Refreshes run one
+   * after another and each reads the published snapshot only once the previous one is done: a
    * caller that has just published a snapshot and refreshes is on it when this resolves, even if
-   * the timer's refresh was already opening an older one.
+   * the timer's refresh was already opening an older one. A refresh that has not started yet is
+   * shared, so a slow open never queues more than one more.
    */
   refresh(): Promise<boolean> {
-    const next = this.refreshing.then(() => this.switchIfNewer());
+    if (this.waiting) return this.waiting;
+    const next = this.refreshing.then(() => {
+      this.waiting = undefined;
+      return this.switchIfNewer();
+    });
+    this.waiting = next;
     this.refreshing = next.catch(() => false);
     return next;
   }
 
   private async switchIfNewer(): Promise<boolean> {
     const file = currentSnapshot(this.paths);
-    if (!file || file === this.snapshot.file || !fs.existsSync(file)) return false;
-    const next = await MarketStore.openCurrent(this.paths, this.duck);
+    if (this.closed || !file || file === this.snapshot.file || !fs.existsSync(file)) return false;
+    const next = await OpenSnapshot.open(file, this.duck);
+    // Asked anew: close() may have run while the snapshot was opening; then nobody will read it.
+    if (this.isClosed()) {
+      next.retire();
+      return false;
+    }
     const old = this.snapshot;
     this.snapshot = next;
     old.retire();
     return true;
+  }
+
+  private isClosed(): boolean {
+    return this.closed;
   }
 
   async ping(): Promise<void> {
@@ -171,6 +189,7 @@ export class MarketStore {
   }
 
   close(): void {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.snapshot.retire();
   }

@@ -74,19 +74,37 @@ describe('market snapshots', () => {
     const older = fs.readFileSync(paths.current, 'utf8');
     await importFile(dataDir, 'offers', writeFile(dir, 'c.csv', offersCsv(10, 'c')));
     const newest = currentSnapshot(paths);
-    // A timer's refresh starts while the older snapshot is the published one; the newest is
-    // published before it is done; the importer then refreshes.
+    // A timer's refresh reads the published snapshot (the older one) and starts opening it; the
+    // newest is published meanwhile; the importer then refreshes.
     fs.writeFileSync(paths.current, older);
     const early = store.refresh();
+    await Promise.resolve();
     fs.writeFileSync(paths.current, `${path.basename(newest ?? '')}\n`);
-    await store.refresh();
-    await early;
+    expect(await store.refresh()).toBe(true);
+    expect(await early).toBe(true);
     expect(store.snapshotFile).toBe(newest);
     const count = await store.read(async (db) =>
       Number((await queryOne(db, 'select count(*)::integer as n from offers'))?.n),
     );
     expect(count).toBe(30);
     store.close();
+  });
+
+  it('shares a refresh that has not started yet, and opens nothing once closed', async () => {
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    await importFile(dataDir, 'offers', writeFile(dir, 'a.csv', offersCsv(10, 'a')));
+    const store = await MarketStore.open(dataDir);
+    const first = store.refresh();
+    const second = store.refresh();
+    expect(second).toBe(first);
+    await first;
+    await importFile(dataDir, 'offers', writeFile(dir, 'b.csv', offersCsv(10, 'b')));
+    const before = store.snapshotFile;
+    const pending = store.refresh();
+    store.close();
+    expect(await pending).toBe(false);
+    expect(store.snapshotFile).toBe(before);
   });
 
   it('leaves the previous data intact when an import is killed, and the next import recovers', async () => {
