@@ -10,6 +10,9 @@ import path from 'node:path';
 process.on('SIGWINCH', () => {
   globalThis.gc?.();
   const dir = process.env.PROPDATA_BENCH_MEMORY_DIR;
-  if (dir)
-    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(process.memoryUsage()));
+  if (!dir) return;
+  // Written under another name, then renamed: the reader never sees half a file.
+  const file = path.join(dir, `${String(process.pid)}.json`);
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(process.memoryUsage()));
+  fs.renameSync(`${file}.tmp`, file);
 });

@@ -148,34 +148,45 @@ function mix(flat: Awaited<ReturnType<typeof busyFlat>>, ids: Awaited<ReturnType
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Where the server's processes write their memory use (bench/full-gc.js). */
-const MEMORY_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-bench-memory-'));
+/** The memory use each of the server's processes wrote after a full GC (bench/full-gc.js). */
+async function collectedUsage(server: BenchServer, dir: string) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir);
+  const processes = server.signal('SIGWINCH');
+  const written = () => fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+  for (let waited = 0; written().length < processes; waited += 100) {
+    if (waited > GC_MS)
+      throw new Error(
+        `only ${String(written().length)} of ${String(processes)} processes wrote their memory use`,
+      );
+    await sleep(100);
+  }
+  return written().map(
+    (file) =>
+      JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+        heapTotal: number;
+        heapUsed: number;
+      },
+  );
+}
 
 /**
  * The server's memory (MiB, all its processes): resident after an idle pause; resident after a
  * full garbage collection; and in use after it, that is resident minus the part of the V8 heap
  * that is committed but holds nothing (what V8 keeps for later allocations).
  */
-async function settledMemory(server: BenchServer) {
+async function settledMemory(server: BenchServer, dir: string) {
   await sleep(SETTLE_MS);
   const idle = server.rssBytes() / 2 ** 20;
-  fs.rmSync(MEMORY_DIR, { recursive: true, force: true });
-  fs.mkdirSync(MEMORY_DIR);
-  server.signal('SIGWINCH');
+  const usage = await collectedUsage(server, dir);
+  // Resident memory settles once the collection has returned its pages.
   await sleep(GC_MS);
-  let slack = 0;
-  for (const file of fs.readdirSync(MEMORY_DIR)) {
-    const usage = JSON.parse(fs.readFileSync(path.join(MEMORY_DIR, file), 'utf8')) as {
-      heapTotal: number;
-      heapUsed: number;
-    };
-    slack += usage.heapTotal - usage.heapUsed;
-  }
+  const slack = usage.reduce((sum, u) => sum + u.heapTotal - u.heapUsed, 0);
   const collected = server.rssBytes() / 2 ** 20;
   return { idle, collected, inUse: collected - slack / 2 ** 20 };
 }
 
-async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
+async function run(server: BenchServer, requests: ReturnType<typeof mix>, memoryDir: string) {
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
@@ -190,7 +201,7 @@ async function run(server: BenchServer, requests: ReturnType<typeof mix>) {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    memory: await settledMemory(server),
+    memory: await settledMemory(server, memoryDir),
   };
 }
 
@@ -224,37 +235,42 @@ export async function benchLoad(args: string[]): Promise<string> {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const notes: string[] = [];
-  for (const workers of [1, 2]) {
-    // Each worker has its own DuckDB buffer pool: bounded as the README recommends for workers.
-    const server = await startBenchServer(
-      dataDir,
-      { PROPDATA_DUCKDB_MEMORY_LIMIT: DUCKDB_MEMORY, PROPDATA_BENCH_MEMORY_DIR: MEMORY_DIR },
-      GC_ON_SIGNAL,
-      ['--workers', String(workers)],
-    );
-    try {
-      const requests = mix(flat, await setUp(server, flat));
-      // A warm-up run fills the per-process caches (DuckDB buffers, prepared statements, the
-      // valuation model's regional statistics): growth after it would be a leak, before it is not.
-      process.stderr.write(`load: ${String(workers)} worker(s), warm-up\n`);
-      rows.push(row(workers, 'warm-up', await run(server, requests)));
-      const measured: RunResult[] = [];
-      for (const round of [1, 2]) {
-        process.stderr.write(
-          `load: ${String(workers)} worker(s), run ${String(round)}, ${String(SECONDS)} s\n`,
-        );
-        const r = await run(server, requests);
-        measured.push(r);
-        rows.push(row(workers, String(round), r));
+  const memoryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-bench-memory-'));
+  try {
+    for (const workers of [1, 2]) {
+      // Each worker has its own DuckDB buffer pool: bounded as the README recommends for workers.
+      const server = await startBenchServer(
+        dataDir,
+        { PROPDATA_DUCKDB_MEMORY_LIMIT: DUCKDB_MEMORY, PROPDATA_BENCH_MEMORY_DIR: memoryDir },
+        GC_ON_SIGNAL,
+        ['--workers', String(workers)],
+      );
+      try {
+        const requests = mix(flat, await setUp(server, flat));
+        // A warm-up run fills the per-process caches (DuckDB buffers, prepared statements, the
+        // valuation model's regional statistics): growth after it would be a leak, before it is not.
+        process.stderr.write(`load: ${String(workers)} worker(s), warm-up\n`);
+        rows.push(row(workers, 'warm-up', await run(server, requests, memoryDir)));
+        const measured: RunResult[] = [];
+        for (const round of [1, 2]) {
+          process.stderr.write(
+            `load: ${String(workers)} worker(s), run ${String(round)}, ${String(SECONDS)} s\n`,
+          );
+          const r = await run(server, requests, memoryDir);
+          measured.push(r);
+          rows.push(row(workers, String(round), r));
+        }
+        const [first, second] = measured;
+        if (first && second)
+          notes.push(
+            `- ${String(workers)} worker(s), run 1 → run 2: in use ${change(first.memory.inUse, second.memory.inUse)}; resident ${change(first.memory.collected, second.memory.collected)} after a full GC, ${change(first.memory.idle, second.memory.idle)} after 10 s idle.`,
+          );
+      } finally {
+        await server.stop();
       }
-      const [first, second] = measured;
-      if (first && second)
-        notes.push(
-          `- ${String(workers)} worker(s), run 1 → run 2: in use ${change(first.memory.inUse, second.memory.inUse)}; resident ${change(first.memory.collected, second.memory.collected)} after a full GC, ${change(first.memory.idle, second.memory.idle)} after 10 s idle.`,
-        );
-    } finally {
-      await server.stop();
     }
+  } finally {
+    fs.rmSync(memoryDir, { recursive: true, force: true });
   }
   return [...rows, '', ...notes].join('\n');
 }

@@ -17,8 +17,8 @@ export interface BenchServer {
   post(path: string, body: string): Promise<{ status: number; body: string }>;
   /** Resident memory of the server's processes (the supervisor and its workers), bytes. */
   rssBytes(): number;
-  /** Sends a signal to each of the server's processes. */
-  signal(name: NodeJS.Signals): void;
+  /** Sends a signal to each of the server's processes; returns how many were signalled. */
+  signal(name: NodeJS.Signals): number;
   stop(): Promise<void>;
 }
 
@@ -144,7 +144,9 @@ export async function startBenchServer(
       }),
     rssBytes: () => processes().reduce((sum, p) => sum + rssOf(p), 0),
     signal: (name) => {
-      for (const pid of processes()) process.kill(pid, name);
+      const pids = processes();
+      for (const pid of pids) process.kill(pid, name);
+      return pids.length;
     },
     stop: () =>
       new Promise((resolve) => {

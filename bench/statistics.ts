@@ -197,7 +197,7 @@ async function throughput(server: BenchServer, request: StatisticsRequest) {
 /**
  * Service / bare query ≤ 1.3× is held, at 10 M offers like the other targets, to requests whose
  * bare query takes 2 ms or more: below that, a bare node:http server answering the same query
- * (the floor column) already costs 1.4–1.55× on this machine, so no HTTP service could meet it
+ * (the floor column) already costs about 1.4× on this machine, so no HTTP service could meet it
  * (README, "Offer statistics").
  */
 const RATIO_TARGET = { max: 1.3, fromQueryMs: 2, atOffers: 10_000_000 };
