@@ -54,6 +54,7 @@ export const limits = {
    * queueing behind work the process cannot finish in time. `/health` is always answered. */
   overload: {
     defaultMaxEventLoopDelayMs: 1000,
+    /** The lag is the mean over windows of this, or of the limit if that is longer. */
     sampleIntervalMs: 250,
     retryAfterSeconds: 10,
   },

@@ -27,6 +27,32 @@ describe('per-token rate limit', () => {
   });
 });
 
+describe('overload protection below its limit', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite', { env: { PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '1000' } });
+  });
+  afterAll(() => world.close());
+
+  it('keeps answering while single tasks block the event loop for less than the limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const until = Date.now() + 400;
+      while (Date.now() < until) {
+        // busy: one long synchronous task, 400 ms, under the 1000 ms limit
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const res = await call(world.app, {
+        method: 'GET',
+        url: '/api/v1/me',
+        token: world.memberA.token,
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual(new Array<number>(8).fill(200));
+  });
+});
+
 describe('overload protection', () => {
   let world: World;
   beforeAll(async () => {

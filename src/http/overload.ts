@@ -14,7 +14,10 @@ export async function registerOverloadProtection(
 ): Promise<void> {
   await app.register(underPressure, {
     maxEventLoopDelay: maxEventLoopDelayMs,
-    sampleInterval: limits.overload.sampleIntervalMs,
+    // under-pressure counts a sample window in which the loop never ran as an infinite lag. With
+    // a window at least as long as the limit, such a window means the loop really was blocked
+    // that long; with a shorter one, a single 300 ms task would shed requests under a 1 s limit.
+    sampleInterval: Math.max(limits.overload.sampleIntervalMs, maxEventLoopDelayMs),
     retryAfter: limits.overload.retryAfterSeconds,
     pressureHandler: (request) => {
       if (request.url === '/health') return;
