@@ -21,8 +21,12 @@ export async function withImportedOffers<T>(
 ): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-backtest-'));
   const interrupted = (signal: NodeJS.Signals) => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.kill(process.pid, signal);
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } finally {
+      // Exit as a process killed by the signal would; re-raising it could be ignored.
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
