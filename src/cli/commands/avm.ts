@@ -128,7 +128,7 @@ export function registerAvmCommands(program: Command): void {
             throw new CliError('--country does not apply to --file: the file is the market');
           await backtestFile(options.file, {
             splitDate: isoDate(options.splitDate),
-            deal: (options.deal ?? 'sale'),
+            deal: options.deal ?? 'sale',
             seed: options.seed,
             json: options.json,
             ...(options.sample === undefined ? {} : { sample: options.sample }),
