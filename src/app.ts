@@ -119,6 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       username: {
         windowMs: limits.login.windowMs,
         maxFailures: limits.login.maxFailuresPerUsername,
+        resetOnSuccess: true,
       },
       address: { windowMs: limits.login.windowMs, maxFailures: limits.login.maxFailuresPerAddress },
     }),

@@ -28,8 +28,10 @@ export const limits = {
   },
   /** On SIGTERM/SIGINT, in-flight requests get this long before the process exits anyway. */
   shutdownGraceMs: 10_000,
-  /** Failed logins: counted per username and per client address over a fixed window. Counting
-   * failures (not attempts) keeps scripts that log in correctly unaffected. */
+  /** Failed logins: counted per username and per client address over a fixed window. A login
+   * is counted from before its password check until it succeeds, so concurrent guesses are
+   * limited too; counting failures (not successes) keeps scripts that log in correctly
+   * unaffected. */
   login: {
     windowMs: 15 * 60_000,
     maxFailuresPerUsername: 10,

@@ -100,6 +100,23 @@ describeBackends('login and bearer auth', (backend) => {
     expect((await login('member-b', PASSWORD, '10.2.0.1')).statusCode).toBe(200);
   });
 
+  // In-memory, like the other throttle tests below: one backend suffices.
+  it.runIf(backend === 'sqlite')(
+    'evaluates at most the username limit of guesses that arrive at once, the right one last',
+    async () => {
+      const victim = 'admin-a';
+      const guesses = Array.from({ length: 30 }, (_, i) =>
+        login(victim, i === 29 ? PASSWORD : `guess ${String(i)}`, `10.3.0.${String(i)}`),
+      );
+      const statuses = (await Promise.all(guesses)).map((res) => res.statusCode);
+      const evaluated = statuses.filter((status) => status !== 429);
+      expect(evaluated.length).toBeLessThanOrEqual(limits.login.maxFailuresPerUsername);
+      expect(statuses[29]).toBe(429);
+    },
+    // Ten full password checks on a shared machine.
+    120_000,
+  );
+
   // The throttle lives in process memory, so one backend suffices; each failure costs a full
   // scrypt check by design, which makes this the slowest test.
   it.runIf(backend === 'sqlite')('throttles failed logins per client address', async () => {

@@ -2,6 +2,7 @@ import type { AccountDb } from '../../accounts/database.js';
 import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
 import { issueToken } from '../../accounts/tokens.js';
 import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
+import type { UserRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
 import type { LoginThrottle } from './login-throttle.js';
 
@@ -22,6 +23,20 @@ function throttled(seconds: number): AppError {
   });
 }
 
+/** The user whose password this is, or undefined; as slow for an unknown user as for a known one. */
+async function checkCredentials(
+  db: AccountDb,
+  username: string,
+  password: string,
+): Promise<UserRow | undefined> {
+  const user = await findUserByUsername(db, username);
+  if (!user) {
+    await burnPasswordCheck(password);
+    return undefined;
+  }
+  return (await verifyPassword(password, user.password_hash)) ? user : undefined;
+}
+
 /**
  * Checks credentials and issues a short-lived login token. Unknown user and wrong password give
  * the same answer in the same time, so the endpoint does not reveal which usernames exist.
@@ -33,22 +48,22 @@ export async function login(
   input: LoginInput,
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
-  const wait = Math.max(
-    throttle.retryAfterSeconds('username', username),
-    throttle.retryAfterSeconds('address', input.address),
-  );
-  if (wait > 0) throw throttled(wait);
+  // Reserved before the password is checked, so concurrent guesses are counted as they start.
+  const attempt = throttle.reserve({ username, address: input.address });
+  if ('retryAfterSeconds' in attempt) throw throttled(attempt.retryAfterSeconds);
 
-  const user = await findUserByUsername(db, username);
-  const ok = user
-    ? await verifyPassword(input.password, user.password_hash)
-    : (await burnPasswordCheck(input.password), false);
-  if (!user || !ok) {
-    throttle.recordFailure('username', username);
-    throttle.recordFailure('address', input.address);
+  let user: UserRow | undefined;
+  try {
+    user = await checkCredentials(db, username, input.password);
+  } catch (error) {
+    attempt.cancel();
+    throw error;
+  }
+  if (!user) {
+    attempt.fail();
     throw new AppError('unauthenticated', 'Wrong username or password');
   }
-  throttle.reset('username', username);
+  attempt.succeed();
   const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds });
   return { access_token: token.secret, expires_in: ttlSeconds };
 }
