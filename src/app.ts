@@ -6,6 +6,7 @@ import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
 import { LoginThrottle } from './features/auth/login-throttle.js';
+import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
@@ -122,6 +123,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         resetOnSuccess: true,
       },
       address: { windowMs: limits.login.windowMs, maxFailures: limits.login.maxFailuresPerAddress },
+    }),
+    passwordCheckSlots: new PasswordCheckSlots({
+      perAddress: limits.login.concurrentChecksPerAddress,
+      total: limits.login.concurrentChecks,
     }),
     now: options.now ?? (() => new Date()),
     // The one place the valuation model is chosen.

@@ -36,6 +36,14 @@ export const limits = {
     windowMs: 15 * 60_000,
     maxFailuresPerUsername: 10,
     maxFailuresPerAddress: 50,
+    /** Password checks under way at once, per client address and in the process. A check holds
+     * a thread of Node's pool (4 by default, UV_THREADPOOL_SIZE) for about 100 ms of CPU; beyond
+     * the bounds a login is refused at once (`429` for the address, `503` for the process, both
+     * with `Retry-After`), so a burst from one client cannot queue everyone else's logins. */
+    concurrentChecksPerAddress: 2,
+    concurrentChecks: 8,
+    /** Retry-After of a login refused for the bounds above: a check is over within about this. */
+    busyRetryAfterSeconds: 1,
   },
   /** Report templates per owner: enough for every country and purpose, small enough that a
    * template list stays one short answer. Beyond them creation is `409 conflict`. */

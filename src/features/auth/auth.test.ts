@@ -98,19 +98,26 @@ describeBackends('login and bearer auth', (backend) => {
     expectProblem(blocked, 429, 'rate_limited');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect((await login('member-b', PASSWORD, '10.2.0.1')).statusCode).toBe(200);
-  });
+    // Eleven full password checks one after another, on a shared machine.
+  }, 120_000);
 
   // In-memory, like the other throttle tests below: one backend suffices.
   it.runIf(backend === 'sqlite')(
     'evaluates at most the username limit of guesses that arrive at once, the right one last',
     async () => {
       const victim = 'admin-a';
-      const guesses = Array.from({ length: 30 }, (_, i) =>
-        login(victim, i === 29 ? PASSWORD : `guess ${String(i)}`, `10.3.0.${String(i)}`),
-      );
-      const statuses = (await Promise.all(guesses)).map((res) => res.statusCode);
+      // In waves as large as the process checks at once, from as many addresses.
+      const wave = limits.login.concurrentChecks;
+      const statuses: number[] = [];
+      for (let sent = 0; sent < 30; sent += wave) {
+        const guesses = Array.from({ length: Math.min(wave, 30 - sent) }, (_, i) => {
+          const n = sent + i;
+          return login(victim, n === 29 ? PASSWORD : `guess ${String(n)}`, `10.3.0.${String(n)}`);
+        });
+        statuses.push(...(await Promise.all(guesses)).map((res) => res.statusCode));
+      }
       const evaluated = statuses.filter((status) => status !== 429);
-      expect(evaluated.length).toBeLessThanOrEqual(limits.login.maxFailuresPerUsername);
+      expect(evaluated).toEqual(Array(limits.login.maxFailuresPerUsername).fill(401));
       expect(statuses[29]).toBe(429);
     },
     // Ten full password checks on a shared machine.
@@ -118,15 +125,77 @@ describeBackends('login and bearer auth', (backend) => {
   );
 
   // The throttle lives in process memory, so one backend suffices; each failure costs a full
-  // scrypt check by design, which makes this the slowest test.
-  it.runIf(backend === 'sqlite')('throttles failed logins per client address', async () => {
-    const ip = '10.9.9.9';
-    await Promise.all(
-      Array.from({ length: limits.login.maxFailuresPerAddress }, (_, i) =>
-        login(`ghost-${i}`, 'wrong', ip),
-      ),
-    );
-    expectProblem(await login('member-a', PASSWORD, ip), 429, 'rate_limited');
-    expect((await login('member-a', PASSWORD, '10.9.9.10')).statusCode).toBe(200);
-  });
+  // scrypt check by design, which makes this the slowest test. The failures are sent as many at
+  // a time as an address may have checked at once.
+  it.runIf(backend === 'sqlite')(
+    'throttles failed logins per client address',
+    async () => {
+      const ip = '10.9.9.9';
+      const wave = limits.login.concurrentChecksPerAddress;
+      for (let sent = 0; sent < limits.login.maxFailuresPerAddress; sent += wave) {
+        const statuses = await Promise.all(
+          Array.from({ length: wave }, (_, i) =>
+            login(`ghost-${String(sent + i)}`, 'wrong', ip).then((res) => res.statusCode),
+          ),
+        );
+        expect(statuses).toEqual(Array(wave).fill(401));
+      }
+      const blocked = expectProblem(await login('member-a', PASSWORD, ip), 429, 'rate_limited');
+      expect(blocked.detail).toMatch(/failed logins/);
+      expect((await login('member-a', PASSWORD, '10.9.9.10')).statusCode).toBe(200);
+    },
+    300_000,
+  );
+
+  it.runIf(backend === 'sqlite')(
+    'refuses logins beyond the checks an address may have under way, at once, while another address logs in',
+    async () => {
+      const answered: number[] = [];
+      const track = (res: Awaited<ReturnType<typeof login>>) => {
+        answered.push(res.statusCode);
+        return res;
+      };
+      const bogus = Array.from({ length: 40 }, (_, i) =>
+        login(`flood-${String(i)}`, 'wrong', '10.4.0.1').then(track),
+      );
+      const mine = login('member-b', PASSWORD, '10.4.0.2').then(track);
+      const [results, correct] = await Promise.all([Promise.all(bogus), mine]);
+
+      expect(correct.statusCode).toBe(200);
+      const checked = results.filter((res) => res.statusCode === 401);
+      const refused = results.filter((res) => res.statusCode !== 401);
+      expect(checked).toHaveLength(limits.login.concurrentChecksPerAddress);
+      for (const res of refused) {
+        expect(expectProblem(res, 429, 'rate_limited').detail).toMatch(/under way/);
+        expect(res.headers['retry-after']).toBe(String(limits.login.busyRetryAfterSeconds));
+      }
+      // Refused without waiting: every refusal was answered before any password check ended.
+      expect(answered.slice(0, refused.length)).toEqual(refused.map(() => 429));
+    },
+    120_000,
+  );
+
+  it.runIf(backend === 'sqlite')(
+    'refuses logins beyond the checks the process may have under way with 503',
+    async () => {
+      const perAddress = limits.login.concurrentChecksPerAddress;
+      const addresses = Math.ceil(limits.login.concurrentChecks / perAddress) + 1;
+      const results = await Promise.all(
+        Array.from({ length: addresses * perAddress }, (_, i) =>
+          login(`crowd-${String(i)}`, 'wrong', `10.5.0.${String(i % addresses)}`),
+        ),
+      );
+      const statuses = results.map((res) => res.statusCode);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(
+        limits.login.concurrentChecks,
+      );
+      const refused = results.filter((res) => res.statusCode !== 401);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const res of refused) {
+        expectProblem(res, 503, 'overloaded');
+        expect(res.headers['retry-after']).toBe(String(limits.login.busyRetryAfterSeconds));
+      }
+    },
+    120_000,
+  );
 });

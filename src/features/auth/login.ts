@@ -4,7 +4,9 @@ import { issueToken } from '../../accounts/tokens.js';
 import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
 import type { UserRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
 import type { LoginThrottle } from './login-throttle.js';
+import type { PasswordCheckSlots } from './password-check-slots.js';
 
 export interface LoginInput {
   username: string;
@@ -15,6 +17,21 @@ export interface LoginInput {
 export interface LoginResult {
   access_token: string;
   expires_in: number;
+}
+
+/** What stands between a login request and a password check. */
+export interface LoginGuards {
+  throttle: LoginThrottle;
+  slots: PasswordCheckSlots;
+}
+
+function busy(refused: 'address' | 'total'): AppError {
+  const headers = { 'retry-after': String(limits.login.busyRetryAfterSeconds) };
+  return refused === 'address'
+    ? new AppError('rate_limited', 'Too many logins under way from this address; retry shortly', {
+        headers,
+      })
+    : new AppError('overloaded', 'Too many logins under way; retry shortly', { headers });
 }
 
 function throttled(seconds: number): AppError {
@@ -43,14 +60,19 @@ async function checkCredentials(
  */
 export async function login(
   db: AccountDb,
-  throttle: LoginThrottle,
+  guards: LoginGuards,
   ttlSeconds: number,
   input: LoginInput,
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
   // Reserved before the password is checked, so concurrent guesses are counted as they start.
-  const attempt = throttle.reserve({ username, address: input.address });
+  const attempt = guards.throttle.reserve({ username, address: input.address });
   if ('retryAfterSeconds' in attempt) throw throttled(attempt.retryAfterSeconds);
+  const slot = guards.slots.acquire(input.address);
+  if ('refused' in slot) {
+    attempt.cancel();
+    throw busy(slot.refused);
+  }
 
   let user: UserRow | undefined;
   try {
@@ -58,6 +80,8 @@ export async function login(
   } catch (error) {
     attempt.cancel();
     throw error;
+  } finally {
+    slot.release();
   }
   if (!user) {
     attempt.fail();
