@@ -16,6 +16,7 @@ import { valuationRoutes } from './features/valuation/routes.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
+import { registerJsonGuards } from './http/json-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -110,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   registerAuth(app, stores.accounts.db);
+  registerJsonGuards(app);
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
 

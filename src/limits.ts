@@ -5,6 +5,10 @@ export const limits = {
   /** JSON request bodies. Large enough for 50 statistics with 24 groups each, small enough to
    * keep a hostile client from making the parser hold megabytes per connection. */
   jsonBodyBytes: 1024 * 1024,
+  /** Nesting of objects and arrays in a JSON body (and query): no request needs more than a
+   * handful of levels, and code that walks a value recursively (a merge patch) must not run out
+   * of stack on a crafted one. Beyond it → 400. */
+  jsonDepth: 32,
   /** The request line and headers (Node's default, stated here): a bearer token and the usual
    * headers take well under 2 KiB. Beyond it → 431, connection closed. */
   requestHeaderBytes: 16 * 1024,

@@ -46,6 +46,21 @@ describeBackends('login and bearer auth', (backend) => {
     expect({ ...a, requestId: '' }).toEqual({ ...b, requestId: '' });
   });
 
+  it('refuses a username or password with U+0000 as invalid, on every backend', async () => {
+    for (const payload of [
+      { username: 'member-a\u0000', password: PASSWORD },
+      { username: 'member-a', password: `${PASSWORD}\u0000` },
+    ]) {
+      const res = await call(world.app, {
+        method: 'POST',
+        url: '/auth/login/credentials',
+        payload,
+        remoteAddress: '10.0.0.3',
+      });
+      expect(expectProblem(res, 400, 'validation_failed').errors?.[0]?.message).toMatch(/U\+0000/);
+    }
+  });
+
   it('refuses missing, malformed, unknown, expired and revoked tokens with WWW-Authenticate', async () => {
     const db = world.stores.accounts.db;
     const expired = await issueToken(db, {
