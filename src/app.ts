@@ -20,6 +20,7 @@ import { registerJsonGuards } from './http/json-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { redactUrl } from './http/redact-url.js';
 import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -40,11 +41,6 @@ export interface BuildAppOptions {
   /** Header and request deadlines (default: `limits.timeouts`); tests pass shorter ones. The
    * keep-alive timeout comes from the configuration. */
   timeouts?: Partial<Omit<ClientTimeouts, 'keepAliveMs'>>;
-}
-
-/** Tokens must never reach the log, not even in a query string. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
 }
 
 function loggerOptions(
