@@ -18,6 +18,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerJsonGuards } from './http/json-guards.js';
 import { registerOpenApi } from './http/openapi.js';
+import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { redactUrl } from './http/redact-url.js';
@@ -74,7 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: loggerOptions(config, options.logStream),
     bodyLimit: limits.jsonBodyBytes,
     ...serverOptions,
-    http: { ...serverOptions.http, maxHeaderSize: limits.requestHeaderBytes },
+    http: { ...serverOptions.http, ...NODE_HTTP_OPTIONS, maxHeaderSize: limits.requestHeaderBytes },
     genReqId: () => randomUUID(),
     // Client-supplied request ids are not trusted: they would let a caller forge log lines.
     requestIdHeader: false,
@@ -105,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerErrorHandling(app);
+  registerProtocolAnswers(app);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   registerAuth(app, stores.accounts.db);
   registerJsonGuards(app);

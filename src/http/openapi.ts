@@ -16,7 +16,9 @@ ${String(limits.jsonDepth)} levels deep, or with the character U+0000, is \`400 
 A request must arrive within ${seconds(limits.timeouts.requestMs)}, its headers within
 ${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. Its
 request line and headers may have ${String(limits.requestHeaderBytes / 1024)} KiB, beyond which it is
-answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 get \`400 bad_request\`. These come
+answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 and an HTTP/1.1 request without
+\`Host\` get \`400 bad_request\`, an \`Expect\` other than \`100-continue\` gets
+\`417 expectation_failed\` and \`CONNECT\` gets \`501 not_implemented\`. These come
 from the HTTP server before any route, as problem details too, and the connection is closed after
 them.`;
 
