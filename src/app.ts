@@ -21,6 +21,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerSendDeadline } from './http/send-deadline.js';
 import { redactUrl } from './http/redact-url.js';
 import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
@@ -68,6 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     headersMs: options.timeouts?.headersMs ?? limits.timeouts.headersMs,
     requestMs: options.timeouts?.requestMs ?? limits.timeouts.requestMs,
     checkIntervalMs: options.timeouts?.checkIntervalMs ?? limits.timeouts.checkIntervalMs,
+    sendMs: options.timeouts?.sendMs ?? limits.timeouts.sendMs,
     keepAliveMs: config.keepAliveTimeoutMs,
   };
   const serverOptions = timeoutOptions(timeouts);
@@ -107,6 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerErrorHandling(app);
   registerProtocolAnswers(app);
+  registerSendDeadline(app, timeouts.sendMs);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   registerAuth(app, stores.accounts.db);
   registerJsonGuards(app);

@@ -29,6 +29,11 @@ export const limits = {
     /** Node checks the header and request deadlines on a timer; a deadline fires up to this much
      * late. Node's own interval (30 s) would let a 30 s request run for a minute. */
     checkIntervalMs: 1_000,
+    /** The whole response must have been taken by the client within this of its start, or the
+     * connection is closed: a client that stops reading cannot keep the connection and the
+     * unsent response in memory. Like the request deadline, about 3.5 Mbit/s for the largest
+     * answer, a 25 MiB cover. */
+    sendMs: 60_000,
   },
   /** On SIGTERM/SIGINT, in-flight requests get this long before the process exits anyway. */
   shutdownGraceMs: 10_000,

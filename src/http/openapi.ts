@@ -14,7 +14,8 @@ Authenticate with \`POST /auth/login/credentials\` and send the token as
 ${String(limits.jsonDepth)} levels deep, or with the character U+0000, is \`400 validation_failed\`.
 
 A request must arrive within ${seconds(limits.timeouts.requestMs)}, its headers within
-${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. Its
+${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. A response not
+taken by the client within ${seconds(limits.timeouts.sendMs)} of its start is cut and the connection closed. Its
 request line and headers may have ${String(limits.requestHeaderBytes / 1024)} KiB, beyond which it is
 answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 and an HTTP/1.1 request without
 \`Host\` get \`400 bad_request\`, an \`Expect\` other than \`100-continue\` gets
