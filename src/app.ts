@@ -21,6 +21,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerSendDeadline } from './http/send-deadline.js';
 import { redactUrl } from './http/redact-url.js';
 import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
@@ -110,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   registerProtocolAnswers(app);
   registerSendDeadline(app, timeouts.sendMs);
+  registerSecurityHeaders(app);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   registerAuth(app, stores.accounts.db);
   registerJsonGuards(app);

@@ -53,6 +53,7 @@ export function rawProblemResponse(error: AppError, requestId: string): string {
     'content-type': `${PROBLEM_MEDIA_TYPE}; charset=utf-8`,
     'content-length': String(Buffer.byteLength(body)),
     'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
     date: new Date().toUTCString(),
     connection: 'close',
   };

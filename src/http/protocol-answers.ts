@@ -49,6 +49,7 @@ export function registerProtocolAnswers(app: FastifyInstance): void {
       'content-type': `${PROBLEM_MEDIA_TYPE}; charset=utf-8`,
       'content-length': String(Buffer.byteLength(body)),
       'x-request-id': requestId,
+      'x-content-type-options': 'nosniff',
       connection: 'close',
     });
     response.end(body);
