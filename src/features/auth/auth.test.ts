@@ -4,6 +4,7 @@ import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, PASSWORD, type World } from '../../../test/helpers/world.js';
 import { limits } from '../../limits.js';
+import { unauthenticated } from './caller.js';
 
 describeBackends('login and bearer auth', (backend) => {
   let world: World;
@@ -76,22 +77,65 @@ describeBackends('login and bearer auth', (backend) => {
     });
     expect(await revokeTokens(db, { id: revoked.id })).toBe(1);
 
-    const cases: [string, Record<string, string>, RegExp][] = [
-      ['missing', {}, /required/],
-      ['not bearer', { authorization: 'Basic Zm9vOmJhcg==' }, /Bearer/],
-      ['malformed', { authorization: 'Bearer abc' }, /malformed/],
-      ['unknown', { authorization: `Bearer pd_${'A'.repeat(43)}` }, /not valid/],
-      ['expired', { authorization: `Bearer ${expired.secret}` }, /expired/],
-      ['revoked', { authorization: `Bearer ${revoked.secret}` }, /revoked/],
+    const cases: [string, Record<string, string>, RegExp, boolean][] = [
+      ['missing', {}, /required/, false],
+      ['not bearer', { authorization: 'Basic Zm9vOmJhcg==' }, /Bearer/, false],
+      ['malformed', { authorization: 'Bearer abc' }, /malformed/, true],
+      ['unknown', { authorization: `Bearer pd_${'A'.repeat(43)}` }, /not valid/, true],
+      ['expired', { authorization: `Bearer ${expired.secret}` }, /not valid/, true],
+      ['revoked', { authorization: `Bearer ${revoked.secret}` }, /not valid/, true],
     ];
-    for (const [name, headers, detail] of cases) {
+    const answers = new Map<string, unknown>();
+    for (const [name, headers, detail, tokenSent] of cases) {
       const res = await call(world.app, { method: 'GET', url: '/api/v1/me', headers });
       const body = expectProblem(res, 401, 'unauthenticated');
       expect(body.detail, name).toMatch(detail);
-      expect(res.headers['www-authenticate'], name).toMatch(
-        /^Bearer realm="api", error="invalid_token"/,
-      );
+      // The error code only when a token was sent (RFC 6750 §3.1).
+      if (tokenSent) {
+        expect(res.headers['www-authenticate'], name).toMatch(
+          /^Bearer realm="api", error="invalid_token", error_description="[^"]+"$/,
+        );
+      } else {
+        expect(res.headers['www-authenticate'], name).toBe('Bearer realm="api"');
+      }
+      answers.set(name, { ...body, requestId: '', header: res.headers['www-authenticate'] });
     }
+    // Unknown, expired and revoked look alike: the answer is no oracle for a token's state.
+    expect(answers.get('expired')).toEqual(answers.get('unknown'));
+    expect(answers.get('revoked')).toEqual(answers.get('unknown'));
+  });
+
+  it('escapes quotes and backslashes in the challenge', () => {
+    expect(unauthenticated('say "hi" \\ bye').headers['www-authenticate']).toBe(
+      'Bearer realm="api", error="invalid_token", error_description="say \\"hi\\" \\\\ bye"',
+    );
+  });
+
+  it('refuses credentials sent twice with 400, whichever would have won', async () => {
+    const token = world.memberA.token;
+    const both = await call(world.app, {
+      method: 'GET',
+      url: `/api/v1/dossiers?access_token=${token}`,
+      token,
+    });
+    expect(expectProblem(both, 400, 'bad_request').detail).toMatch(/once/);
+    const twiceInQuery = await call(world.app, {
+      method: 'GET',
+      url: `/api/v1/dossiers?access_token=${token}&access_token=${token}`,
+    });
+    expectProblem(twiceInQuery, 400, 'bad_request');
+    const twoHeaders = await world.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { authorization: [`Bearer ${token}`, `Bearer ${world.memberB.token}`] as never },
+    });
+    expectProblem(twoHeaders, 400, 'bad_request');
+  });
+
+  it('answers a failed login with the bare challenge', async () => {
+    const res = await login('member-a', 'not the password', '10.0.0.4');
+    expectProblem(res, 401, 'unauthenticated');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
   });
 
   it('refuses the access_token query parameter on routes that do not opt in', async () => {

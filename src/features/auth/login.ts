@@ -5,6 +5,7 @@ import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
 import type { UserRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
 import { limits } from '../../limits.js';
+import { unauthenticated } from './caller.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PasswordCheckSlots } from './password-check-slots.js';
 
@@ -85,7 +86,7 @@ export async function login(
   }
   if (!user) {
     attempt.fail();
-    throw new AppError('unauthenticated', 'Wrong username or password');
+    throw unauthenticated('Wrong username or password', false);
   }
   attempt.succeed();
   const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds });
