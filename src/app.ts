@@ -6,6 +6,7 @@ import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
 import { LoginThrottle } from './features/auth/login-throttle.js';
+import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
@@ -15,9 +16,14 @@ import { valuationRoutes } from './features/valuation/routes.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
+import { registerJsonGuards } from './http/json-guards.js';
 import { registerOpenApi } from './http/openapi.js';
+import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerSendDeadline } from './http/send-deadline.js';
+import { redactUrl } from './http/redact-url.js';
 import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -38,11 +44,6 @@ export interface BuildAppOptions {
   /** Header and request deadlines (default: `limits.timeouts`); tests pass shorter ones. The
    * keep-alive timeout comes from the configuration. */
   timeouts?: Partial<Omit<ClientTimeouts, 'keepAliveMs'>>;
-}
-
-/** Tokens must never reach the log, not even in a query string. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
 }
 
 function loggerOptions(
@@ -69,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     headersMs: options.timeouts?.headersMs ?? limits.timeouts.headersMs,
     requestMs: options.timeouts?.requestMs ?? limits.timeouts.requestMs,
     checkIntervalMs: options.timeouts?.checkIntervalMs ?? limits.timeouts.checkIntervalMs,
+    sendMs: options.timeouts?.sendMs ?? limits.timeouts.sendMs,
     keepAliveMs: config.keepAliveTimeoutMs,
   };
   const serverOptions = timeoutOptions(timeouts);
@@ -76,7 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: loggerOptions(config, options.logStream),
     bodyLimit: limits.jsonBodyBytes,
     ...serverOptions,
-    http: { ...serverOptions.http, maxHeaderSize: limits.requestHeaderBytes },
+    http: { ...serverOptions.http, ...NODE_HTTP_OPTIONS, maxHeaderSize: limits.requestHeaderBytes },
     genReqId: () => randomUUID(),
     // Client-supplied request ids are not trusted: they would let a caller forge log lines.
     requestIdHeader: false,
@@ -107,8 +109,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerErrorHandling(app);
+  registerProtocolAnswers(app);
+  registerSendDeadline(app, timeouts.sendMs);
+  registerSecurityHeaders(app);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   registerAuth(app, stores.accounts.db);
+  registerJsonGuards(app);
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
 
@@ -119,8 +125,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       username: {
         windowMs: limits.login.windowMs,
         maxFailures: limits.login.maxFailuresPerUsername,
+        resetOnSuccess: true,
       },
       address: { windowMs: limits.login.windowMs, maxFailures: limits.login.maxFailuresPerAddress },
+    }),
+    passwordCheckSlots: new PasswordCheckSlots({
+      perAddress: limits.login.concurrentChecksPerAddress,
+      total: limits.login.concurrentChecks,
     }),
     now: options.now ?? (() => new Date()),
     // The one place the valuation model is chosen.

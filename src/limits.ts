@@ -5,6 +5,10 @@ export const limits = {
   /** JSON request bodies. Large enough for 50 statistics with 24 groups each, small enough to
    * keep a hostile client from making the parser hold megabytes per connection. */
   jsonBodyBytes: 1024 * 1024,
+  /** Nesting of objects and arrays in a JSON body (and query): no request needs more than a
+   * handful of levels, and code that walks a value recursively (a merge patch) must not run out
+   * of stack on a crafted one. Beyond it → 400. */
+  jsonDepth: 32,
   /** The request line and headers (Node's default, stated here): a bearer token and the usual
    * headers take well under 2 KiB. Beyond it → 431, connection closed. */
   requestHeaderBytes: 16 * 1024,
@@ -25,15 +29,30 @@ export const limits = {
     /** Node checks the header and request deadlines on a timer; a deadline fires up to this much
      * late. Node's own interval (30 s) would let a 30 s request run for a minute. */
     checkIntervalMs: 1_000,
+    /** The whole response must have been taken by the client within this of its start, or the
+     * connection is closed: a client that stops reading cannot keep the connection and the
+     * unsent response in memory. Like the request deadline, about 3.5 Mbit/s for the largest
+     * answer, a 25 MiB cover. */
+    sendMs: 60_000,
   },
   /** On SIGTERM/SIGINT, in-flight requests get this long before the process exits anyway. */
   shutdownGraceMs: 10_000,
-  /** Failed logins: counted per username and per client address over a fixed window. Counting
-   * failures (not attempts) keeps scripts that log in correctly unaffected. */
+  /** Failed logins: counted per username and per client address over a fixed window. A login
+   * is counted from before its password check until it succeeds, so concurrent guesses are
+   * limited too; counting failures (not successes) keeps scripts that log in correctly
+   * unaffected. */
   login: {
     windowMs: 15 * 60_000,
     maxFailuresPerUsername: 10,
     maxFailuresPerAddress: 50,
+    /** Password checks under way at once, per client address and in the process. A check holds
+     * a thread of Node's pool (4 by default, UV_THREADPOOL_SIZE) for about 100 ms of CPU; beyond
+     * the bounds a login is refused at once (`429` for the address, `503` for the process, both
+     * with `Retry-After`), so a burst from one client cannot queue everyone else's logins. */
+    concurrentChecksPerAddress: 2,
+    concurrentChecks: 8,
+    /** Retry-After of a login refused for the bounds above: a check is over within about this. */
+    busyRetryAfterSeconds: 1,
   },
   /** Report templates per owner: enough for every country and purpose, small enough that a
    * template list stays one short answer. Beyond them creation is `409 conflict`. */

@@ -37,9 +37,37 @@ const QUERY_TOKEN = 'access_token';
 /** Routes outside these prefixes (the docs page's assets) need not declare an auth mode. */
 const API_PREFIXES = ['/api/', '/auth/', '/health', '/ready'];
 
+/** Credentials sent more than once are refused, not resolved by "the first one wins". */
+function ambiguous(): AppError {
+  return new AppError(
+    'bad_request',
+    `Send one access token, once: in the Authorization header or the ${QUERY_TOKEN} query parameter`,
+    { headers: { 'www-authenticate': 'Bearer realm="api", error="invalid_request"' } },
+  );
+}
+
+function authorizationHeaders(request: FastifyRequest): number {
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'authorization') count += 1;
+  }
+  return count;
+}
+
 function bearerFrom(request: FastifyRequest, mode: AuthMode): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
   const fromQuery = query?.[QUERY_TOKEN];
+  const header = request.headers.authorization;
+  if (
+    authorizationHeaders(request) > 1 ||
+    // Two headers joined into one, as a proxy may send them: a token never has a comma.
+    header?.includes(',') === true ||
+    Array.isArray(fromQuery) ||
+    (fromQuery !== undefined && header !== undefined)
+  ) {
+    throw ambiguous();
+  }
   if (fromQuery !== undefined && query) {
     if (mode !== 'bearer-or-query') {
       throw unauthenticated(
@@ -49,10 +77,11 @@ function bearerFrom(request: FastifyRequest, mode: AuthMode): string | undefined
     // Dropped before validation: the route's own query schema never sees credentials.
     Reflect.deleteProperty(query, QUERY_TOKEN);
   }
-  const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer +([^\s]+) *$/i.exec(header);
-    if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>"');
+    if (!match?.[1]) {
+      throw unauthenticated('The Authorization header must be "Bearer <token>"', false);
+    }
     return match[1];
   }
   return typeof fromQuery === 'string' ? fromQuery : undefined;
@@ -86,8 +115,10 @@ export function registerAuth(app: FastifyInstance, db: AccountDb): void {
     const mode = request.routeOptions.config.auth ?? 'none';
     if (mode === 'none') return;
     const secret = bearerFrom(request, mode);
-    if (secret === undefined) throw unauthenticated('An access token is required');
-    request.caller = await resolveCaller(db, secret);
+    if (secret === undefined) throw unauthenticated('An access token is required', false);
+    request.caller = await resolveCaller(db, secret, (reason) => {
+      request.log.info({ reason }, 'access token refused');
+    });
   });
 }
 

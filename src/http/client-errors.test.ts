@@ -111,6 +111,39 @@ describe('requests refused before routing, on a real socket', () => {
     expect(line).toMatchObject({ level: 30, msg: 'request refused', code: 'bad_request' });
   });
 
+  it('an HTTP/1.1 request without Host: 400 bad_request as problem details', async () => {
+    const problem = await refusal('GET /health HTTP/1.1\r\n\r\n', 400, 'bad_request');
+    expect(problem.detail).toBe('An HTTP/1.1 request must have a Host header');
+    // HTTP/1.0 has no Host requirement.
+    const old = await RawConnection.open(port);
+    old.write('GET /health HTTP/1.0\r\n\r\n');
+    expect((await old.response()).head).toMatch(/^HTTP\/1\.1 200 /);
+    old.destroy();
+  });
+
+  it('an Expect other than 100-continue: 417 expectation_failed as problem details', async () => {
+    const problem = await refusal(
+      'POST /auth/login/credentials HTTP/1.1\r\nHost: propdata\r\nExpect: 200-ok\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      417,
+      'expectation_failed',
+    );
+    expect(problem.detail).toBe('The expectation "200-ok" is not supported; only 100-continue is');
+  });
+
+  it('CONNECT: 501 not_implemented as problem details instead of a dropped connection', async () => {
+    const problem = await refusal(
+      'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n',
+      501,
+      'not_implemented',
+    );
+    expect(problem.detail).toMatch(/CONNECT is not supported/);
+    const line = log
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((entry) => entry.reqId === problem.requestId);
+    expect(line).toMatchObject({ level: 30, msg: 'request refused', code: 'not_implemented' });
+  });
+
   it('keeps serving other connections', async () => {
     const connection = await RawConnection.open(port);
     connection.write(health('Connection: close\r\n'));

@@ -46,13 +46,14 @@ export function clientErrorProblem(error: ClientError, deadlines: Deadlines): Ap
 }
 
 /** A whole HTTP/1.1 response carrying `error` as problem details; the connection ends after it. */
-function rawProblemResponse(error: AppError, requestId: string): string {
+export function rawProblemResponse(error: AppError, requestId: string): string {
   const body = JSON.stringify(problemBody(error, requestId));
   const headers: Record<string, string> = {
     ...error.headers,
     'content-type': `${PROBLEM_MEDIA_TYPE}; charset=utf-8`,
     'content-length': String(Buffer.byteLength(body)),
     'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
     date: new Date().toUTCString(),
     connection: 'close',
   };

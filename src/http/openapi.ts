@@ -10,12 +10,16 @@ const DESCRIPTION = `Property market data for AT, BE, CH, CZ, DE, FR, NL and SK.
 
 Authenticate with \`POST /auth/login/credentials\` and send the token as
 \`Authorization: Bearer <token>\`. Errors are RFC 9457 problem details
-(\`application/problem+json\`) with a stable \`code\`.
+(\`application/problem+json\`) with a stable \`code\`. A request value nested more than
+${String(limits.jsonDepth)} levels deep, or with the character U+0000, is \`400 validation_failed\`.
 
 A request must arrive within ${seconds(limits.timeouts.requestMs)}, its headers within
-${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. Its
+${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. A response not
+taken by the client within ${seconds(limits.timeouts.sendMs)} of its start is cut and the connection closed. Its
 request line and headers may have ${String(limits.requestHeaderBytes / 1024)} KiB, beyond which it is
-answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 get \`400 bad_request\`. These come
+answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 and an HTTP/1.1 request without
+\`Host\` get \`400 bad_request\`, an \`Expect\` other than \`100-continue\` gets
+\`417 expectation_failed\` and \`CONNECT\` gets \`501 not_implemented\`. These come
 from the HTTP server before any route, as problem details too, and the connection is closed after
 them.`;
 
@@ -39,7 +43,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list' },
+    // The plugin's policy (its own scripts and styles only), framed by no one; without its
+    // upgrade to https, which would break the page on a plain-http loopback address.
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(/ ?upgrade-insecure-requests;?/, ''),
+  });
 
   app.get('/api/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () =>
     app.swagger(),

@@ -19,10 +19,12 @@ export const ERROR_STATUS = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  expectation_failed: 417,
   insufficient_data: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal: 500,
+  not_implemented: 501,
   overloaded: 503,
 } as const;
 

@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { limits } from '../limits.js';
 import { openStores } from '../stores.js';
 import { coverForm } from '../../test/helpers/multipart.js';
-import { makePdf } from '../../test/helpers/pdf.js';
+import { makePdf, pdfOfSize } from '../../test/helpers/pdf.js';
 import { expectRawProblem, rawHeaders } from '../../test/helpers/problem.js';
 import { RawConnection } from '../../test/helpers/raw-http.js';
 import { createWorld, testConfig, type World } from '../../test/helpers/world.js';
@@ -20,6 +20,7 @@ const HEADERS_MS = 300;
 const REQUEST_MS = 2000;
 const KEEP_ALIVE_MS = 1000;
 const CHECK_MS = 50;
+const SEND_MS = 1000;
 /** Node keeps an idle socket up to 1 s beyond the keep-alive timeout it announces. */
 const NODE_KEEP_ALIVE_GRACE_MS = 1000;
 /** Lateness tolerated on a loaded machine. */
@@ -39,6 +40,7 @@ describe('server deadlines by default', () => {
         requestMs: 30_000,
         defaultKeepAliveMs: 72_000,
         checkIntervalMs: 1_000,
+        sendMs: 60_000,
       });
       await app.close();
     } finally {
@@ -62,11 +64,18 @@ describe('server deadlines by default', () => {
 describe('slow and idle clients on a real socket', () => {
   let world: World;
   let port: number;
+  const log: string[] = [];
   beforeAll(async () => {
     world = await createWorld('sqlite', {
-      env: { PROPDATA_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS) },
+      env: { PROPDATA_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS), LOG_LEVEL: 'info' },
       app: {
-        timeouts: { headersMs: HEADERS_MS, requestMs: REQUEST_MS, checkIntervalMs: CHECK_MS },
+        timeouts: {
+          headersMs: HEADERS_MS,
+          requestMs: REQUEST_MS,
+          checkIntervalMs: CHECK_MS,
+          sendMs: SEND_MS,
+        },
+        logStream: { write: (line: string) => void log.push(line) },
       },
     });
     await world.app.listen({ port: 0, host: '127.0.0.1' });
@@ -200,5 +209,49 @@ describe('slow and idle clients on a real socket', () => {
     expect(idle).toBeLessThan(KEEP_ALIVE_MS + NODE_KEEP_ALIVE_GRACE_MS + SLACK_MS);
     // Closed quietly: an idle connection gets no 408.
     expect(connection.text().length).toBe(second.end);
+  });
+
+  it('send deadline (limits.timeouts.sendMs): a client that stops reading a large download is disconnected', async () => {
+    const pdf = await pdfOfSize(16 * 1024 * 1024);
+    const form = coverForm(pdf);
+    const upload = await world.app.inject({
+      method: 'POST',
+      url: '/api/v1/user-settings/covers/user/back',
+      headers: { ...form.headers, authorization: `Bearer ${world.adminA.token}` },
+      payload: form.payload,
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+    const { uuid } = upload.json<{ uuid: string }>();
+
+    // A client that asks for the file and never reads: the network's buffers fill up long
+    // before 16 MiB are sent.
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    const sentAt = performance.now();
+    socket.write(
+      `GET /api/v1/user-settings/covers/file/${uuid} HTTP/1.1\r\nHost: propdata\r\n` +
+        `Authorization: Bearer ${world.adminA.token}\r\n\r\n`,
+    );
+
+    const cut = () => log.some((line) => line.includes('response not taken by the client in time'));
+    while (!cut() && performance.now() - sentAt < SEND_MS + 4 * SLACK_MS) {
+      await new Promise((resolve) => setTimeout(resolve, CHECK_MS));
+    }
+    const after = performance.now() - sentAt;
+    expect(cut()).toBe(true);
+    expect(after).toBeGreaterThanOrEqual(SEND_MS);
+
+    // Reading now gets what the network had buffered, then the end: never the whole file.
+    socket.resume();
+    await ended;
+    const bytes = Buffer.concat(received);
+    expect(bytes.toString('latin1', 0, 15)).toBe('HTTP/1.1 200 OK');
+    expect(bytes.length).toBeLessThan(pdf.length);
+    await expectServing();
   });
 });

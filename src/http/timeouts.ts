@@ -11,6 +11,8 @@ export interface ClientTimeouts {
   keepAliveMs: number;
   /** How often Node checks the header and request deadlines. */
   checkIntervalMs: number;
+  /** A response must have been handed to the network within this of its start. */
+  sendMs: number;
 }
 
 /**

@@ -79,19 +79,24 @@ describeBackends('authentication on every route', (backend) => {
   });
 
   const protectedRoutes = Object.entries(ROUTES).filter(([, mode]) => mode !== 'none');
-  const cases: [string, () => Record<string, string>][] = [
-    ['no token', () => ({})],
-    ['a malformed header', () => ({ authorization: 'Bearer' })],
-    ['another scheme', () => ({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })],
-    ['a malformed token', () => ({ authorization: 'Bearer not-a-token' })],
-    ['an unknown token', () => ({ authorization: `Bearer ${newTokenSecret()}` })],
-    ['an expired token', () => ({ authorization: `Bearer ${expired}` })],
-    ['a revoked token', () => ({ authorization: `Bearer ${revoked}` })],
+  // With whether a token was sent: only then does the challenge name an error (RFC 6750 §3.1).
+  const cases: [string, () => Record<string, string>, boolean][] = [
+    ['no token', () => ({}), false],
+    ['a malformed header', () => ({ authorization: 'Bearer' }), false],
+    [
+      'another scheme',
+      () => ({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }),
+      false,
+    ],
+    ['a malformed token', () => ({ authorization: 'Bearer not-a-token' }), true],
+    ['an unknown token', () => ({ authorization: `Bearer ${newTokenSecret()}` }), true],
+    ['an expired token', () => ({ authorization: `Bearer ${expired}` }), true],
+    ['a revoked token', () => ({ authorization: `Bearer ${revoked}` }), true],
   ];
 
   it.each(protectedRoutes)('%s refuses every bad credential with 401', async (route) => {
     const [method = 'GET', url = '/'] = route.split(' ');
-    for (const [what, headers] of cases) {
+    for (const [what, headers, tokenSent] of cases) {
       const res = await world.app.inject({
         method: method as 'GET',
         url: concrete(url),
@@ -99,7 +104,9 @@ describeBackends('authentication on every route', (backend) => {
       });
       expect(res.statusCode, `${route} with ${what}`).toBe(401);
       expectProblem(res, 401, 'unauthenticated');
-      expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="api", error="invalid_token"/);
+      expect(res.headers['www-authenticate'], what).toMatch(
+        tokenSent ? /^Bearer realm="api", error="invalid_token"/ : /^Bearer realm="api"$/,
+      );
       // Nothing about the accounts leaks into a refusal.
       expect(res.body).not.toMatch(/hash|scrypt|\$[0-9a-f]{16}/i);
     }

@@ -4,6 +4,7 @@ import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, PASSWORD, type World } from '../../../test/helpers/world.js';
 import { limits } from '../../limits.js';
+import { unauthenticated } from './caller.js';
 
 describeBackends('login and bearer auth', (backend) => {
   let world: World;
@@ -46,6 +47,21 @@ describeBackends('login and bearer auth', (backend) => {
     expect({ ...a, requestId: '' }).toEqual({ ...b, requestId: '' });
   });
 
+  it('refuses a username or password with U+0000 as invalid, on every backend', async () => {
+    for (const payload of [
+      { username: 'member-a\u0000', password: PASSWORD },
+      { username: 'member-a', password: `${PASSWORD}\u0000` },
+    ]) {
+      const res = await call(world.app, {
+        method: 'POST',
+        url: '/auth/login/credentials',
+        payload,
+        remoteAddress: '10.0.0.3',
+      });
+      expect(expectProblem(res, 400, 'validation_failed').errors?.[0]?.message).toMatch(/U\+0000/);
+    }
+  });
+
   it('refuses missing, malformed, unknown, expired and revoked tokens with WWW-Authenticate', async () => {
     const db = world.stores.accounts.db;
     const expired = await issueToken(db, {
@@ -61,22 +77,65 @@ describeBackends('login and bearer auth', (backend) => {
     });
     expect(await revokeTokens(db, { id: revoked.id })).toBe(1);
 
-    const cases: [string, Record<string, string>, RegExp][] = [
-      ['missing', {}, /required/],
-      ['not bearer', { authorization: 'Basic Zm9vOmJhcg==' }, /Bearer/],
-      ['malformed', { authorization: 'Bearer abc' }, /malformed/],
-      ['unknown', { authorization: `Bearer pd_${'A'.repeat(43)}` }, /not valid/],
-      ['expired', { authorization: `Bearer ${expired.secret}` }, /expired/],
-      ['revoked', { authorization: `Bearer ${revoked.secret}` }, /revoked/],
+    const cases: [string, Record<string, string>, RegExp, boolean][] = [
+      ['missing', {}, /required/, false],
+      ['not bearer', { authorization: 'Basic Zm9vOmJhcg==' }, /Bearer/, false],
+      ['malformed', { authorization: 'Bearer abc' }, /malformed/, true],
+      ['unknown', { authorization: `Bearer pd_${'A'.repeat(43)}` }, /not valid/, true],
+      ['expired', { authorization: `Bearer ${expired.secret}` }, /not valid/, true],
+      ['revoked', { authorization: `Bearer ${revoked.secret}` }, /not valid/, true],
     ];
-    for (const [name, headers, detail] of cases) {
+    const answers = new Map<string, unknown>();
+    for (const [name, headers, detail, tokenSent] of cases) {
       const res = await call(world.app, { method: 'GET', url: '/api/v1/me', headers });
       const body = expectProblem(res, 401, 'unauthenticated');
       expect(body.detail, name).toMatch(detail);
-      expect(res.headers['www-authenticate'], name).toMatch(
-        /^Bearer realm="api", error="invalid_token"/,
-      );
+      // The error code only when a token was sent (RFC 6750 §3.1).
+      if (tokenSent) {
+        expect(res.headers['www-authenticate'], name).toMatch(
+          /^Bearer realm="api", error="invalid_token", error_description="[^"]+"$/,
+        );
+      } else {
+        expect(res.headers['www-authenticate'], name).toBe('Bearer realm="api"');
+      }
+      answers.set(name, { ...body, requestId: '', header: res.headers['www-authenticate'] });
     }
+    // Unknown, expired and revoked look alike: the answer is no oracle for a token's state.
+    expect(answers.get('expired')).toEqual(answers.get('unknown'));
+    expect(answers.get('revoked')).toEqual(answers.get('unknown'));
+  });
+
+  it('escapes quotes and backslashes in the challenge', () => {
+    expect(unauthenticated('say "hi" \\ bye').headers['www-authenticate']).toBe(
+      'Bearer realm="api", error="invalid_token", error_description="say \\"hi\\" \\\\ bye"',
+    );
+  });
+
+  it('refuses credentials sent twice with 400, whichever would have won', async () => {
+    const token = world.memberA.token;
+    const both = await call(world.app, {
+      method: 'GET',
+      url: `/api/v1/dossiers?access_token=${token}`,
+      token,
+    });
+    expect(expectProblem(both, 400, 'bad_request').detail).toMatch(/once/);
+    const twiceInQuery = await call(world.app, {
+      method: 'GET',
+      url: `/api/v1/dossiers?access_token=${token}&access_token=${token}`,
+    });
+    expectProblem(twiceInQuery, 400, 'bad_request');
+    const twoHeaders = await world.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { authorization: [`Bearer ${token}`, `Bearer ${world.memberB.token}`] as never },
+    });
+    expectProblem(twoHeaders, 400, 'bad_request');
+  });
+
+  it('answers a failed login with the bare challenge', async () => {
+    const res = await login('member-a', 'not the password', '10.0.0.4');
+    expectProblem(res, 401, 'unauthenticated');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
   });
 
   it('refuses the access_token query parameter on routes that do not opt in', async () => {
@@ -98,18 +157,104 @@ describeBackends('login and bearer auth', (backend) => {
     expectProblem(blocked, 429, 'rate_limited');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect((await login('member-b', PASSWORD, '10.2.0.1')).statusCode).toBe(200);
-  });
+    // Eleven full password checks one after another, on a shared machine.
+  }, 120_000);
+
+  // In-memory, like the other throttle tests below: one backend suffices.
+  it.runIf(backend === 'sqlite')(
+    'evaluates at most the username limit of guesses that arrive at once, the right one last',
+    async () => {
+      const victim = 'admin-a';
+      // In waves as large as the process checks at once, from as many addresses.
+      const wave = limits.login.concurrentChecks;
+      const statuses: number[] = [];
+      for (let sent = 0; sent < 30; sent += wave) {
+        const guesses = Array.from({ length: Math.min(wave, 30 - sent) }, (_, i) => {
+          const n = sent + i;
+          return login(victim, n === 29 ? PASSWORD : `guess ${String(n)}`, `10.3.0.${String(n)}`);
+        });
+        statuses.push(...(await Promise.all(guesses)).map((res) => res.statusCode));
+      }
+      const evaluated = statuses.filter((status) => status !== 429);
+      expect(evaluated).toEqual(Array(limits.login.maxFailuresPerUsername).fill(401));
+      expect(statuses[29]).toBe(429);
+    },
+    // Ten full password checks on a shared machine.
+    120_000,
+  );
 
   // The throttle lives in process memory, so one backend suffices; each failure costs a full
-  // scrypt check by design, which makes this the slowest test.
-  it.runIf(backend === 'sqlite')('throttles failed logins per client address', async () => {
-    const ip = '10.9.9.9';
-    await Promise.all(
-      Array.from({ length: limits.login.maxFailuresPerAddress }, (_, i) =>
-        login(`ghost-${i}`, 'wrong', ip),
-      ),
-    );
-    expectProblem(await login('member-a', PASSWORD, ip), 429, 'rate_limited');
-    expect((await login('member-a', PASSWORD, '10.9.9.10')).statusCode).toBe(200);
-  });
+  // scrypt check by design, which makes this the slowest test. The failures are sent as many at
+  // a time as an address may have checked at once.
+  it.runIf(backend === 'sqlite')(
+    'throttles failed logins per client address',
+    async () => {
+      const ip = '10.9.9.9';
+      const wave = limits.login.concurrentChecksPerAddress;
+      for (let sent = 0; sent < limits.login.maxFailuresPerAddress; sent += wave) {
+        const statuses = await Promise.all(
+          Array.from({ length: wave }, (_, i) =>
+            login(`ghost-${String(sent + i)}`, 'wrong', ip).then((res) => res.statusCode),
+          ),
+        );
+        expect(statuses).toEqual(Array(wave).fill(401));
+      }
+      const blocked = expectProblem(await login('member-a', PASSWORD, ip), 429, 'rate_limited');
+      expect(blocked.detail).toMatch(/failed logins/);
+      expect((await login('member-a', PASSWORD, '10.9.9.10')).statusCode).toBe(200);
+    },
+    300_000,
+  );
+
+  it.runIf(backend === 'sqlite')(
+    'refuses logins beyond the checks an address may have under way, at once, while another address logs in',
+    async () => {
+      const answered: number[] = [];
+      const track = (res: Awaited<ReturnType<typeof login>>) => {
+        answered.push(res.statusCode);
+        return res;
+      };
+      const bogus = Array.from({ length: 40 }, (_, i) =>
+        login(`flood-${String(i)}`, 'wrong', '10.4.0.1').then(track),
+      );
+      const mine = login('member-b', PASSWORD, '10.4.0.2').then(track);
+      const [results, correct] = await Promise.all([Promise.all(bogus), mine]);
+
+      expect(correct.statusCode).toBe(200);
+      const checked = results.filter((res) => res.statusCode === 401);
+      const refused = results.filter((res) => res.statusCode !== 401);
+      expect(checked).toHaveLength(limits.login.concurrentChecksPerAddress);
+      for (const res of refused) {
+        expect(expectProblem(res, 429, 'rate_limited').detail).toMatch(/under way/);
+        expect(res.headers['retry-after']).toBe(String(limits.login.busyRetryAfterSeconds));
+      }
+      // Refused without waiting: every refusal was answered before any password check ended.
+      expect(answered.slice(0, refused.length)).toEqual(refused.map(() => 429));
+    },
+    120_000,
+  );
+
+  it.runIf(backend === 'sqlite')(
+    'refuses logins beyond the checks the process may have under way with 503',
+    async () => {
+      const perAddress = limits.login.concurrentChecksPerAddress;
+      const addresses = Math.ceil(limits.login.concurrentChecks / perAddress) + 1;
+      const results = await Promise.all(
+        Array.from({ length: addresses * perAddress }, (_, i) =>
+          login(`crowd-${String(i)}`, 'wrong', `10.5.0.${String(i % addresses)}`),
+        ),
+      );
+      const statuses = results.map((res) => res.statusCode);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(
+        limits.login.concurrentChecks,
+      );
+      const refused = results.filter((res) => res.statusCode !== 401);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const res of refused) {
+        expectProblem(res, 503, 'overloaded');
+        expect(res.headers['retry-after']).toBe(String(limits.login.busyRetryAfterSeconds));
+      }
+    },
+    120_000,
+  );
 });

@@ -2,8 +2,12 @@ import type { AccountDb } from '../../accounts/database.js';
 import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
 import { issueToken } from '../../accounts/tokens.js';
 import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
+import type { UserRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+import { unauthenticated } from './caller.js';
 import type { LoginThrottle } from './login-throttle.js';
+import type { PasswordCheckSlots } from './password-check-slots.js';
 
 export interface LoginInput {
   username: string;
@@ -16,10 +20,39 @@ export interface LoginResult {
   expires_in: number;
 }
 
+/** What stands between a login request and a password check. */
+export interface LoginGuards {
+  throttle: LoginThrottle;
+  slots: PasswordCheckSlots;
+}
+
+function busy(refused: 'address' | 'total'): AppError {
+  const headers = { 'retry-after': String(limits.login.busyRetryAfterSeconds) };
+  return refused === 'address'
+    ? new AppError('rate_limited', 'Too many logins under way from this address; retry shortly', {
+        headers,
+      })
+    : new AppError('overloaded', 'Too many logins under way; retry shortly', { headers });
+}
+
 function throttled(seconds: number): AppError {
   return new AppError('rate_limited', 'Too many failed logins; try again later', {
     headers: { 'retry-after': String(seconds) },
   });
+}
+
+/** The user whose password this is, or undefined; as slow for an unknown user as for a known one. */
+async function checkCredentials(
+  db: AccountDb,
+  username: string,
+  password: string,
+): Promise<UserRow | undefined> {
+  const user = await findUserByUsername(db, username);
+  if (!user) {
+    await burnPasswordCheck(password);
+    return undefined;
+  }
+  return (await verifyPassword(password, user.password_hash)) ? user : undefined;
 }
 
 /**
@@ -28,27 +61,34 @@ function throttled(seconds: number): AppError {
  */
 export async function login(
   db: AccountDb,
-  throttle: LoginThrottle,
+  guards: LoginGuards,
   ttlSeconds: number,
   input: LoginInput,
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
-  const wait = Math.max(
-    throttle.retryAfterSeconds('username', username),
-    throttle.retryAfterSeconds('address', input.address),
-  );
-  if (wait > 0) throw throttled(wait);
-
-  const user = await findUserByUsername(db, username);
-  const ok = user
-    ? await verifyPassword(input.password, user.password_hash)
-    : (await burnPasswordCheck(input.password), false);
-  if (!user || !ok) {
-    throttle.recordFailure('username', username);
-    throttle.recordFailure('address', input.address);
-    throw new AppError('unauthenticated', 'Wrong username or password');
+  // Reserved before the password is checked, so concurrent guesses are counted as they start.
+  const attempt = guards.throttle.reserve({ username, address: input.address });
+  if ('retryAfterSeconds' in attempt) throw throttled(attempt.retryAfterSeconds);
+  const slot = guards.slots.acquire(input.address);
+  if ('refused' in slot) {
+    attempt.cancel();
+    throw busy(slot.refused);
   }
-  throttle.reset('username', username);
+
+  let user: UserRow | undefined;
+  try {
+    user = await checkCredentials(db, username, input.password);
+  } catch (error) {
+    attempt.cancel();
+    throw error;
+  } finally {
+    slot.release();
+  }
+  if (!user) {
+    attempt.fail();
+    throw unauthenticated('Wrong username or password', false);
+  }
+  attempt.succeed();
   const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds });
   return { access_token: token.secret, expires_in: ttlSeconds };
 }

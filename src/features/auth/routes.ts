@@ -19,16 +19,20 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
         summary: 'Log in with username and password',
         description:
           'Returns a short-lived access token. Wrong password and unknown user give the same 401. ' +
-          'Failed logins are limited per username and per client address (429 with Retry-After).',
+          'Failed logins are limited per username and per client address (429 with Retry-After). ' +
+          'Password checks under way at once are bounded per client address (429) and in all ' +
+          '(503); beyond them a login is refused at once with Retry-After.',
         body: LoginBody,
-        response: { 200: LoginResponse, ...errorResponses(400, 401, 415, 429) },
+        response: { 200: LoginResponse, ...errorResponses(400, 401, 415, 429, 503) },
       },
     },
     (request) =>
-      login(ctx.stores.accounts.db, ctx.loginThrottle, ctx.config.loginTokenTtlSeconds, {
-        ...request.body,
-        address: request.ip,
-      }),
+      login(
+        ctx.stores.accounts.db,
+        { throttle: ctx.loginThrottle, slots: ctx.passwordCheckSlots },
+        ctx.config.loginTokenTtlSeconds,
+        { ...request.body, address: request.ip },
+      ),
   );
 
   r.get(

@@ -4,6 +4,7 @@ import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import type { Problem } from '../../http/problem.js';
+import { limits } from '../../limits.js';
 import { EXAMPLE_DOSSIER, type DossierRead } from './schemas.js';
 
 const BASE = '/api/v1/dossiers';
@@ -224,6 +225,34 @@ describeBackends('dossiers', (backend) => {
         'unsupported_country',
       );
       expectProblem(await d.patch(world.memberA, id, [1]), 400, 'validation_failed');
+      expect((await d.get(world.memberA, id)).json()).toEqual(before);
+    });
+
+    it('refuses a patch nested deeper than the limit, and a string with U+0000', async () => {
+      const id = await created(d.create(world.memberA, dossier()));
+      const before = (await d.get(world.memberA, id)).json<DossierRead>();
+      // Deep enough to exhaust the stack of a recursive merge, well within the body limit.
+      const depth = 20_000;
+      const deep = `${'{"notes":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const res = await call(world.app, {
+        method: 'PATCH',
+        url: `${BASE}/${id}`,
+        token: world.memberA.token,
+        headers: { 'content-type': 'application/merge-patch+json' },
+        payload: deep,
+      });
+      const problem = expectProblem(res, 400, 'validation_failed');
+      expect(problem.errors?.[0]?.message).toBe(
+        `is nested more than ${String(limits.jsonDepth)} levels deep`,
+      );
+      const nul = expectProblem(
+        await d.patch(world.memberA, id, { title: 'A\u0000B' }),
+        400,
+        'validation_failed',
+      );
+      expect(nul.errors).toEqual([
+        { path: '/title', message: 'must not contain the character U+0000' },
+      ]);
       expect((await d.get(world.memberA, id)).json()).toEqual(before);
     });
   });

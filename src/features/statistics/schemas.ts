@@ -9,6 +9,11 @@ export const MAX_STATISTICS = 50;
 export const MAX_GROUPS = 24;
 export const MAX_PERIODS = 600;
 export const MAX_RADIUS_METERS = 10_000;
+/** Every number in a request lies within ±(2^53 − 1): beyond it JSON numbers lose precision,
+ * and an integer-valued one would no longer fit the 64-bit integer the query binds it as. */
+export const MAX_NUMBER = Number.MAX_SAFE_INTEGER;
+
+const bounded = { minimum: -MAX_NUMBER, maximum: MAX_NUMBER } as const;
 
 const Month = Type.String({
   pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
@@ -17,7 +22,7 @@ const Month = Type.String({
 
 const IntRange = (description: string) =>
   StrictObject(
-    { min: Type.Optional(Type.Integer()), max: Type.Optional(Type.Integer()) },
+    { min: Type.Optional(Type.Integer(bounded)), max: Type.Optional(Type.Integer(bounded)) },
     { description: `${description} Both ends included.` },
   );
 
@@ -27,8 +32,8 @@ const PriceRange = (description: string) =>
       currency: Type.Optional(
         Type.String({ description: "The country's main currency (ISO 4217)." }),
       ),
-      min: Type.Optional(Type.Integer({ minimum: 0 })),
-      max: Type.Optional(Type.Integer({ minimum: 0 })),
+      min: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_NUMBER })),
+      max: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_NUMBER })),
     },
     { description: `${description} Both ends included.` },
   );
@@ -46,7 +51,11 @@ export const StatisticItem = StrictObject({
         }),
       ),
       percentileValue: Type.Optional(
-        Type.Integer({ minimum: 0, description: 'For `percentile_rank`: the value to rank.' }),
+        Type.Integer({
+          minimum: 0,
+          maximum: MAX_NUMBER,
+          description: 'For `percentile_rank`: the value to rank.',
+        }),
       ),
     }),
   ),
@@ -54,8 +63,8 @@ export const StatisticItem = StrictObject({
 export type StatisticItem = Static<typeof StatisticItem>;
 
 export const ValueGroup = StrictObject({
-  lowerBound: Type.Optional(Type.Number({ description: 'Included.' })),
-  upperBound: Type.Optional(Type.Number({ description: 'Excluded.' })),
+  lowerBound: Type.Optional(Type.Number({ ...bounded, description: 'Included.' })),
+  upperBound: Type.Optional(Type.Number({ ...bounded, description: 'Excluded.' })),
 });
 
 export const Filters = StrictObject({
@@ -91,7 +100,7 @@ export const Filters = StrictObject({
   buildingYear: Type.Optional(IntRange('Building year.')),
   numberOfRooms: Type.Optional(
     StrictObject(
-      { min: Type.Optional(Type.Number()), max: Type.Optional(Type.Number()) },
+      { min: Type.Optional(Type.Number(bounded)), max: Type.Optional(Type.Number(bounded)) },
       { description: 'Rooms. Both ends included.' },
     ),
   ),

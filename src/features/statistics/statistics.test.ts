@@ -557,6 +557,41 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
     ],
     ['unknown filter', { filters: { divisionLevel8: '901', colour: 'red' } }, '/filters/colour'],
     [
+      'a living area of 1e300',
+      { filters: { divisionLevel8: '901', livingArea: { min: 1e300 } } },
+      '/filters/livingArea/min',
+    ],
+    [
+      '1e308 rooms',
+      { filters: { divisionLevel8: '901', numberOfRooms: { max: 1e308 } } },
+      '/filters/numberOfRooms/max',
+    ],
+    [
+      'a sale price of 1e19',
+      { filters: { divisionLevel8: '901', salePrice: { max: 1e19 } } },
+      '/filters/salePrice/max',
+    ],
+    [
+      'a group bound of 9.3e18',
+      {
+        groupBy: { field: 'living_area', groups: [{ lowerBound: 0, upperBound: 9.3e18 }] },
+      },
+      '/groupBy/groups/0/upperBound',
+    ],
+    [
+      'a percentile value of 2^63',
+      {
+        statistics: [
+          {
+            type: 'percentile_rank',
+            metric: 'sale_price',
+            parameters: { percentileValue: 2 ** 63 },
+          },
+        ],
+      },
+      '/statistics/0/parameters/percentileValue',
+    ],
+    [
       '51 statistics',
       { statistics: Array.from({ length: 51 }, () => ({ type: 'count', metric: 'sale_price' })) },
       '/statistics',

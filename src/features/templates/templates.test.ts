@@ -223,6 +223,11 @@ describeBackends('report templates', (backend) => {
       expect(expectProblem(long, 400, 'validation_failed').errors?.[0]?.path).toBe('/title');
       const empty = await t.create(world.memberA, body('SK', 'brochure', { title: '' }));
       expect(expectProblem(empty, 400, 'validation_failed').errors?.[0]?.path).toBe('/title');
+      // Refused alike on every backend (PostgreSQL text cannot hold it at all).
+      const nul = await t.create(world.memberA, body('SK', 'brochure', { title: 'A\u0000B' }));
+      expect(expectProblem(nul, 400, 'validation_failed').errors).toEqual([
+        { path: '/title', message: 'must not contain the character U+0000' },
+      ]);
     });
 
     it('refuses unsupported countries with unsupported_country', async () => {

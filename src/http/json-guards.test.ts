@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { limits } from '../limits.js';
+import { jsonGuardError } from './json-guards.js';
+
+const nested = (depth: number): unknown => {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = i % 2 === 0 ? { a: value } : [value];
+  return value;
+};
+
+describe('jsonGuardError', () => {
+  it('accepts values as deep as the limit and refuses one level more', () => {
+    expect(jsonGuardError(nested(limits.jsonDepth))).toBeUndefined();
+    const error = jsonGuardError(nested(limits.jsonDepth + 1));
+    expect(error?.message).toBe(`is nested more than ${String(limits.jsonDepth)} levels deep`);
+    // Found without recursion, however deep the value.
+    expect(jsonGuardError(nested(1_000_000))?.message).toMatch(/nested/);
+  });
+
+  it('points at a string or a name with U+0000', () => {
+    expect(jsonGuardError({ a: [{ 'b/c': 'x\u0000' }] })).toEqual({
+      path: '/a/0/b~1c',
+      message: 'must not contain the character U+0000',
+    });
+    expect(jsonGuardError({ a: { 'k\u0000': 1 } })?.path).toBe('/a');
+    expect(jsonGuardError('\u0000')?.path).toBe('');
+    expect(jsonGuardError({ a: 'fine', b: [1, null, true] })).toBeUndefined();
+  });
+});

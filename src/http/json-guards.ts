@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { limits } from '../limits.js';
+import { AppError, type FieldError } from './problem.js';
+import { dottedPath, escapePointer } from './validation.js';
+
+const isPlainContainer = (value: unknown): value is Record<string, unknown> | unknown[] =>
+  Array.isArray(value) ||
+  (typeof value === 'object' &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype);
+
+/**
+ * The first thing about `value` (a parsed JSON body, a query or path parameters) that no route
+ * accepts, or undefined: nesting deeper than `limits.jsonDepth` (code that walks a value
+ * recursively, such as a merge patch, would exhaust the stack) or a string with U+0000 (which
+ * PostgreSQL cannot store in text, and SQLite would; refused on both, so both answer alike).
+ * Walked without recursion, and only as deep as the limit.
+ */
+export function jsonGuardError(value: unknown): FieldError | undefined {
+  const stack: { value: unknown; pointer: string; depth: number }[] = [
+    { value, pointer: '', depth: 0 },
+  ];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (typeof next.value === 'string') {
+      if (next.value.includes('\u0000')) {
+        return { path: next.pointer, message: 'must not contain the character U+0000' };
+      }
+      continue;
+    }
+    if (!isPlainContainer(next.value)) continue;
+    if (next.depth >= limits.jsonDepth) {
+      return {
+        path: next.pointer,
+        message: `is nested more than ${String(limits.jsonDepth)} levels deep`,
+      };
+    }
+    for (const [key, child] of Object.entries(next.value)) {
+      if (key.includes('\u0000')) {
+        return { path: next.pointer, message: 'must not have a name with the character U+0000' };
+      }
+      stack.push({
+        value: child,
+        pointer: `${next.pointer}/${escapePointer(key)}`,
+        depth: next.depth + 1,
+      });
+    }
+  }
+  return undefined;
+}
+
+/** The parts of a request with values, named as validation errors name them. */
+const PARTS = [
+  ['body', 'body'],
+  ['query', 'query'],
+  ['params', 'path'],
+] as const;
+
+function checkRequest(request: FastifyRequest): void {
+  for (const [property, part] of PARTS) {
+    const error = jsonGuardError(request[property]);
+    if (!error) continue;
+    throw new AppError('validation_failed', `${dottedPath(error.path, part)} ${error.message}`, {
+      errors: [error],
+    });
+  }
+}
+
+/** Refuses, before validation, request values too deep or with U+0000 (`jsonGuardError`). */
+export function registerJsonGuards(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      checkRequest(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+}

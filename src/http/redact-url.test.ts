@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from './redact-url.js';
+
+describe('redactUrl', () => {
+  it.each([
+    ['/x?a=1&access_token=secret&b=2', '/x?a=1&access_token=[redacted]&b=2'],
+    ['/x?ACCESS_TOKEN=secret', '/x?ACCESS_TOKEN=[redacted]'],
+    ['/x?access%5Ftoken=secret', '/x?access%5Ftoken=[redacted]'],
+    ['/x?%61ccess_token=secret', '/x?%61ccess_token=[redacted]'],
+    ['/x?%2561ccess%255Ftoken=secret', '/x?%2561ccess%255Ftoken=[redacted]'],
+    ['/x?access_token[]=secret', '/x?access_token[]=[redacted]'],
+    ['/x?access_token%5B%5D=secret&a=1', '/x?access_token%5B%5D=[redacted]&a=1'],
+    ['/x?a=1;access_token=secret', '/x?a=1;access_token=[redacted]'],
+    ['/x?access+token=secret#frag', '/x?access+token=[redacted]#frag'],
+    ['/x?%zz=1&access_token=secret%', '/x?%zz=1&access_token=[redacted]'],
+  ])('%s', (url, redacted) => {
+    expect(redactUrl(url)).toBe(redacted);
+  });
+
+  it('redacts anything shaped like a token, under any name or in the path', () => {
+    const token = `pd_${'A'.repeat(43)}`;
+    expect(redactUrl(`/x/${token}?q=${token}`)).toBe('/x/[redacted]?q=[redacted]');
+  });
+
+  it('leaves other URLs alone', () => {
+    for (const url of ['/api/v1/dossiers', '/x?limit=5&offset=10', '/x?', '/x?a&b=;']) {
+      expect(redactUrl(url)).toBe(url);
+    }
+  });
+});

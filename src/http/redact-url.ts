@@ -1,0 +1,48 @@
+const TOKEN_SHAPE = /pd_[A-Za-z0-9_-]{43}/g;
+
+/** Percent-decoding that never throws: a malformed escape stays as it is. `+` is a space. */
+function decodeLeniently(text: string): string {
+  return text
+    .replaceAll('+', ' ')
+    .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** A query parameter name that may carry a credential, however it is spelled or encoded. */
+function isCredentialName(raw: string): boolean {
+  let name = raw;
+  // Decoded until nothing changes, so neither `%61ccess_token` nor `%2561ccess_token` hides it.
+  for (let round = 0; round < 5; round++) {
+    const decoded = decodeLeniently(name);
+    if (decoded === name) break;
+    name = decoded;
+  }
+  return name.toLowerCase().includes('token');
+}
+
+/**
+ * The URL as it may be logged: the value of every query parameter whose decoded name mentions a
+ * token (`access_token`, `access%5Ftoken`, `%61ccess_token`, `access_token[]`, …) is replaced,
+ * whether parameters are separated by `&` or `;`. Tokens must never reach the log.
+ */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url.replace(TOKEN_SHAPE, '[redacted]');
+  const hashStart = url.indexOf('#', queryStart);
+  const end = hashStart < 0 ? url.length : hashStart;
+  const query = url
+    .slice(queryStart + 1, end)
+    .split(/([&;])/)
+    .map((part) => {
+      if (part === '&' || part === ';') return part;
+      const equals = part.indexOf('=');
+      const name = equals < 0 ? part : part.slice(0, equals);
+      if (!isCredentialName(name)) return part;
+      return equals < 0 ? part : `${name}=[redacted]`;
+    })
+    .join('');
+  // And anything shaped like one of the service's tokens, wherever it stands.
+  return `${url.slice(0, queryStart + 1)}${query}${url.slice(end)}`.replace(
+    TOKEN_SHAPE,
+    '[redacted]',
+  );
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createWorld, PASSWORD, type World } from '../../test/helpers/world.js';
+
+describe('security headers', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite');
+  });
+  afterAll(() => world.close());
+
+  it('nosniff on every answer, errors included', async () => {
+    for (const url of ['/health', '/api/v1/me', '/no/such/route', '/api/v1/openapi.json']) {
+      const res = await call(world.app, { method: 'GET', url });
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+
+  it('no-store on the login answer and on answers to authenticated requests', async () => {
+    const login = await call(world.app, {
+      method: 'POST',
+      url: '/auth/login/credentials',
+      payload: { username: 'member-a', password: PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['cache-control']).toBe('no-store');
+    const me = await call(world.app, {
+      method: 'GET',
+      url: '/api/v1/me',
+      token: world.memberA.token,
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.headers['cache-control']).toBe('no-store');
+    const missing = await call(world.app, {
+      method: 'GET',
+      url: '/api/v1/dossiers/5f0e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f',
+      token: world.memberA.token,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['cache-control']).toBe('no-store');
+  });
+
+  it('a content security policy on the documentation that no page may frame', async () => {
+    const docs = await call(world.app, { method: 'GET', url: '/docs' });
+    const page =
+      docs.statusCode === 302
+        ? await call(world.app, { method: 'GET', url: String(docs.headers.location) })
+        : docs;
+    expect(page.statusCode).toBe(200);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+});
