@@ -29,14 +29,6 @@ export interface CentralEstimate {
 const OUTLIER_SDS = 3;
 /** A floor for the spread: even identical comparables do not make a value exact. */
 const MIN_SPREAD = 0.03;
-/**
- * How far the value of a property's immediate surroundings typically lies from what the regional
- * model (index, coefficients, postcode level) says for it, log scale. The comparables' average
- * residual around the model estimates that deviation with the error spread / √n_eff, so it counts
- * by τ² / (τ² + spread² / n_eff): many consistent comparables move the value far from the model,
- * a few scattered ones little. Calibrated by both backtests (README "Valuation model").
- */
-export const LOCAL_SD = 0.04;
 
 function weightedMedian(items: readonly AdjustedComparable[]): number {
   const sorted = [...items].sort((a, b) => a.y - b.y);
@@ -52,10 +44,14 @@ function weightedMedian(items: readonly AdjustedComparable[]): number {
 /**
  * The value from the adjusted comparables after dropping outliers (beyond 3 robust SDs of the
  * weighted median): the model's value plus the comparables' weighted mean residual around it,
- * shrunk by τ² / (τ² + spread² / n_eff) (see LOCAL_SD); the plain weighted mean where the model
+ * shrunk by τ² / (τ² + spread² / n_eff), τ = `localSd` (local-variance.ts: how far a place's
+ * surroundings typically lie from the model, measured per region); the plain weighted mean where the model
  * has no value. The spread is robust (1.4826 × weighted median absolute deviation).
  */
-export function centralEstimate(items: readonly AdjustedComparable[]): CentralEstimate {
+export function centralEstimate(
+  items: readonly AdjustedComparable[],
+  localSd: number,
+): CentralEstimate {
   if (items.length === 0) throw new Error('no comparables');
   const median = weightedMedian(items);
   const mad = weightedMedian(items.map((c) => ({ y: Math.abs(c.y - median), weight: c.weight })));
@@ -69,7 +65,7 @@ export function centralEstimate(items: readonly AdjustedComparable[]): CentralEs
   if (!kept.every((c) => c.model !== undefined))
     return { center: mean, ...estimate, comparablesWeight: 1 };
   const model = kept.reduce((s, c) => s + c.weight * (c.model ?? 0), 0) / sw;
-  const weight = LOCAL_SD ** 2 / (LOCAL_SD ** 2 + robustSd ** 2 / effectiveCount);
+  const weight = localSd ** 2 / (localSd ** 2 + robustSd ** 2 / effectiveCount);
   return { center: model + weight * (mean - model), ...estimate, comparablesWeight: weight };
 }
 
