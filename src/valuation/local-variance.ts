@@ -1,12 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
-import {
-  AREA_LIMITS,
-  MONTH_SQL,
-  regionOf,
-  REGION_FILTER_SQL,
-  type RegionKind,
-} from './model-sums.js';
+import { AREA_LIMITS, MONTH_SQL, regionOf, REGION_FILTER_SQL } from './model-sums.js';
 import { cachedRegional, type Postcode, type SnapshotCache } from './snapshot-cache.js';
 import type { DealType } from './types.js';
 
