@@ -83,7 +83,8 @@ export function reportOf(cases: readonly BacktestCase[], sampled: number): Backt
 export interface BacktestOptions {
   country?: string;
   deal?: DealType;
-  sample: number;
+  /** Offers to value, a seeded sample (default: every held-out offer). */
+  sample?: number;
   seed: number;
   /** Offers published before this day only serve as data (default: each offer's own day). */
   splitDate?: string;
@@ -124,6 +125,13 @@ function propertyOf(r: Row, centroid: { latitude: number; longitude: number } | 
   return property;
 }
 
+/** A held-out offer: its row, its observed price and the model's estimate (null if none). */
+export interface HeldOut {
+  row: Row;
+  observed: number;
+  estimate: BacktestCase | null;
+}
+
 /**
  * Values a seeded sample of offers, each only from offers published before it (or before the
  * split date), and measures the errors against the recorded truth (demo data) or the observed
@@ -133,6 +141,18 @@ export async function runBacktest(
   db: DuckDBConnection,
   options: BacktestOptions,
 ): Promise<BacktestReport> {
+  const heldOut = await valueHeldOut(db, options);
+  return reportOf(
+    heldOut.flatMap((h) => (h.estimate ? [h.estimate] : [])),
+    heldOut.length,
+  );
+}
+
+/** The held-out offers of a backtest (sampled, in a stable order) with the model's estimates. */
+export async function valueHeldOut(
+  db: DuckDBConnection,
+  options: BacktestOptions,
+): Promise<HeldOut[]> {
   const progress = options.progress ?? silentProgress;
   const filters = ['living_area between 10 and 2000', 'coalesce(sale_price, rent_gross) > 0'];
   const params: Record<string, string> = {};
@@ -151,17 +171,21 @@ export async function runBacktest(
     // The first year has no history to value from.
     filters.push('start_date >= (select min(start_date) from offers) + interval 1 year');
   }
+  const sampling =
+    options.sample === undefined
+      ? ''
+      : `using sample reservoir(${Math.floor(options.sample)} rows) repeatable (${Math.floor(options.seed)})`;
   const sample = await queryRows(
     db,
     `select * from (
        select o.*, t.true_value from offers o left join offer_truth t using (country_code, id)
        where ${filters.join(' and ')}
-     ) using sample reservoir(${Math.floor(options.sample)} rows) repeatable (${Math.floor(options.seed)})
+     ) ${sampling}
      order by country_code, id`,
     params,
   );
   const cache = await snapshotCache(db);
-  const cases: BacktestCase[] = [];
+  const heldOut: HeldOut[] = [];
   progress.start('valuing held-out offers', sample.length);
   for (const [i, r] of sample.entries()) {
     const date = isoDay(new Date(String(r.start_date)));
@@ -171,19 +195,21 @@ export async function runBacktest(
     const property = propertyOf(r, pc);
     const deal: DealType = r.deal_type === 'rent' ? 'rent' : 'sale';
     const observed = Number(deal === 'sale' ? r.sale_price : r.rent_gross);
+    const held: HeldOut = { row: r, observed, estimate: null };
+    heldOut.push(held);
     if (!property || !(observed > 0)) continue;
     try {
       const estimate = await estimateDeal(db, property, deal, date, {
         until: dayBefore(options.splitDate ?? date),
       });
-      cases.push({
+      held.estimate = {
         observed,
         truth: r.true_value === null ? null : Number(r.true_value),
         value: estimate.value,
         lower: estimate.range.lower,
         upper: estimate.range.upper,
         confidence: estimate.confidence,
-      });
+      };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }
@@ -191,5 +217,5 @@ export async function runBacktest(
   }
   progress.update(sample.length);
   progress.stop();
-  return reportOf(cases, sample.length);
+  return heldOut;
 }

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { convertViennaRent } from '../market/convert/vienna-rent.js';
-import { openDuck, queryOne, queryRows, sqlString } from '../market/duck.js';
-import { importFile } from '../market/import/run-import.js';
-import type { Progress } from '../market/progress.js';
-import { currentSnapshot, marketPaths } from '../market/snapshots.js';
-import { median, runBacktest, type BacktestReport } from './backtest.js';
+import { openDuck, queryOne, sqlString } from '../market/duck.js';
+import { silentProgress, type Progress } from '../market/progress.js';
+import { reportOf, valueHeldOut, type BacktestReport } from './backtest.js';
+import { compareWithBaselines, type BaselineComparison } from './baseline-comparison.js';
+import { withImportedOffers } from './file-backtest.js';
 
 /** The listings the Vienna benchmark uses: Vienna proper, plausible sizes and rents. */
 const VIENNA_FILTER = `"State" = 'Wien'
@@ -17,14 +17,14 @@ export interface ViennaReport {
   listings: number;
   splitDate: string;
   model: BacktestReport;
-  /** Median rent per m² of the postcode (training listings) × living area. */
-  naiveMdape: number;
+  /** Both baselines on the same cases; the listings have no coordinates, so kNN values none. */
+  baselines: BaselineComparison;
 }
 
 /**
  * The Vienna real-rent benchmark: listings sorted by first sighting, the last 20% valued from the
  * first 80% (converted and imported into a temporary data dir with the ordinary converter and
- * importer), with the naive postcode-median model on the same split.
+ * importer), with the baselines on the same split.
  */
 export async function viennaBacktest(source: string, progress?: Progress): Promise<ViennaReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-vienna-'));
@@ -45,47 +45,25 @@ export async function viennaBacktest(source: string, progress?: Progress): Promi
       }
     }
     await convertViennaRent(filtered, canonical);
-    const dataDir = path.join(dir, 'data');
-    await importFile(dataDir, 'offers', canonical, progress ? { progress } : {});
-    const file = currentSnapshot(marketPaths(dataDir));
-    if (!file) throw new Error('the import made no snapshot');
-    const instance = await openDuck(file, { readOnly: true });
-    const db = await instance.connect();
-    try {
+    return await withImportedOffers(canonical, progress ?? silentProgress, async (db) => {
       const split = await queryOne(
         db,
         `select count(*)::integer as n, strftime(quantile_disc(start_date, 0.8), '%Y-%m-%d') as split from offers`,
       );
       const listings = Number(split?.n ?? 0);
       const splitDate = String(split?.split);
-      const testCount = Number(
-        (
-          await queryOne(db, 'select count(*)::integer as n from offers where start_date >= $1', [
-            splitDate,
-          ])
-        )?.n ?? 0,
-      );
-      const naive = await queryRows(
-        db,
-        `with train as (
-           select division_level100 as pc, median(rent_gross / living_area) as ppm2
-           from offers where start_date < $1 group by pc)
-         select abs(t.ppm2 * o.living_area - o.rent_gross) / o.rent_gross as ape
-         from offers o left join train t on t.pc = o.division_level100 where o.start_date >= $1`,
-        [splitDate],
-      );
-      const naiveMdape = median(naive.map((r) => (r.ape === null ? 1 : Number(r.ape))));
-      const model = await runBacktest(db, {
-        sample: testCount,
+      const held = await valueHeldOut(db, {
         seed: 1,
         splitDate,
         ...(progress ? { progress } : {}),
       });
-      return { listings, splitDate, model, naiveMdape };
-    } finally {
-      db.closeSync();
-      instance.closeSync();
-    }
+      const model = reportOf(
+        held.flatMap((h) => (h.estimate ? [h.estimate] : [])),
+        held.length,
+      );
+      const baselines = await compareWithBaselines(db, held, { splitDate, deal: 'rent' });
+      return { listings, splitDate, model, baselines };
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -4,8 +4,11 @@ import { isCountryCode } from '../../market/countries.js';
 import { openDuck } from '../../market/duck.js';
 import { terminalProgress } from '../../market/progress.js';
 import { currentSnapshot, marketPaths } from '../../market/snapshots.js';
+import { ImportFileError } from '../../market/import/source.js';
 import { runBacktest, type BacktestReport, type Metrics } from '../../valuation/backtest.js';
-import { CONFIDENCES } from '../../valuation/types.js';
+import type { Accuracy, BaselineComparison } from '../../valuation/baseline-comparison.js';
+import { fileBacktest, FileBacktestError } from '../../valuation/file-backtest.js';
+import { CONFIDENCES, type DealType } from '../../valuation/types.js';
 import { viennaBacktest } from '../../valuation/vienna-backtest.js';
 import { CliError, print } from '../context.js';
 
@@ -33,6 +36,42 @@ function printReport(report: BacktestReport): void {
   }
 }
 
+function accuracyRow(label: string, a: Accuracy): string {
+  return `| ${label} | ${a.count} | ${pct(a.mdape)} | ${pct(a.within10)} | ${pct(a.within20)} | – |`;
+}
+
+const ratio = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+
+function printComparison(c: BaselineComparison): void {
+  const same = c.sameCases;
+  print();
+  print(
+    `baselines from ${c.training} training offers: postcode median valued ${c.valued.postcode}, kNN-10 ${c.valued.nearest} of the held-out offers` +
+      (c.valued.nearest === 0 ? ' (no coordinates: kNN-10 does not apply)' : ''),
+  );
+  print(`on the ${same.count} offers the model and the baselines all valued:`);
+  print();
+  print('| estimate | offers | MdAPE | within ±10% | within ±20% | range holds truth |');
+  print('|---|---|---|---|---|---|');
+  print(row('model', same.model));
+  print(accuracyRow('postcode median price per m² × area', same.postcode));
+  print(accuracyRow('kNN-10 same type and size, time-adjusted', same.nearest));
+  print();
+  print(
+    `model / postcode median: ${ratio(same.ratio.postcode)}; model / kNN-10: ${ratio(same.ratio.nearest)}`,
+  );
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function isoDate(value: string): string {
+  const d = new Date(`${value}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(d.getTime()))
+    throw new CliError(`--split-date must be a date YYYY-MM-DD (got "${value}")`);
+  const back = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  if (back !== value) throw new CliError(`--split-date: no such day ${value}`);
+  return value;
+}
+
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
@@ -48,9 +87,19 @@ export function registerAvmCommands(program: Command): void {
     .command('backtest')
     .description('value held-out offers from the data published before them and report the errors')
     .option('--country <cc>', 'only offers of this country')
-    .option('--deal <type>', 'sale | rent')
-    .option('--sample <n>', 'offers to value', integer('--sample', 1, 1_000_000), 2000)
+    .option('--deal <type>', 'sale | rent (with --file: default sale)')
+    .option(
+      '--sample <n>',
+      'offers to value, a seeded sample (default 2000; with --file: all held out)',
+      integer('--sample', 1, 1_000_000),
+    )
     .option('--seed <n>', 'sampling seed', integer('--seed', 0, 2 ** 31 - 1), 1)
+    .option(
+      '--file <file>',
+      'instead of the market data: import this canonical offers file into a temporary data dir and value its offers from --split-date on from those before, with the baselines',
+    )
+    .option('--split-date <date>', 'with --file: offers from this day (YYYY-MM-DD) on are held out')
+    .option('--json', 'with --file: print the report as JSON', false)
     .option(
       '--vienna-rent <file>',
       'instead: the Vienna real-rent benchmark on willhaben-vienna-rent.csv.gz (last 20% by first sighting from the first 80%)',
@@ -59,11 +108,33 @@ export function registerAvmCommands(program: Command): void {
       async (options: {
         country?: string;
         deal?: string;
-        sample: number;
+        sample?: number;
         seed: number;
+        file?: string;
+        splitDate?: string;
+        json: boolean;
         viennaRent?: string;
       }) => {
+        if (options.deal !== undefined && options.deal !== 'sale' && options.deal !== 'rent')
+          throw new CliError('--deal must be sale or rent');
+        if (options.file !== undefined && options.viennaRent !== undefined)
+          throw new CliError('--file and --vienna-rent are separate benchmarks: give one');
+        if (options.file === undefined && (options.splitDate !== undefined || options.json))
+          throw new CliError('--split-date and --json go with --file');
         const progress = terminalProgress();
+        if (options.file !== undefined) {
+          if (options.splitDate === undefined) throw new CliError('--file needs --split-date');
+          if (options.country !== undefined)
+            throw new CliError('--country does not apply to --file: the file is the market');
+          await backtestFile(options.file, {
+            splitDate: isoDate(options.splitDate),
+            deal: options.deal ?? 'sale',
+            seed: options.seed,
+            json: options.json,
+            ...(options.sample === undefined ? {} : { sample: options.sample }),
+          });
+          return;
+        }
         if (options.viennaRent) {
           const started = Date.now();
           const result = await viennaBacktest(options.viennaRent, progress);
@@ -71,17 +142,13 @@ export function registerAvmCommands(program: Command): void {
             `Vienna rents: ${result.listings} listings, split at ${result.splitDate} (first sighting)`,
           );
           printReport(result.model);
-          print(
-            `naive baseline (postcode median rent per m² × area) MdAPE: ${pct(result.naiveMdape)}`,
-          );
+          printComparison(result.baselines);
           print(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
           return;
         }
         const country = options.country?.toUpperCase();
         if (country !== undefined && !isCountryCode(country))
           throw new CliError(`--country: unknown country "${options.country ?? ''}"`);
-        if (options.deal !== undefined && options.deal !== 'sale' && options.deal !== 'rent')
-          throw new CliError('--deal must be sale or rent');
         const file = currentSnapshot(marketPaths(loadConfig().dataDir));
         if (!file) throw new CliError('no market data: run `propdata generate` or import first');
         const instance = await openDuck(file, { readOnly: true });
@@ -91,7 +158,7 @@ export function registerAvmCommands(program: Command): void {
           const report = await runBacktest(db, {
             ...(country ? { country } : {}),
             ...(options.deal ? { deal: options.deal } : {}),
-            sample: options.sample,
+            sample: options.sample ?? 2000,
             seed: options.seed,
             progress,
           });
@@ -103,4 +170,29 @@ export function registerAvmCommands(program: Command): void {
         }
       },
     );
+}
+
+async function backtestFile(
+  file: string,
+  options: { splitDate: string; deal: DealType; sample?: number; seed: number; json: boolean },
+): Promise<void> {
+  const started = Date.now();
+  try {
+    const report = await fileBacktest(file, { ...options, progress: terminalProgress() });
+    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    if (options.json) {
+      print(JSON.stringify({ ...report, seconds }, null, 2));
+      return;
+    }
+    print(
+      `${file}: ${report.imported} offers imported; ${report.training} ${report.deal} offers before ${report.splitDate} to value from, ${report.heldOut} from then on (10–2,000 m²)`,
+    );
+    printReport(report.model);
+    printComparison(report.baselines);
+    print(`took ${seconds.toFixed(1)} s`);
+  } catch (error) {
+    if (error instanceof FileBacktestError || error instanceof ImportFileError)
+      throw new CliError(error.message);
+    throw error;
+  }
 }

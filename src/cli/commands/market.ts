@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
+import { convertDvf, DvfFormatError, DVF_SKIP_REASONS } from '../../market/convert/dvf.js';
 import { convertViennaRent } from '../../market/convert/vienna-rent.js';
 import { generateDemoData } from '../../market/generate/generate.js';
 import {
@@ -115,17 +116,38 @@ export function registerMarketCommands(program: Command): void {
     .description('convert a known third-party dataset into the canonical offer format')
     .argument(
       '<dataset>',
-      'vienna-rent: willhaben Vienna rental listings (shared/data/vienna-rent)',
+      'vienna-rent: willhaben Vienna rental listings (shared/data/vienna-rent); dvf: Etalab geolocated DVF sales (one CSV per département and year, or a column subset)',
     )
-    .argument('<source>', 'the dataset file, e.g. willhaben-vienna-rent.csv.gz')
+    .argument('<source>', 'the dataset file, e.g. willhaben-vienna-rent.csv.gz or 75.csv.gz')
     .argument('<target>', 'canonical offers CSV to write (.csv or .csv.gz)')
     .action(async (dataset: string, source: string, target: string) => {
-      if (dataset !== 'vienna-rent')
-        throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent`);
+      if (dataset !== 'vienna-rent' && dataset !== 'dvf')
+        throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent, dvf`);
       if (!/\.csv(\.gz)?$/.test(target)) throw new CliError('target must end in .csv or .csv.gz');
+      if (dataset === 'dvf') {
+        await convertDvfCommand(source, target);
+        return;
+      }
       const result = await convertViennaRent(source, target);
       print(
         `wrote ${result.rows} offers to ${target} (${result.skipped} listings of other kinds skipped)`,
       );
     });
+}
+
+async function convertDvfCommand(source: string, target: string): Promise<void> {
+  try {
+    const result = await convertDvf(source, target);
+    const skipped = result.sales - result.offers;
+    print(
+      `read ${result.rows} rows, ${result.sales} sales; wrote ${result.offers} offers to ${target}, skipped ${skipped} sales${skipped > 0 ? ':' : ''}`,
+    );
+    for (const [reason, text] of Object.entries(DVF_SKIP_REASONS)) {
+      const n = result.skipped[reason as keyof typeof DVF_SKIP_REASONS];
+      if (n > 0) print(`  ${n} ${text}`);
+    }
+  } catch (error) {
+    if (error instanceof DvfFormatError) throw new CliError(error.message);
+    throw error;
+  }
 }

@@ -1,0 +1,499 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/backends.js';
+import { snapshotRows } from '../../../test/helpers/market.js';
+import { importFile } from '../import/run-import.js';
+import { convertDvf, DvfFormatError } from './dvf.js';
+
+const dirs: string[] = [];
+function scratch(): string {
+  const dir = tempDir('propdata-dvf-');
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The columns of Etalab's geolocated DVF files, in their order. */
+const GEO_DVF_COLUMNS = [
+  'id_mutation',
+  'date_mutation',
+  'numero_disposition',
+  'nature_mutation',
+  'valeur_fonciere',
+  'adresse_numero',
+  'adresse_suffixe',
+  'adresse_nom_voie',
+  'adresse_code_voie',
+  'code_postal',
+  'code_commune',
+  'nom_commune',
+  'code_departement',
+  'ancien_code_commune',
+  'ancien_nom_commune',
+  'id_parcelle',
+  'ancien_id_parcelle',
+  'numero_volume',
+  'lot1_numero',
+  'lot1_surface_carrez',
+  'lot2_numero',
+  'lot2_surface_carrez',
+  'lot3_numero',
+  'lot3_surface_carrez',
+  'lot4_numero',
+  'lot4_surface_carrez',
+  'lot5_numero',
+  'lot5_surface_carrez',
+  'nombre_lots',
+  'code_type_local',
+  'type_local',
+  'surface_reelle_bati',
+  'nombre_pieces_principales',
+  'code_nature_culture',
+  'nature_culture',
+  'code_nature_culture_speciale',
+  'nature_culture_speciale',
+  'surface_terrain',
+  'longitude',
+  'latitude',
+] as const;
+type Lot = Partial<Record<(typeof GEO_DVF_COLUMNS)[number], string>>;
+
+const SALE = 'Vente';
+const VEFA = "Vente en l'état futur d'achèvement";
+const flat = (m: Lot): Lot => ({
+  code_type_local: '2',
+  type_local: 'Appartement',
+  nombre_lots: '1',
+  ...m,
+});
+const cellar = (m: Lot): Lot => ({ code_type_local: '3', type_local: 'Dépendance', ...m });
+const paris2 = {
+  code_postal: '75002',
+  code_commune: '75102',
+  nom_commune: 'Paris 2e Arrondissement',
+  code_departement: '75',
+};
+
+/**
+ * A hand-made file as Etalab publishes them: one row per lot, several rows per sale, a house
+ * repeated once per kind of land of its parcel, sales that must be skipped for each reason.
+ */
+const LOTS: Lot[] = [
+  // 1: a flat with its cellar → one offer; the address has a comma in it.
+  flat({
+    id_mutation: '2023-1',
+    date_mutation: '2023-03-02',
+    numero_disposition: '000001',
+    nature_mutation: SALE,
+    valeur_fonciere: '412000',
+    adresse_numero: '12',
+    adresse_suffixe: 'B',
+    adresse_nom_voie: 'RUE DE LA PAIX, COUR A',
+    ...paris2,
+    id_parcelle: '75102000AB0012',
+    lot1_numero: '14',
+    lot1_surface_carrez: '41.20',
+    surface_reelle_bati: '42',
+    nombre_pieces_principales: '2',
+    longitude: '2.331',
+    latitude: '48.869',
+  }),
+  cellar({
+    id_mutation: '2023-1',
+    date_mutation: '2023-03-02',
+    numero_disposition: '000001',
+    nature_mutation: SALE,
+    valeur_fonciere: '412000',
+    ...paris2,
+    id_parcelle: '75102000AB0012',
+    lot1_numero: '102',
+    longitude: '2.331',
+    latitude: '48.869',
+  }),
+  // 2: a house listed once per kind of land of its parcel, plus a separate field → one offer.
+  ...['S', 'J'].map((culture, i) => ({
+    id_mutation: '2023-2',
+    date_mutation: '2023-01-15',
+    numero_disposition: '000001',
+    nature_mutation: SALE,
+    valeur_fonciere: '350000.5',
+    adresse_numero: '3',
+    adresse_nom_voie: 'CHEMIN DES VIGNES',
+    code_postal: '1000',
+    code_commune: '01053',
+    nom_commune: 'Bourg-en-Bresse',
+    code_departement: '01',
+    id_parcelle: '01053000AC0100',
+    code_type_local: '1',
+    type_local: 'Maison',
+    surface_reelle_bati: '120',
+    nombre_pieces_principales: '5',
+    code_nature_culture: culture,
+    nature_culture: culture === 'S' ? 'sols' : 'jardins',
+    surface_terrain: i === 0 ? '300' : '520',
+    longitude: '5.2251',
+    latitude: '46.2052',
+  })),
+  {
+    id_mutation: '2023-2',
+    date_mutation: '2023-01-15',
+    numero_disposition: '000001',
+    nature_mutation: SALE,
+    valeur_fonciere: '350000.5',
+    code_postal: '1000',
+    code_commune: '01053',
+    id_parcelle: '01053000AC0101',
+    code_nature_culture: 'T',
+    nature_culture: 'terres',
+    surface_terrain: '1500',
+    longitude: '5.2262',
+    latitude: '46.2061',
+  },
+  // 3: two flats in one sale → skipped.
+  flat({
+    id_mutation: '2023-3',
+    date_mutation: '2023-02-01',
+    nature_mutation: SALE,
+    valeur_fonciere: '600000',
+    ...paris2,
+    lot1_numero: '1',
+    surface_reelle_bati: '30',
+    nombre_pieces_principales: '1',
+    longitude: '2.34',
+    latitude: '48.87',
+  }),
+  flat({
+    id_mutation: '2023-3',
+    date_mutation: '2023-02-01',
+    nature_mutation: SALE,
+    valeur_fonciere: '600000',
+    ...paris2,
+    lot1_numero: '2',
+    surface_reelle_bati: '30',
+    nombre_pieces_principales: '1',
+    longitude: '2.34',
+    latitude: '48.87',
+  }),
+  // 4: an off-plan flat with two parking spaces; no rooms stated (0) → isNew, rooms empty.
+  flat({
+    id_mutation: '2023-4',
+    date_mutation: '2023-04-20',
+    nature_mutation: VEFA,
+    valeur_fonciere: '298500',
+    ...paris2,
+    lot1_numero: '7',
+    surface_reelle_bati: '55.5',
+    nombre_pieces_principales: '0',
+    longitude: '2.335',
+    latitude: '48.8655',
+  }),
+  cellar({
+    id_mutation: '2023-4',
+    date_mutation: '2023-04-20',
+    nature_mutation: VEFA,
+    valeur_fonciere: '298500',
+    ...paris2,
+    lot1_numero: '71',
+  }),
+  cellar({
+    id_mutation: '2023-4',
+    date_mutation: '2023-04-20',
+    nature_mutation: VEFA,
+    valeur_fonciere: '298500',
+    ...paris2,
+    lot1_numero: '72',
+  }),
+  // 5: an exchange → skipped.
+  flat({
+    id_mutation: '2023-5',
+    date_mutation: '2023-05-01',
+    nature_mutation: 'Echange',
+    valeur_fonciere: '200000',
+    ...paris2,
+    surface_reelle_bati: '25',
+  }),
+  // 6: a cellar and a parking space only → skipped.
+  cellar({
+    id_mutation: '2023-6',
+    date_mutation: '2023-05-02',
+    nature_mutation: SALE,
+    valeur_fonciere: '25000',
+    ...paris2,
+  }),
+  cellar({
+    id_mutation: '2023-6',
+    date_mutation: '2023-05-02',
+    nature_mutation: SALE,
+    valeur_fonciere: '25000',
+    ...paris2,
+    lot1_numero: '9',
+  }),
+  // 7: no price → skipped.
+  flat({
+    id_mutation: '2023-7',
+    date_mutation: '2023-05-03',
+    nature_mutation: SALE,
+    ...paris2,
+    surface_reelle_bati: '25',
+  }),
+  // 8: no living area → skipped.
+  flat({
+    id_mutation: '2023-8',
+    date_mutation: '2023-05-04',
+    nature_mutation: SALE,
+    valeur_fonciere: '250000',
+    ...paris2,
+  }),
+  // 9: a flat sold with a shop → skipped.
+  flat({
+    id_mutation: '2023-9',
+    date_mutation: '2023-05-05',
+    nature_mutation: SALE,
+    valeur_fonciere: '900000',
+    ...paris2,
+    surface_reelle_bati: '60',
+  }),
+  {
+    id_mutation: '2023-9',
+    date_mutation: '2023-05-05',
+    nature_mutation: SALE,
+    valeur_fonciere: '900000',
+    ...paris2,
+    code_type_local: '4',
+    type_local: 'Local industriel. commercial ou assimilé',
+    surface_reelle_bati: '80',
+  },
+  // 10: a flat without coordinates, placed by its postcode → one offer.
+  flat({
+    id_mutation: '2023-10',
+    date_mutation: '2023-06-30',
+    nature_mutation: SALE,
+    valeur_fonciere: '180000',
+    ...paris2,
+    surface_reelle_bati: '19',
+    nombre_pieces_principales: '1',
+  }),
+  // 11: neither postcode nor coordinates → skipped.
+  flat({
+    id_mutation: '2023-11',
+    date_mutation: '2023-07-01',
+    nature_mutation: SALE,
+    valeur_fonciere: '180000',
+    surface_reelle_bati: '19',
+  }),
+  // 12: building land → skipped.
+  {
+    id_mutation: '2023-12',
+    date_mutation: '2023-07-02',
+    nature_mutation: 'Vente terrain à bâtir',
+    valeur_fonciere: '90000',
+    code_postal: '01000',
+    surface_terrain: '800',
+  },
+  // 13: two dispositions at different prices → skipped.
+  flat({
+    id_mutation: '2023-13',
+    date_mutation: '2023-07-03',
+    numero_disposition: '000001',
+    nature_mutation: SALE,
+    valeur_fonciere: '300000',
+    ...paris2,
+    surface_reelle_bati: '40',
+  }),
+  cellar({
+    id_mutation: '2023-13',
+    date_mutation: '2023-07-03',
+    numero_disposition: '000002',
+    nature_mutation: SALE,
+    valeur_fonciere: '15000',
+    ...paris2,
+  }),
+];
+
+const EXPECTED_OFFERS = [
+  'id,countryCode,dealType,propertyType,startDate,endDate,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title',
+  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse"',
+  'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement"',
+  'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement"',
+  'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement"',
+];
+
+const EXPECTED_SUMMARY = {
+  rows: LOTS.length,
+  sales: 13,
+  offers: 4,
+  skipped: {
+    otherNature: 2,
+    noDwelling: 1,
+    severalDwellings: 1,
+    commercialPremises: 1,
+    noDate: 0,
+    noPrice: 1,
+    severalPrices: 1,
+    noLivingArea: 1,
+    notPlaced: 1,
+  },
+};
+
+function geoDvf(lots: Lot[], delimiter: string, columns: readonly string[] = GEO_DVF_COLUMNS) {
+  const cell = (v = '') =>
+    v.includes(delimiter) || v.includes('"') ? `"${v.replaceAll('"', '""')}"` : v;
+  const lines = lots.map((lot) => columns.map((c) => cell(lot[c as keyof Lot])).join(delimiter));
+  return [columns.join(delimiter), ...lines].join('\n') + '\n';
+}
+
+function readText(file: string): string {
+  const bytes = fs.readFileSync(file);
+  return (file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+describe('convert dvf', () => {
+  it.each([
+    ['comma-separated', ',', 'dvf.csv', 'offers.csv'],
+    ['semicolon-separated, gzip', ';', 'dvf.csv.gz', 'offers.csv.gz'],
+    ['comma-separated, gzip', ',', 'dvf.csv.gz', 'offers.csv'],
+  ])(
+    'turns each sale of one dwelling into one offer and counts the rest (%s)',
+    async (_, delimiter, name, out) => {
+      const dir = scratch();
+      const source = path.join(dir, name);
+      const text = geoDvf(LOTS, delimiter);
+      fs.writeFileSync(source, name.endsWith('.gz') ? zlib.gzipSync(text) : text);
+      const target = path.join(dir, out);
+      expect(await convertDvf(source, target)).toEqual(EXPECTED_SUMMARY);
+      expect(readText(target)).toBe(EXPECTED_OFFERS.join('\n') + '\n');
+    },
+  );
+
+  it('reads a column subset: without nature_mutation every sale is a Vente', async () => {
+    const dir = scratch();
+    const source = path.join(dir, 'subset.csv');
+    const subset = [
+      'id_mutation',
+      'date_mutation',
+      'valeur_fonciere',
+      'code_postal',
+      'code_commune',
+      'type_local',
+      'surface_reelle_bati',
+      'nombre_pieces_principales',
+      'longitude',
+      'latitude',
+    ];
+    fs.writeFileSync(source, geoDvf(LOTS.slice(0, 2), ',', subset));
+    const target = path.join(dir, 'offers.csv');
+    const result = await convertDvf(source, target);
+    expect(result.offers).toBe(1);
+    expect(readText(target).split('\n')[1]).toBe(
+      'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,Appartement',
+    );
+  });
+
+  it('refuses a file without the required columns, naming them', async () => {
+    const dir = scratch();
+    const source = path.join(dir, 'other.csv');
+    fs.writeFileSync(source, 'id_mutation;date_mutation;type_local\n1;2023-01-01;Maison\n');
+    await expect(convertDvf(source, path.join(dir, 'o.csv'))).rejects.toThrow(
+      new DvfFormatError(
+        `${source} is not a geolocated DVF file: missing columns valeur_fonciere, surface_reelle_bati`,
+      ),
+    );
+  });
+
+  it('writes offers the importer takes as they are', async () => {
+    const dir = scratch();
+    const source = path.join(dir, 'dvf.csv');
+    fs.writeFileSync(source, geoDvf(LOTS, ','));
+    const target = path.join(dir, 'offers.csv.gz');
+    await convertDvf(source, target);
+    const dataDir = path.join(dir, 'data');
+    const report = await importFile(dataDir, 'offers', target, { today: '2026-01-01' });
+    expect(report).toMatchObject({ read: 4, imported: 4, rejected: 0 });
+    expect(
+      await snapshotRows(
+        dataDir,
+        `select id, property_type, is_new, is_active, sale_price, division_level6, division_level100
+         from offers order by id`,
+      ),
+    ).toEqual([
+      {
+        id: 'dvf-2023-1',
+        property_type: 'apartment',
+        is_new: null,
+        is_active: false,
+        sale_price: 412000,
+        division_level6: '75',
+        division_level100: '75002',
+      },
+      {
+        id: 'dvf-2023-10',
+        property_type: 'apartment',
+        is_new: null,
+        is_active: false,
+        sale_price: 180000,
+        division_level6: '75',
+        division_level100: '75002',
+      },
+      {
+        id: 'dvf-2023-2',
+        property_type: 'house',
+        is_new: null,
+        is_active: false,
+        sale_price: 350000.5,
+        division_level6: '01',
+        division_level100: '01000',
+      },
+      {
+        id: 'dvf-2023-4',
+        property_type: 'apartment',
+        is_new: true,
+        is_active: false,
+        sale_price: 298500,
+        division_level6: '75',
+        division_level100: '75002',
+      },
+    ]);
+  });
+});
+
+const PARIS = path.resolve('../shared/data/dvf-paris/dvf-paris-2020-2024.csv.gz');
+const paris = fs.existsSync(PARIS);
+if (!paris && process.env.CI === 'true')
+  throw new Error(`${PARIS} is missing, which CI=true does not allow`);
+
+describe.skipIf(!paris)('real Paris sales (column subset of geolocated DVF)', () => {
+  it('convert and import: every sale is one dwelling, all placed in Paris', async () => {
+    const dir = scratch();
+    const target = path.join(dir, 'paris.csv.gz');
+    const result = await convertDvf(PARIS, target);
+    expect(result).toMatchObject({ rows: 46_634, sales: 46_634, offers: 46_634 });
+    const dataDir = path.join(dir, 'data');
+    const report = await importFile(dataDir, 'offers', target, { today: '2026-01-01' });
+    expect(report).toMatchObject({ imported: 46_634, rejected: 0 });
+    expect(
+      await snapshotRows(
+        dataDir,
+        `select count(*)::integer as n, count(distinct division_level100)::integer as postcodes,
+           count(*) filter (where property_type = 'house')::integer as houses,
+           count(*) filter (where latitude is null)::integer as without_coordinates,
+           count(*) filter (where division_level6 = '75')::integer as in_paris,
+           min(start_date)::varchar as first, max(start_date)::varchar as last
+         from offers`,
+      ),
+    ).toEqual([
+      {
+        n: 46_634,
+        postcodes: 20,
+        houses: 246,
+        without_coordinates: 70,
+        in_paris: 46_634,
+        first: '2020-07-01',
+        last: '2024-12-31',
+      },
+    ]);
+  }, 120_000);
+});

@@ -1,0 +1,258 @@
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { openDuck, queryOne, queryRows, sqlString } from '../duck.js';
+
+/** A DVF file this converter cannot read: the message says why. */
+export class DvfFormatError extends Error {}
+
+/** Columns without which a row cannot become an offer. */
+const REQUIRED = [
+  'id_mutation',
+  'date_mutation',
+  'valeur_fonciere',
+  'type_local',
+  'surface_reelle_bati',
+] as const;
+
+/**
+ * Columns read when present. A file without `nature_mutation` (a column subset already reduced
+ * to sales) counts every row as a `Vente`.
+ */
+const OPTIONAL = [
+  'nature_mutation',
+  'code_postal',
+  'nombre_pieces_principales',
+  'longitude',
+  'latitude',
+  'adresse_numero',
+  'adresse_suffixe',
+  'adresse_nom_voie',
+  'nom_commune',
+] as const;
+
+/**
+ * Columns describing the land under a row. DVF repeats a dwelling's row once per kind of land
+ * ("nature de culture") of its parcel, so rows differing only in these are one dwelling.
+ */
+const LAND_COLUMNS = new Set([
+  'code_nature_culture',
+  'nature_culture',
+  'code_nature_culture_speciale',
+  'nature_culture_speciale',
+  'surface_terrain',
+]);
+
+const SALE = 'Vente';
+const OFF_PLAN = "Vente en l'état futur d'achèvement";
+const DWELLINGS: Record<string, 'apartment' | 'house'> = {
+  Appartement: 'apartment',
+  Maison: 'house',
+};
+/** Lots that come with a dwelling without making the sale something else. */
+const DEPENDENCY = 'Dépendance';
+
+/** Why a sale gives no offer, in the order the rules are applied; each sale counts once. */
+export const DVF_SKIP_REASONS = {
+  otherNature: 'not a sale or off-plan sale (exchange, auction, expropriation, building land…)',
+  noDwelling: 'no apartment or house (dependencies, land or commercial premises only)',
+  severalDwellings: 'several apartments or houses in one sale',
+  commercialPremises: 'a dwelling sold with commercial or industrial premises',
+  noDate: 'no valid date',
+  noPrice: 'no price',
+  severalPrices: 'lots with different prices in one sale',
+  noLivingArea: 'no living area',
+  notPlaced: 'neither postcode nor coordinates',
+} as const;
+export type DvfSkipReason = keyof typeof DVF_SKIP_REASONS;
+
+export interface DvfConversion {
+  /** Rows (lots) read. */
+  rows: number;
+  /** Distinct sales (`id_mutation`) read. */
+  sales: number;
+  /** Offers written: sales of exactly one dwelling. */
+  offers: number;
+  skipped: Record<DvfSkipReason, number>;
+}
+
+/** The first line of a file, gunzipped if its name ends in `.gz`. */
+async function firstLine(file: string): Promise<string> {
+  const raw = fs.createReadStream(file);
+  const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(zlib.createGunzip()) : raw;
+  let text = '';
+  try {
+    for await (const chunk of stream) {
+      text += (chunk as Buffer).toString('utf8');
+      const end = text.indexOf('\n');
+      if (end >= 0) return text.slice(0, end);
+      if (text.length > 1_000_000) break;
+    }
+  } catch (error) {
+    throw new DvfFormatError(`cannot read ${file}: ${(error as Error).message}`);
+  } finally {
+    raw.destroy();
+  }
+  return text;
+}
+
+/** The separator (`,` or `;`, whichever the header has more of) and the column names. */
+async function header(file: string): Promise<{ delimiter: string; columns: string[] }> {
+  if (!fs.existsSync(file)) throw new DvfFormatError(`${file} does not exist`);
+  const line = (await firstLine(file)).replace(/^\uFEFF/, '').replace(/\r$/, '');
+  const count = (c: string) => line.split(c).length - 1;
+  const delimiter = count(';') > count(',') ? ';' : ',';
+  const columns = line.split(delimiter).map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+  const missing = REQUIRED.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    throw new DvfFormatError(
+      `${file} is not a geolocated DVF file: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+    );
+  return { delimiter, columns };
+}
+
+const q = (column: string) => `"${column.replaceAll('"', '""')}"`;
+/** A decimal read from text; the raw DGFiP files write a decimal comma, Etalab's a point. */
+const decimal = (column: string) => `try_cast(replace(trim(${q(column)}), ',', '.') as double)`;
+const text = (column: string) => `nullif(trim(${q(column)}), '')`;
+
+/**
+ * Converts Etalab's geolocated DVF ("demandes de valeurs foncières géolocalisées": one CSV per
+ * département and year, `,` or `;` separated, optionally gzip, one row per lot, several rows per
+ * sale) into canonical sale offers: one per sale (`id_mutation`) of exactly one apartment or
+ * house, with any dependencies (cellars, parking spaces, land). A column subset converts too, as
+ * long as it has the required columns. Sales with several dwellings, with commercial premises,
+ * of another nature, without price, living area or place are skipped and counted.
+ */
+export async function convertDvf(source: string, target: string): Promise<DvfConversion> {
+  const { delimiter, columns } = await header(source);
+  const present = new Set(columns);
+  const instance = await openDuck(':memory:');
+  const db = await instance.connect();
+  try {
+    try {
+      await db.run(
+        `create temp table raw as select * from read_csv(${sqlString(source)}, header = true,
+           all_varchar = true, delim = ${sqlString(delimiter)}, quote = '"', escape = '"', skip = 0,
+           strict_mode = true)`,
+      );
+    } catch (error) {
+      throw new DvfFormatError(`cannot read ${source}: ${(error as Error).message}`);
+    }
+    for (const column of OPTIONAL) {
+      if (present.has(column)) continue;
+      const fill = column === 'nature_mutation' ? sqlString(SALE) : 'null';
+      await db.run(`alter table raw add column ${q(column)} varchar default ${fill}`);
+    }
+    // One dwelling is one distinct row once the land columns are left out.
+    const dwellingKey = `[${columns
+      .filter((c) => !LAND_COLUMNS.has(c))
+      .map(q)
+      .join(', ')}]`;
+    const dwellingTypes = Object.keys(DWELLINGS).map(sqlString).join(', ');
+    await db.run(`
+      create temp table lots as
+      select ${text('id_mutation')} as sale_id,
+        try_cast(trim(date_mutation) as date) as sale_date,
+        ${text('nature_mutation')} as nature,
+        ${decimal('valeur_fonciere')} as price,
+        ${text('type_local')} as kind,
+        coalesce(${text('type_local')} in (${dwellingTypes}), false) as is_dwelling,
+        ${decimal('surface_reelle_bati')} as living_area,
+        try_cast(${decimal('nombre_pieces_principales')} as integer) as rooms,
+        ${decimal('latitude')} as latitude,
+        ${decimal('longitude')} as longitude,
+        -- Postcodes read as numbers elsewhere lose their leading zero (01000 → 1000).
+        case when regexp_matches(trim(code_postal), '^[0-9]{4,5}$') then lpad(trim(code_postal), 5, '0')
+          else ${text('code_postal')} end as postcode,
+        nullif(concat_ws(' ', ${text('adresse_numero')}, ${text('adresse_suffixe')}, ${text('adresse_nom_voie')}), '') as address,
+        ${text('nom_commune')} as place,
+        ${dwellingKey} as dwelling_key
+      from raw`);
+    await db.run(`
+      create temp table sales as
+      select sale_id,
+        min(sale_date) as sale_date,
+        any_value(nature) as nature,
+        count(distinct dwelling_key) filter (where is_dwelling) as dwellings,
+        count(*) filter (where kind is not null and not is_dwelling and kind <> ${sqlString(DEPENDENCY)}) as premises,
+        count(distinct price) as prices,
+        max(price) as price,
+        any_value(kind) filter (where is_dwelling) as kind,
+        any_value(living_area) filter (where is_dwelling) as living_area,
+        any_value(rooms) filter (where is_dwelling) as rooms,
+        any_value(latitude) filter (where is_dwelling) as latitude,
+        any_value(longitude) filter (where is_dwelling) as longitude,
+        any_value(postcode) filter (where is_dwelling) as postcode,
+        any_value(address) filter (where is_dwelling) as address,
+        any_value(place) filter (where is_dwelling) as place
+      from lots where sale_id is not null group by sale_id`);
+    const coordinates =
+      'latitude between -90 and 90 and longitude between -180 and 180 and latitude is not null and longitude is not null';
+    const reasons: Record<DvfSkipReason, string> = {
+      otherNature: `nature is null or nature not in (${sqlString(SALE)}, ${sqlString(OFF_PLAN)})`,
+      noDwelling: 'dwellings = 0',
+      severalDwellings: 'dwellings > 1',
+      commercialPremises: 'premises > 0',
+      noDate: 'sale_date is null',
+      noPrice: 'price is null or price <= 0',
+      severalPrices: 'prices > 1',
+      noLivingArea: 'living_area is null or not (living_area > 0)',
+      notPlaced: `postcode is null and not (${coordinates})`,
+    };
+    await db.run(`
+      create temp table classified as
+      select *, case ${Object.entries(reasons)
+        .map(([reason, rule]) => `when ${rule} then '${reason}'`)
+        .join(' ')} end as skip
+      from sales`);
+    await db.run(`
+      create temp table converted as
+      select
+        'dvf-' || sale_id as id,
+        'FR' as "countryCode",
+        'sale' as "dealType",
+        case kind ${Object.entries(DWELLINGS)
+          .map(([k, v]) => `when ${sqlString(k)} then '${v}'`)
+          .join(' ')} end as "propertyType",
+        strftime(sale_date, '%Y-%m-%d') as "startDate",
+        -- A sale ends the property's time on the market on the day it is signed.
+        strftime(sale_date, '%Y-%m-%d') as "endDate",
+        'false' as "isActive",
+        case when nature = ${sqlString(OFF_PLAN)} then 'true' end as "isNew",
+        price as "salePrice",
+        living_area as "livingArea",
+        case when rooms > 0 then rooms end as "numberOfRooms",
+        case when ${coordinates} then latitude end as latitude,
+        case when ${coordinates} then longitude end as longitude,
+        postcode as "postalCode",
+        left(concat_ws(', ', kind, address, place), 500) as title
+      from classified where skip is null
+      order by sale_date, sale_id`);
+    await db.run(
+      `copy converted to ${sqlString(target)} (header${target.toLowerCase().endsWith('.gz') ? ', compression gzip' : ''})`,
+    );
+    const totals = await queryOne(
+      db,
+      `select (select count(*) from lots)::integer as rows, (select count(*) from sales)::integer as sales,
+              (select count(*) from converted)::integer as offers`,
+    );
+    const skipped = Object.fromEntries(Object.keys(DVF_SKIP_REASONS).map((k) => [k, 0])) as Record<
+      DvfSkipReason,
+      number
+    >;
+    for (const r of await queryRows(
+      db,
+      'select skip, count(*)::integer as n from classified where skip is not null group by skip',
+    ))
+      skipped[String(r.skip) as DvfSkipReason] = Number(r.n);
+    return {
+      rows: Number(totals?.rows ?? 0),
+      sales: Number(totals?.sales ?? 0),
+      offers: Number(totals?.offers ?? 0),
+      skipped,
+    };
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}

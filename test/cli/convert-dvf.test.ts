@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/backends.js';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { writeFile } from '../helpers/market.js';
+
+describe('propdata convert dvf', () => {
+  let dir: string;
+  beforeAll(() => {
+    assertBuilt();
+    dir = tempDir('propdata-convert-dvf-');
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('prints what it wrote and why sales were skipped; refuses a file that is not DVF', async () => {
+    const source = writeFile(
+      dir,
+      'dvf.csv',
+      [
+        'id_mutation;date_mutation;nature_mutation;valeur_fonciere;code_postal;type_local;surface_reelle_bati;longitude;latitude',
+        '1;2024-02-01;Vente;250000;75011;Appartement;31;2.38;48.86',
+        '1;2024-02-01;Vente;250000;75011;Dépendance;;2.38;48.86',
+        '2;2024-02-02;Vente;500000;75011;Appartement;40;2.38;48.86',
+        '2;2024-02-02;Vente;500000;75011;Appartement;41;2.38;48.86',
+        '3;2024-02-03;Echange;100000;75011;Appartement;20;2.38;48.86',
+      ].join('\n') + '\n',
+    );
+    const target = path.join(dir, 'offers.csv');
+    const env = { PROPDATA_DATA_DIR: path.join(dir, 'data') };
+    const result = await runCli(['convert', 'dvf', source, target], env);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `read 5 rows, 3 sales; wrote 1 offers to ${target}, skipped 2 sales:`,
+        '  1 not a sale or off-plan sale (exchange, auction, expropriation, building land…)',
+        '  1 several apartments or houses in one sale',
+        '',
+      ].join('\n'),
+    );
+    expect(fs.readFileSync(target, 'utf8').split('\n')[1]).toMatch(
+      /^dvf-1,FR,sale,apartment,2024-02-01,/,
+    );
+
+    const wrong = await runCli(['convert', 'dvf', path.join(dir, 'offers.csv'), target], env);
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toMatch(/is not a geolocated DVF file: missing columns id_mutation/);
+  });
+});
