@@ -76,6 +76,24 @@ describe('forecastSd', () => {
   });
 });
 
+describe('forecastSd with a measured single-offer spread', () => {
+  const estimate = { center: 0, spread: 0.1, effectiveCount: 4, used: 4, comparablesWeight: 1 };
+  const base = 0.05 ** 2 + 0.015 ** 2 + 0.015 ** 2;
+
+  it('counts the region’s single-offer spread where it exceeds the comparables’ (by hand)', () => {
+    // 0.8 × 0.1² = 0.008 < 0.2² = 0.04: the floor counts.
+    expect(forecastSd(estimate, 0, 0, 0.2)).toBeCloseTo(Math.sqrt(base + 0.04), 10);
+  });
+
+  it('keeps the comparables’ spread where it is the larger', () => {
+    expect(forecastSd(estimate, 0, 0, 0.05)).toBeCloseTo(Math.sqrt(base + 0.008), 10);
+  });
+
+  it('does not apply where the listing noise is known (the truth is recorded)', () => {
+    expect(forecastSd(estimate, 0, 0.1, 0.2)).toBeCloseTo(Math.sqrt(base), 10);
+  });
+});
+
 describe('confidence and range', () => {
   it('maps the forecast SD to classes at 10% and 20%', () => {
     expect(confidenceOf(0.05)).toBe('good');

@@ -8,8 +8,9 @@ import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import {
   CELL_METERS,
   LOCAL_VARIANCE_TABLE,
-  localSd,
   localSdOf,
+  localVariation,
+  momentsOfRow,
   localVariance,
   MAX_LOCAL_SD,
   MIN_LOCAL_SD,
@@ -60,6 +61,7 @@ function momentsOf(cells: number[][]): CellMoments {
     sumMean: cells.reduce((s, cell, i) => s + cell.length * (means[i] ?? 0), 0),
     sumMean2: cells.reduce((s, cell, i) => s + cell.length * (means[i] ?? 0) ** 2, 0),
     sumN2: cells.reduce((s, cell) => s + cell.length ** 2, 0),
+    saleSpread: null,
   };
 }
 
@@ -159,6 +161,21 @@ describe('local variance stored with the snapshot', () => {
       );
       expect(clipped.flat().some((v) => v === -0.7)).toBe(true);
       const expected = anova(clipped);
+      // The single-offer spread: deviations from the cell's mean, scaled by √(n / (n − 1)),
+      // 1.4826 × their median absolute value (the middle two averaged).
+      const deviations = clipped
+        .flatMap((cell) => {
+          const m = cell.reduce((a, v) => a + v, 0) / cell.length;
+          return cell.map((v) => Math.abs(v - m) * Math.sqrt(cell.length / (cell.length - 1)));
+        })
+        .sort((a, b) => a - b);
+      const half = deviations.length >> 1;
+      const middle =
+        deviations.length % 2
+          ? (deviations[half] ?? NaN)
+          : ((deviations[half - 1] ?? NaN) + (deviations[half] ?? NaN)) / 2;
+      const expectedSpread = 1.4826 * middle;
+      const expectedSd = Math.min(MAX_LOCAL_SD, Math.max(MIN_LOCAL_SD, Math.sqrt(expected)));
 
       const file = currentSnapshot(marketPaths(dataDir));
       if (!file) throw new Error('no snapshot');
@@ -167,25 +184,17 @@ describe('local variance stored with the snapshot', () => {
       try {
         const rows = await queryRows(db, `select * from ${LOCAL_VARIANCE_TABLE}`);
         expect(rows).toHaveLength(1);
-        const row = rows[0] ?? {};
-        const stored: CellMoments = {
-          offers: Number(row.offers),
-          cells: Number(row.cells),
-          within: Number(row.within),
-          sumMean: Number(row.sum_mean),
-          sumMean2: Number(row.sum_mean2),
-          sumN2: Number(row.sum_n2),
-        };
+        const stored = momentsOfRow(rows[0] ?? {});
         expect(stored.offers).toBe(all.length);
         expect(stored.cells).toBe(30);
         expect(localVariance(stored)).toBeCloseTo(expected, 9);
+        expect(stored.saleSpread).toBeCloseTo(expectedSpread, 9);
         const cache = await snapshotCache(db);
         const postcode = cache.places.get('FR')?.get('75005');
         if (!postcode) throw new Error('no postcode');
-        expect(await localSd(db, cache, 'FR', postcode, 'sale')).toBeCloseTo(
-          Math.min(MAX_LOCAL_SD, Math.max(MIN_LOCAL_SD, Math.sqrt(expected))),
-          9,
-        );
+        const local = await localVariation(db, cache, 'FR', postcode, 'sale');
+        expect(local.localSd).toBeCloseTo(expectedSd, 9);
+        expect(local.saleSpread).toBeCloseTo(expectedSpread, 9);
       } finally {
         db.closeSync();
         instance.closeSync();
@@ -205,10 +214,9 @@ describe('local variance stored with the snapshot', () => {
         const cache = await snapshotCache(db2);
         const postcode = cache.places.get('FR')?.get('75005');
         if (!postcode) throw new Error('no postcode');
-        expect(await localSd(db2, cache, 'FR', postcode, 'sale')).toBeCloseTo(
-          Math.min(MAX_LOCAL_SD, Math.max(MIN_LOCAL_SD, Math.sqrt(expected))),
-          9,
-        );
+        const local = await localVariation(db2, cache, 'FR', postcode, 'sale');
+        expect(local.localSd).toBeCloseTo(expectedSd, 9);
+        expect(local.saleSpread).toBeCloseTo(expectedSpread, 9);
       } finally {
         db2.closeSync();
         old.closeSync();

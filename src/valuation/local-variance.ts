@@ -71,17 +71,26 @@ function momentsSql(where: string): string {
     ), deviations as (
       select *, y - avg(y) over g as e, count(*) over g as group_size
       from base window g as (partition by country_code, deal_type, postcode, year, property_type, size_class)
+    ), kept as (
+      select *, e - avg(e) over c as deviation, count(*) over c as cell_size
+      from (select * exclude (e), least(greatest(e, -${String(CLIP)}), ${String(CLIP)}) as e
+            from deviations where group_size >= ${String(GROUP_MIN)})
+      window c as (partition by country_code, deal_type, region_kind, region, cell_y, cell_x)
     ), cells as (
       select country_code, deal_type, region_kind, region, count(*) as n, avg(e) as mean,
         coalesce(var_samp(e), 0) * (count(*) - 1) as within
-      from (select * exclude (e), least(greatest(e, -${String(CLIP)}), ${String(CLIP)}) as e
-            from deviations where group_size >= ${String(GROUP_MIN)})
-      group by country_code, deal_type, region_kind, region, cell_y, cell_x
+      from kept group by country_code, deal_type, region_kind, region, cell_y, cell_x
+    ), spreads as (
+      -- A deviation from its cell's own mean is short by √((n − 1) / n) on average.
+      select country_code, deal_type, region_kind, region,
+        1.4826 * median(abs(deviation) * sqrt(cell_size / (cell_size - 1))) as sale_spread
+      from kept where cell_size >= 2 group by country_code, deal_type, region_kind, region
     )
     select country_code, deal_type, region_kind, region, sum(n)::bigint as offers,
       count(*)::bigint as cells, sum(within) as within, sum(n * mean) as sum_mean,
-      sum(n * mean * mean) as sum_mean2, sum(n * n) as sum_n2
-    from cells group by country_code, deal_type, region_kind, region`;
+      sum(n * mean * mean) as sum_mean2, sum(n * n) as sum_n2, any_value(sale_spread) as sale_spread
+    from cells left join spreads using (country_code, deal_type, region_kind, region)
+    group by country_code, deal_type, region_kind, region`;
 }
 
 /** Run when a snapshot is built: the moments of every region, one row each. */
@@ -97,6 +106,11 @@ export interface CellMoments {
   sumMean: number;
   sumMean2: number;
   sumN2: number;
+  /**
+   * Robust SD (1.4826 × median absolute deviation) of single offers around the mean of their
+   * cell, null where no cell has two offers.
+   */
+  saleSpread: number | null;
 }
 
 /** τ² from the moments (the method of moments, at least 0); undefined with too little evidence. */
@@ -129,17 +143,37 @@ async function hasTable(db: DuckDBConnection): Promise<boolean> {
 const KEY_FILTER =
   'country_code = $cc and deal_type = $deal and region_kind = $kind and region = $region';
 
+/** What the region's offers say about neighbourhoods and single offers (see above). */
+export interface LocalVariation {
+  /** τ for the shrinkage, within [MIN_LOCAL_SD, MAX_LOCAL_SD]. */
+  localSd: number;
+  /**
+   * How far a single offer typically lies from its neighbours' mean (log scale), where the
+   * region has enough offers with coordinates to say (MIN_WITHIN_DF).
+   */
+  saleSpread: number | undefined;
+}
+
+export function localVariationOf(moments: CellMoments | undefined): LocalVariation {
+  const enough = moments !== undefined && moments.offers - moments.cells >= MIN_WITHIN_DF;
+  return {
+    localSd: localSdOf(moments),
+    saleSpread: enough && moments.saleSpread !== null ? moments.saleSpread : undefined,
+  };
+}
+
 /**
- * τ of the property's region for the deal type, cached per snapshot. A snapshot written before
- * the table existed computes the same moments from the region's offers.
+ * τ and the single-offer spread of the property's region for the deal type, cached per
+ * snapshot. A snapshot written before the table existed computes the same from the region's
+ * offers.
  */
-export function localSd(
+export function localVariation(
   db: DuckDBConnection,
   cache: SnapshotCache,
   countryCode: string,
   postcode: Postcode,
   deal: DealType,
-): Promise<number> {
+): Promise<LocalVariation> {
   const region = regionOf(postcode);
   const key = `local|${countryCode}|${region.kind}|${region.id}|${deal}`;
   return cachedRegional(cache, key, async () => {
@@ -150,15 +184,20 @@ export function localSd(
           `country_code = $cc and deal_type = $deal and ${REGION_FILTER_SQL[region.kind]}`,
         )}) where region_kind = $kind`;
     const row = (await queryPrepared(db, sql, params))[0];
-    return localSdOf(
-      row && {
-        offers: Number(row.offers),
-        cells: Number(row.cells),
-        within: Number(row.within),
-        sumMean: Number(row.sum_mean),
-        sumMean2: Number(row.sum_mean2),
-        sumN2: Number(row.sum_n2),
-      },
-    );
+    return localVariationOf(row && momentsOfRow(row));
   });
+}
+
+/** The moments of a row of the table (or of the same query run on the offers). */
+export function momentsOfRow(row: Record<string, unknown>): CellMoments {
+  return {
+    offers: Number(row.offers),
+    cells: Number(row.cells),
+    within: Number(row.within),
+    sumMean: Number(row.sum_mean),
+    sumMean2: Number(row.sum_mean2),
+    sumN2: Number(row.sum_n2),
+    saleSpread:
+      row.sale_spread === null || row.sale_spread === undefined ? null : Number(row.sale_spread),
+  };
 }

@@ -20,7 +20,7 @@ import {
 } from './estimate.js';
 import { FEATURES } from './features.js';
 import { indexAt } from './hedonic.js';
-import { localSd } from './local-variance.js';
+import { localVariation } from './local-variance.js';
 import { regionalModel, type RegionalModel } from './regional-model.js';
 import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
 import type {
@@ -158,15 +158,13 @@ export async function estimateDeal(
   if (!best) throw insufficient(property, deal);
 
   const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
-  const tau =
-    Number(process.env.X_TAU ?? 0) ||
-    (await localSd(db, cache, property.countryCode, postcode, deal));
+  const local = await localVariation(db, cache, property.countryCode, postcode, deal);
   const central = centralEstimate(
     adjust(best.found, subject, model, targetMonth, radius, postcode.id),
-    tau,
+    local.localSd,
   );
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
-  const sd = forecastSd(central, best.step.widening, listingNoise);
+  const sd = forecastSd(central, best.step.widening, listingNoise, local.saleSpread);
   const value = Math.exp(central.center) * property.livingArea;
   return {
     value,
@@ -174,7 +172,7 @@ export async function estimateDeal(
     confidence: confidenceOf(sd),
     sd,
     central,
-    localSd: tau,
+    localSd: local.localSd,
     evidence: {
       comparables: central.used,
       radiusMeters: radius,
