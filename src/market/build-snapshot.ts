@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, sqlString } from './duck.js';
+import { LOCAL_VARIANCE_SQL } from '../valuation/local-variance.js';
 import { MODEL_SUMS_SQL } from '../valuation/model-sums.js';
 import { CREATE_TABLES, PLACE_INDEX_SQL } from './schema.js';
 import {
@@ -93,6 +94,7 @@ export async function buildSnapshot<T>(
     // ordered by place for radius searches, and the valuation model's regional sums.
     await db.run(PLACE_INDEX_SQL);
     await db.run(MODEL_SUMS_SQL);
+    await db.run(LOCAL_VARIANCE_SQL);
     await db.run(
       `insert into snapshot_info values ('created_at', ${sqlString(new Date().toISOString())})`,
     );

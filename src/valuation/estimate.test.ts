@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { centralEstimate, confidenceOf, forecastSd, LOCAL_SD, rangeOf } from './estimate.js';
+import { centralEstimate, confidenceOf, forecastSd, rangeOf } from './estimate.js';
+
+const TAU = 0.04;
 
 const unweighted = (ys: number[]) => ys.map((y) => ({ y, weight: 1 }));
 
 describe('centralEstimate', () => {
   it('drops an outlier and averages the rest (by hand: median 1, MAD 0.1)', () => {
-    const e = centralEstimate(unweighted([1, 1.1, 0.9, 1.0, 5]));
+    const e = centralEstimate(unweighted([1, 1.1, 0.9, 1.0, 5]), TAU);
     expect(e.used).toBe(4);
     expect(e.center).toBeCloseTo(1, 10);
     expect(e.spread).toBeCloseTo(0.14826, 10);
@@ -13,15 +15,18 @@ describe('centralEstimate', () => {
   });
 
   it('counts unequal weights as fewer comparables', () => {
-    const e = centralEstimate([
-      { y: 1, weight: 3 },
-      { y: 1, weight: 1 },
-    ]);
+    const e = centralEstimate(
+      [
+        { y: 1, weight: 3 },
+        { y: 1, weight: 1 },
+      ],
+      TAU,
+    );
     expect(e.effectiveCount).toBeCloseTo(16 / 10, 10);
   });
 
   it('is the plain mean, all on the comparables, where the model has no value', () => {
-    const e = centralEstimate(unweighted([1, 1.1, 0.9, 1.0]));
+    const e = centralEstimate(unweighted([1, 1.1, 0.9, 1.0]), TAU);
     expect(e.center).toBeCloseTo(1, 10);
     expect(e.comparablesWeight).toBe(1);
   });
@@ -29,15 +34,19 @@ describe('centralEstimate', () => {
   it("shrinks the comparables' mean residual towards the model's value by τ² / (τ² + spread² / n_eff)", () => {
     // By hand: median 1, MAD 0.05 (spread 1.4826 × 0.05), mean 1.01, residuals around 0.9.
     const ys = [1, 1.1, 0.9, 1.0, 1.05];
-    const e = centralEstimate(ys.map((y) => ({ y, weight: 1, model: 0.9 })));
+    const e = centralEstimate(
+      ys.map((y) => ({ y, weight: 1, model: 0.9 })),
+      TAU,
+    );
     const spread = 1.4826 * 0.05;
     expect(e.spread).toBeCloseTo(spread, 10);
-    const weight = LOCAL_SD ** 2 / (LOCAL_SD ** 2 + spread ** 2 / 5);
+    const weight = TAU ** 2 / (TAU ** 2 + spread ** 2 / 5);
     expect(e.comparablesWeight).toBeCloseTo(weight, 10);
     expect(e.center).toBeCloseTo(0.9 + weight * 0.11, 10);
     // More comparables saying the same count more, but never beyond their own mean.
     const many = centralEstimate(
       Array.from({ length: 50 }, (_, i) => ({ y: ys[i % 5] ?? 1, weight: 1, model: 0.9 })),
+      TAU,
     );
     expect(many.comparablesWeight).toBeGreaterThan(e.comparablesWeight);
     expect(many.center).toBeGreaterThan(e.center);
@@ -64,6 +73,24 @@ describe('forecastSd', () => {
 
   it('grows as the search widens', () => {
     expect(forecastSd(estimate, 5, 0.1)).toBeGreaterThan(forecastSd(estimate, 0, 0.1));
+  });
+});
+
+describe('forecastSd with a measured single-offer spread', () => {
+  const estimate = { center: 0, spread: 0.1, effectiveCount: 4, used: 4, comparablesWeight: 1 };
+  const base = 0.05 ** 2 + 0.015 ** 2 + 0.015 ** 2;
+
+  it('counts the region’s single-offer spread where it exceeds the comparables’ (by hand)', () => {
+    // 0.8 × 0.1² = 0.008 < 0.2² = 0.04: the floor counts.
+    expect(forecastSd(estimate, 0, 0, 0.2)).toBeCloseTo(Math.sqrt(base + 0.04), 10);
+  });
+
+  it('keeps the comparables’ spread where it is the larger', () => {
+    expect(forecastSd(estimate, 0, 0, 0.05)).toBeCloseTo(Math.sqrt(base + 0.008), 10);
+  });
+
+  it('does not apply where the listing noise is known (the truth is recorded)', () => {
+    expect(forecastSd(estimate, 0, 0.1, 0.2)).toBeCloseTo(Math.sqrt(base), 10);
   });
 });
 

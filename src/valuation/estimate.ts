@@ -29,14 +29,6 @@ export interface CentralEstimate {
 const OUTLIER_SDS = 3;
 /** A floor for the spread: even identical comparables do not make a value exact. */
 const MIN_SPREAD = 0.03;
-/**
- * How far the value of a property's immediate surroundings typically lies from what the regional
- * model (index, coefficients, postcode level) says for it, log scale. The comparables' average
- * residual around the model estimates that deviation with the error spread / √n_eff, so it counts
- * by τ² / (τ² + spread² / n_eff): many consistent comparables move the value far from the model,
- * a few scattered ones little. Calibrated by both backtests (README "Valuation model").
- */
-export const LOCAL_SD = 0.04;
 
 function weightedMedian(items: readonly AdjustedComparable[]): number {
   const sorted = [...items].sort((a, b) => a.y - b.y);
@@ -52,10 +44,14 @@ function weightedMedian(items: readonly AdjustedComparable[]): number {
 /**
  * The value from the adjusted comparables after dropping outliers (beyond 3 robust SDs of the
  * weighted median): the model's value plus the comparables' weighted mean residual around it,
- * shrunk by τ² / (τ² + spread² / n_eff) (see LOCAL_SD); the plain weighted mean where the model
+ * shrunk by τ² / (τ² + spread² / n_eff), τ = `localSd` (local-variance.ts: how far a place's
+ * surroundings typically lie from the model, measured per region); the plain weighted mean where the model
  * has no value. The spread is robust (1.4826 × weighted median absolute deviation).
  */
-export function centralEstimate(items: readonly AdjustedComparable[]): CentralEstimate {
+export function centralEstimate(
+  items: readonly AdjustedComparable[],
+  localSd: number,
+): CentralEstimate {
   if (items.length === 0) throw new Error('no comparables');
   const median = weightedMedian(items);
   const mad = weightedMedian(items.map((c) => ({ y: Math.abs(c.y - median), weight: c.weight })));
@@ -69,7 +65,7 @@ export function centralEstimate(items: readonly AdjustedComparable[]): CentralEs
   if (!kept.every((c) => c.model !== undefined))
     return { center: mean, ...estimate, comparablesWeight: 1 };
   const model = kept.reduce((s, c) => s + c.weight * (c.model ?? 0), 0) / sw;
-  const weight = LOCAL_SD ** 2 / (LOCAL_SD ** 2 + robustSd ** 2 / effectiveCount);
+  const weight = localSd ** 2 / (localSd ** 2 + robustSd ** 2 / effectiveCount);
   return { center: model + weight * (mean - model), ...estimate, comparablesWeight: weight };
 }
 
@@ -102,15 +98,28 @@ export const ERROR_MODEL = {
  * part of the comparables' spread that is real differences between properties rather than
  * listing noise (`listingNoise`: the known noise of asking prices around true values, measured
  * only where the truth is recorded, i.e. demo data; 0 elsewhere, so all of the spread counts).
+ *
+ * Where no listing noise is known, the value is compared with a single observed price, whose own
+ * scatter around its neighbours is part of the error; `saleSpread`, measured over the region's
+ * offers (local-variance.ts), is then a floor for that part: the comparables' robust spread,
+ * a dozen or so offers, understates it where prices scatter widely (Paris sales: 0.17 against
+ * 0.19 over the whole city, and ranges held the truth 58% of the time instead of 68%).
  */
-export function forecastSd(estimate: CentralEstimate, widening: number, listingNoise: number) {
+export function forecastSd(
+  estimate: CentralEstimate,
+  widening: number,
+  listingNoise: number,
+  saleSpread?: number,
+) {
   const bias =
     ERROR_MODEL.wideningBias[Math.min(widening, ERROR_MODEL.wideningBias.length - 1)] ?? 0.1;
   const meanError =
     (ERROR_MODEL.meanErrorFactor * estimate.comparablesWeight * estimate.spread) /
     Math.sqrt(estimate.effectiveCount);
-  const heterogeneity =
+  const spreadPart =
     ERROR_MODEL.heterogeneityShare * Math.max(0, estimate.spread ** 2 - listingNoise ** 2);
+  const floor = listingNoise > 0 || saleSpread === undefined ? 0 : saleSpread ** 2;
+  const heterogeneity = Math.max(spreadPart, floor);
   return Math.sqrt(meanError ** 2 + ERROR_MODEL.floor ** 2 + bias ** 2 + heterogeneity);
 }
 

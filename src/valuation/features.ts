@@ -72,6 +72,14 @@ export const FEATURES: readonly Feature[] = [
     subject: (p) => Math.log(p.livingArea / REFERENCE_AREA),
   },
   {
+    // Price per m² is not log-linear in size: the smallest and the largest dwellings cost more
+    // per m² than the log-area slope says (Paris sales: +10% under 20 m², +7% over 150 m²).
+    name: 'log_area_squared',
+    group: 'area',
+    sql: `ln(living_area / ${REFERENCE_AREA}) ** 2`,
+    subject: (p) => Math.log(p.livingArea / REFERENCE_AREA) ** 2,
+  },
+  {
     name: 'new',
     group: 'age',
     sql: `(${isNewSql})::integer`,

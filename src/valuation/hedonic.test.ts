@@ -79,8 +79,17 @@ describe('indexAt', () => {
     effect: 0.01 * (90 + i - 100),
   }));
 
-  it('extrapolates a linear trend one-sided to the valuation month', () => {
-    expect(indexAt(months, 100)).toBeCloseTo(0, 10);
+  it('fits a linear trend one-sided at the last month with offers', () => {
+    expect(indexAt(months, 99)).toBeCloseTo(-0.01, 10);
+  });
+
+  it('never carries the slope past the last month with offers', () => {
+    // A trend of +1% a month up to month 99: months 100 and 107 get month 99's level, not the
+    // +1% and +8% a continued slope would add (real prices turn: Paris 2022, a coastal town).
+    expect(indexAt(months, 100)).toBeCloseTo(-0.01, 10);
+    expect(indexAt(months, 107)).toBeCloseTo(-0.01, 10);
+    const falling = months.map((m) => ({ ...m, effect: -m.effect }));
+    expect(indexAt(falling, 110)).toBeCloseTo(0.01, 10);
   });
 
   it('reproduces a linear trend inside the data', () => {

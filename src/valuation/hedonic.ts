@@ -96,22 +96,26 @@ export function fitHedonic(
 }
 
 /**
- * Offers a smoothed index value should rest on before its bandwidth stops growing. The fit
- * extrapolates a slope to the valuation month, which needs far more offers than a level: with
- * fewer, a thin region's index swings with the few offers of its last months.
+ * Offers a smoothed index value should rest on before its bandwidth stops growing: with fewer, a
+ * thin region's index swings with the few offers of its last months.
  */
 const INDEX_SUPPORT = 300;
 const BANDWIDTHS = [3, 6, 12, 24, 36, 48];
 
 /**
  * The smoothed index at `target` from month effects: a local linear fit, triangular kernel
- * weighted by offer counts, over the narrowest bandwidth with enough offers. At the latest
- * month (the valuation date) it is one-sided, as only the past is known. Undefined without data.
+ * weighted by offer counts, over the narrowest bandwidth with enough offers. At the last month
+ * with offers it is one-sided, as only the past is known. Past that month it stays at that
+ * month's level: a slope carried forward is a forecast, and real markets turn (carried 7 months
+ * past the data, it put a town's values 16% too high; Paris 2024 valued from 2020–2023, where
+ * prices had fallen since 2022, 7% too low). Undefined without data.
  */
 export function indexAt(
   months: readonly { month: number; n: number; effect: number }[],
   target: number,
 ): number | undefined {
+  const last = months.reduce((m, x) => (x.n > 0 ? Math.max(m, x.month) : m), -Infinity);
+  const at = Math.min(target, last);
   for (const h of BANDWIDTHS) {
     let sw = 0;
     let swx = 0;
@@ -120,7 +124,7 @@ export function indexAt(
     let swxy = 0;
     let support = 0;
     for (const m of months) {
-      const d = m.month - target;
+      const d = m.month - at;
       if (Math.abs(d) > h) continue;
       const w = m.n * (1 - Math.abs(d) / (h + 1));
       sw += w;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,12 +73,14 @@ function someFit(stats: MonthStats[]): HedonicFit {
 describe('model sums precomputed with the snapshot', () => {
   let instance: DuckDBInstance;
   let db: DuckDBConnection;
+  let snapshotFile: string;
 
   beforeAll(async () => {
     const dataDir = path.join(tempDir(), 'data');
     await generateDemoData(dataDir, { offers: 20_000, projects: 5, seed: 11, today: '2026-11-21' });
     const file = currentSnapshot(marketPaths(dataDir));
     if (!file) throw new Error('no snapshot');
+    snapshotFile = file;
     instance = await openDuck(file, { readOnly: true });
     db = await instance.connect();
   });
@@ -88,6 +91,25 @@ describe('model sums precomputed with the snapshot', () => {
 
   it('are written into every new snapshot', async () => {
     expect(await hasModelSums(db)).toBe(true);
+  });
+
+  it('are not read from a snapshot written with another feature list', async () => {
+    // Lists packed for fewer features would be unpacked into the wrong sums.
+    const copy = path.join(path.dirname(snapshotFile), 'other-features.duckdb');
+    fs.copyFileSync(snapshotFile, copy);
+    const writable = await openDuck(copy);
+    const w = await writable.connect();
+    try {
+      await w.run(
+        `create or replace table ${POSTCODE_MONTHS_TABLE} as
+         select * replace (sums[1:len(sums) - 1] as sums) from ${POSTCODE_MONTHS_TABLE}`,
+      );
+      expect(await hasModelSums(w)).toBe(false);
+    } finally {
+      w.closeSync();
+      writable.closeSync();
+      fs.rmSync(copy, { force: true });
+    }
   });
 
   it('equal the sums computed from the offers at query time, for every kind of region', async () => {

@@ -117,7 +117,11 @@ export const MODEL_SUMS_SQL = `
   select ${KEYS}, postcode, month, ${POSTCODE_SUMS} from (${termsSql('division_level100 is not null')})
   group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;`;
 
-/** Whether the snapshot has the precomputed sums (snapshots written before them do not). */
+/**
+ * Whether the snapshot has the precomputed sums of today's features: snapshots written before
+ * the tables existed have none, and those written with another feature list pack lists of
+ * another length (n, Σy and Σx per postcode month), which would be misread.
+ */
 export async function hasModelSums(db: DuckDBConnection): Promise<boolean> {
   const rows = await queryPrepared(
     db,
@@ -125,7 +129,14 @@ export async function hasModelSums(db: DuckDBConnection): Promise<boolean> {
       where database_name = current_database() and table_name in ($a, $b)`,
     { a: REGION_MONTHS_TABLE, b: POSTCODE_MONTHS_TABLE },
   );
-  return rows[0]?.n === 2;
+  if (rows[0]?.n !== 2) return false;
+  const packed = await queryPrepared(
+    db,
+    `select len(sums)::integer as k from ${POSTCODE_MONTHS_TABLE} limit 1`,
+    {},
+  );
+  const length = packed[0]?.k;
+  return length === undefined || length === 2 + FEATURE_COUNT;
 }
 
 export interface SumsKey {

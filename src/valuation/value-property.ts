@@ -16,9 +16,11 @@ import {
   forecastSd,
   rangeOf,
   type AdjustedComparable,
+  type CentralEstimate,
 } from './estimate.js';
 import { FEATURES } from './features.js';
 import { indexAt } from './hedonic.js';
+import { localVariation } from './local-variance.js';
 import { regionalModel, type RegionalModel } from './regional-model.js';
 import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
 import type {
@@ -41,6 +43,10 @@ export interface EstimateOptions {
 /** An estimate plus its forecast standard deviation (log scale), for the backtest. */
 export interface DetailedEstimate extends Estimate {
   sd: number;
+  /** The comparables' centre, spread and weight against the model. */
+  central: CentralEstimate;
+  /** τ of the property's region (local-variance.ts). */
+  localSd: number;
 }
 
 /** Meters from the nearest postcode centroid beyond which a point is not valued. */
@@ -152,17 +158,21 @@ export async function estimateDeal(
   if (!best) throw insufficient(property, deal);
 
   const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
+  const local = await localVariation(db, cache, property.countryCode, postcode, deal);
   const central = centralEstimate(
     adjust(best.found, subject, model, targetMonth, radius, postcode.id),
+    local.localSd,
   );
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
-  const sd = forecastSd(central, best.step.widening, listingNoise);
+  const sd = forecastSd(central, best.step.widening, listingNoise, local.saleSpread);
   const value = Math.exp(central.center) * property.livingArea;
   return {
     value,
     range: rangeOf(value, sd),
     confidence: confidenceOf(sd),
     sd,
+    central,
+    localSd: local.localSd,
     evidence: {
       comparables: central.used,
       radiusMeters: radius,

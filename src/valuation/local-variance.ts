@@ -1,0 +1,203 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryPrepared } from '../market/duck.js';
+import { AREA_LIMITS, MONTH_SQL, regionOf, REGION_FILTER_SQL } from './model-sums.js';
+import { cachedRegional, type Postcode, type SnapshotCache } from './snapshot-cache.js';
+import type { DealType } from './types.js';
+
+/**
+ * How much the value of a place's immediate surroundings varies beyond what its postcode says:
+ * the variance τ² of neighbourhood effects, measured per region from the offers themselves.
+ *
+ * The value moves from the regional model's towards its comparables by τ² / (τ² + spread²/n_eff)
+ * (estimate.ts), so τ decides how much a neighbourhood may differ from its postcode. It differs
+ * by market: in a city of dense, varied streets neighbouring blocks differ by 8% and more (Paris
+ * sales: τ ≈ 0.08), while where the postcode describes a place well it is near zero. A constant
+ * tuned on one market is wrong on the others, so τ is estimated per region and deal type when a
+ * snapshot is built, as the between-cell variance of a one-way random-effects model (method of
+ * moments) over cells of CELL_METERS:
+ *
+ * 1. each offer's log price per m² minus the mean of its group (postcode, year, property type and
+ *    size class: what the model explains), kept where the group has GROUP_MIN offers or more and
+ *    clipped to ±CLIP (real sales have heavy tails: sales within families, occupied dwellings);
+ * 2. per cell its offers' count nᵢ and mean; per region N, the cells C, the within-cell sum of
+ *    squares W and the between-cell sum of squares B = Σ nᵢ (meanᵢ − mean)²;
+ * 3. τ² = (B − (C − 1) · W / (N − C)) / (N − Σ nᵢ² / N), at least 0.
+ *
+ * Offers without coordinates are left out: placed at their postcode's centroid they say nothing
+ * about neighbourhoods within it.
+ */
+
+export const LOCAL_VARIANCE_TABLE = 'valuation_local_variance';
+
+/** Cell size (m): about a block or two, the distance within which comparables count most. */
+export const CELL_METERS = 200;
+/** Offers per group below which the group's mean is too uncertain to measure offers against. */
+const GROUP_MIN = 5;
+/** Log deviations are clipped here so that a few non-market sales do not make a market look varied. */
+const CLIP = 0.7;
+/** Degrees of freedom within cells (N − C) below which the region's estimate is not used. */
+export const MIN_WITHIN_DF = 30;
+
+/**
+ * τ when a region's estimate is missing or smaller: the comparables always count a little (the
+ * value at which the shrinkage was calibrated before it was estimated per region).
+ */
+export const MIN_LOCAL_SD = 0.04;
+/** τ above this is not believed: the cells' scatter is then mostly the size classes' crudeness. */
+export const MAX_LOCAL_SD = 0.2;
+
+const METERS_PER_DEGREE = 111_320;
+const CELL_DEGREES = CELL_METERS / METERS_PER_DEGREE;
+const PRICE_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
+const REGION_KIND_SQL = `case when division_level6 is not null then 'level6'
+  when division_level8 is not null then 'level8' else 'country' end`;
+
+/** The per-region moments over the offers that pass `where`. */
+function momentsSql(where: string): string {
+  return `
+    with base as (
+      select country_code, deal_type, ${REGION_KIND_SQL} as region_kind,
+        coalesce(division_level6, division_level8, '') as region,
+        division_level100 as postcode, property_type, ${MONTH_SQL} // 12 as year,
+        floor(ln(living_area) / ln(1.6)) as size_class,
+        ln(${PRICE_SQL} / living_area) as y,
+        floor(latitude / ${String(CELL_DEGREES)}) as cell_y,
+        floor(longitude * cos(radians(latitude)) / ${String(CELL_DEGREES)}) as cell_x
+      from offers
+      where deal_type in ('sale', 'rent') and ${PRICE_SQL} > 0
+        and living_area between ${String(AREA_LIMITS.min)} and ${String(AREA_LIMITS.max)}
+        and latitude is not null and longitude is not null and division_level100 is not null
+        and (${where})
+    ), deviations as (
+      select *, y - avg(y) over g as e, count(*) over g as group_size
+      from base window g as (partition by country_code, deal_type, postcode, year, property_type, size_class)
+    ), kept as (
+      select *, e - avg(e) over c as deviation, count(*) over c as cell_size
+      from (select * exclude (e), least(greatest(e, -${String(CLIP)}), ${String(CLIP)}) as e
+            from deviations where group_size >= ${String(GROUP_MIN)})
+      window c as (partition by country_code, deal_type, region_kind, region, cell_y, cell_x)
+    ), cells as (
+      select country_code, deal_type, region_kind, region, count(*) as n, avg(e) as mean,
+        coalesce(var_samp(e), 0) * (count(*) - 1) as within
+      from kept group by country_code, deal_type, region_kind, region, cell_y, cell_x
+    ), spreads as (
+      -- A deviation from its cell's own mean is short by √((n − 1) / n) on average.
+      select country_code, deal_type, region_kind, region,
+        1.4826 * median(abs(deviation) * sqrt(cell_size / (cell_size - 1))) as sale_spread
+      from kept where cell_size >= 2 group by country_code, deal_type, region_kind, region
+    )
+    select country_code, deal_type, region_kind, region, sum(n)::bigint as offers,
+      count(*)::bigint as cells, sum(within) as within, sum(n * mean) as sum_mean,
+      sum(n * mean * mean) as sum_mean2, sum(n * n) as sum_n2, any_value(sale_spread) as sale_spread
+    from cells left join spreads using (country_code, deal_type, region_kind, region)
+    group by country_code, deal_type, region_kind, region`;
+}
+
+/** Run when a snapshot is built: the moments of every region, one row each. */
+export const LOCAL_VARIANCE_SQL = `
+  create table ${LOCAL_VARIANCE_TABLE} as ${momentsSql('true')}
+  order by country_code, deal_type, region_kind, region;`;
+
+/** The moments of one region and deal type, as stored. */
+export interface CellMoments {
+  offers: number;
+  cells: number;
+  within: number;
+  sumMean: number;
+  sumMean2: number;
+  sumN2: number;
+  /**
+   * Robust SD (1.4826 × median absolute deviation) of single offers around the mean of their
+   * cell, null where no cell has two offers.
+   */
+  saleSpread: number | null;
+}
+
+/** τ² from the moments (the method of moments, at least 0); undefined with too little evidence. */
+export function localVariance(m: CellMoments): number | undefined {
+  const withinDf = m.offers - m.cells;
+  if (withinDf < MIN_WITHIN_DF || m.cells < 2) return undefined;
+  const between = m.sumMean2 - (m.sumMean * m.sumMean) / m.offers;
+  const denominator = m.offers - m.sumN2 / m.offers;
+  if (!(denominator > 0)) return undefined;
+  return Math.max(0, (between - ((m.cells - 1) * m.within) / withinDf) / denominator);
+}
+
+/** τ for the shrinkage: the region's estimate within [MIN_LOCAL_SD, MAX_LOCAL_SD]. */
+export function localSdOf(moments: CellMoments | undefined): number {
+  const variance = moments ? localVariance(moments) : undefined;
+  if (variance === undefined) return MIN_LOCAL_SD;
+  return Math.min(MAX_LOCAL_SD, Math.max(MIN_LOCAL_SD, Math.sqrt(variance)));
+}
+
+async function hasTable(db: DuckDBConnection): Promise<boolean> {
+  const rows = await queryPrepared(
+    db,
+    `select count(*)::integer as n from duckdb_tables()
+      where database_name = current_database() and table_name = $t`,
+    { t: LOCAL_VARIANCE_TABLE },
+  );
+  return rows[0]?.n === 1;
+}
+
+const KEY_FILTER =
+  'country_code = $cc and deal_type = $deal and region_kind = $kind and region = $region';
+
+/** What the region's offers say about neighbourhoods and single offers (see above). */
+export interface LocalVariation {
+  /** τ for the shrinkage, within [MIN_LOCAL_SD, MAX_LOCAL_SD]. */
+  localSd: number;
+  /**
+   * How far a single offer typically lies from its neighbours' mean (log scale), where the
+   * region has enough offers with coordinates to say (MIN_WITHIN_DF).
+   */
+  saleSpread: number | undefined;
+}
+
+export function localVariationOf(moments: CellMoments | undefined): LocalVariation {
+  const enough = moments !== undefined && moments.offers - moments.cells >= MIN_WITHIN_DF;
+  return {
+    localSd: localSdOf(moments),
+    saleSpread: enough && moments.saleSpread !== null ? moments.saleSpread : undefined,
+  };
+}
+
+/**
+ * τ and the single-offer spread of the property's region for the deal type, cached per
+ * snapshot. A snapshot written before the table existed computes the same from the region's
+ * offers.
+ */
+export function localVariation(
+  db: DuckDBConnection,
+  cache: SnapshotCache,
+  countryCode: string,
+  postcode: Postcode,
+  deal: DealType,
+): Promise<LocalVariation> {
+  const region = regionOf(postcode);
+  const key = `local|${countryCode}|${region.kind}|${region.id}|${deal}`;
+  return cachedRegional(cache, key, async () => {
+    const params = { cc: countryCode, deal, kind: region.kind, region: region.id };
+    const sql = (await hasTable(db))
+      ? `select * from ${LOCAL_VARIANCE_TABLE} where ${KEY_FILTER}`
+      : `select * from (${momentsSql(
+          `country_code = $cc and deal_type = $deal and ${REGION_FILTER_SQL[region.kind]}`,
+        )}) where region_kind = $kind`;
+    const row = (await queryPrepared(db, sql, params))[0];
+    return localVariationOf(row && momentsOfRow(row));
+  });
+}
+
+/** The moments of a row of the table (or of the same query run on the offers). */
+export function momentsOfRow(row: Record<string, unknown>): CellMoments {
+  return {
+    offers: Number(row.offers),
+    cells: Number(row.cells),
+    within: Number(row.within),
+    sumMean: Number(row.sum_mean),
+    sumMean2: Number(row.sum_mean2),
+    sumN2: Number(row.sum_n2),
+    saleSpread:
+      row.sale_spread === null || row.sale_spread === undefined ? null : Number(row.sale_spread),
+  };
+}
