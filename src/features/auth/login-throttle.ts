@@ -1,3 +1,5 @@
+import { limits } from '../../limits.js';
+
 export interface ThrottleRule {
   windowMs: number;
   maxFailures: number;
@@ -65,4 +67,16 @@ export class LoginThrottle {
       if (now - window.startedAt >= longest) this.windows.delete(id);
     }
   }
+}
+
+/** The login endpoint's throttle: failures per username and per client address, `limits.login`. */
+export function createLoginThrottle(now?: () => number): LoginThrottle {
+  const { windowMs, maxFailuresPerUsername, maxFailuresPerAddress } = limits.login;
+  return new LoginThrottle(
+    {
+      username: { windowMs, maxFailures: maxFailuresPerUsername },
+      address: { windowMs, maxFailures: maxFailuresPerAddress },
+    },
+    now,
+  );
 }
