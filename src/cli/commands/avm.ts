@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { isCountryCode } from '../../market/countries.js';
-import { openDuck } from '../../market/duck.js';
 import { terminalProgress } from '../../market/progress.js';
 import { currentSnapshot, marketPaths } from '../../market/snapshots.js';
-import { runBacktest, type BacktestReport, type Metrics } from '../../valuation/backtest.js';
+import type { BacktestReport, Metrics } from '../../valuation/backtest.js';
 import { CONFIDENCES } from '../../valuation/types.js';
-import { viennaBacktest } from '../../valuation/vienna-backtest.js';
 import { CliError, print } from '../context.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
@@ -64,6 +62,12 @@ export function registerAvmCommands(program: Command): void {
         viennaRent?: string;
       }) => {
         const progress = terminalProgress();
+        // The model (DuckDB) is loaded when the command runs, not for every command.
+        const [{ runBacktest }, { viennaBacktest }, { openDuck }] = await Promise.all([
+          import('../../valuation/backtest.js'),
+          import('../../valuation/vienna-backtest.js'),
+          import('../../market/duck.js'),
+        ]);
         if (options.viennaRent) {
           const started = Date.now();
           const result = await viennaBacktest(options.viennaRent, progress);
