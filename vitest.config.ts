@@ -11,7 +11,11 @@ const run = randomBytes(4).toString('hex');
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/helpers/leftovers.ts', 'test/helpers/postgres-cluster.ts'],
+    globalSetup: [
+      'test/helpers/leftovers.ts',
+      'test/helpers/postgres-cluster.ts',
+      'test/helpers/market-template.ts',
+    ],
     setupFiles: ['test/helpers/cleanup.ts'],
     env: { PROPDATA_TEST_RUN: run, TMPDIR: path.join(os.tmpdir(), `propdata-test-${run}`) },
     pool: 'forks',

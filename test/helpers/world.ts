@@ -8,7 +8,8 @@ import type { UserRow } from '../../src/accounts/tables.js';
 import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStores, type Stores } from '../../src/stores.js';
-import { freshDatabaseUrl, tempDir } from './backends.js';
+import { freshDatabaseUrl } from './backends.js';
+import { referenceDataDir } from './market.js';
 import { TEST_SERVER_ENV } from './server-env.js';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -37,7 +38,7 @@ export async function testConfig(
   env: Record<string, string> = {},
 ): Promise<Config> {
   return loadConfig({
-    PROPDATA_DATA_DIR: tempDir(),
+    PROPDATA_DATA_DIR: referenceDataDir(),
     DATABASE_URL: await freshDatabaseUrl(backend),
     LOG_LEVEL: 'silent',
     ...TEST_SERVER_ENV,
