@@ -2,15 +2,16 @@ import { beforeAll, expect, it } from 'vitest';
 import { openStores, type Stores } from '../../src/stores.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
+import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
 import { assertBuilt, lastLine, runCli } from '../helpers/cli.js';
+import { referenceDataDir } from '../helpers/market.js';
 import { TEST_SERVER_ENV } from '../helpers/server-env.js';
 
 describeBackends('propdata orgs/users/tokens', (backend) => {
   let env: Record<string, string>;
   beforeAll(async () => {
     assertBuilt();
-    env = { PROPDATA_DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
+    env = { PROPDATA_DATA_DIR: referenceDataDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
   });
 
   const cli = (...args: string[]) => runCli(args, env);

@@ -5,8 +5,9 @@ import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
 import { createUser } from '../../src/accounts/users.js';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
-import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
+import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
 import { assertBuilt } from '../helpers/cli.js';
+import { referenceDataDir } from '../helpers/market.js';
 import { coverForm } from '../helpers/multipart.js';
 import { makePdf } from '../helpers/pdf.js';
 import { SERVER_TEST_TIMEOUT, startServer } from '../helpers/servers.js';
@@ -25,7 +26,10 @@ describeBackends('a server killed during account writes', (backend) => {
     },
     async () => {
       assertBuilt();
-      const env = { PROPDATA_DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
+      const env = {
+        PROPDATA_DATA_DIR: referenceDataDir(),
+        DATABASE_URL: await freshDatabaseUrl(backend),
+      };
       const first = await startServer(['serve'], env);
       const accounts = await openAccountDatabase(env.DATABASE_URL);
       const org = await createOrganization(accounts.db, 'Crash');
@@ -44,7 +48,7 @@ describeBackends('a server killed during account writes', (backend) => {
       const acknowledged: { kind: 'dossier' | 'cover'; id: string }[] = [];
       // The server is killed once this many dossiers are acknowledged, with more writes in flight:
       // counted, not timed, so that a slow machine kills it mid-writes all the same.
-      const DOSSIERS_BEFORE_KILL = 16;
+      const DOSSIERS_BEFORE_KILL = 8;
       let enoughWritten: () => void = () => undefined;
       const written = new Promise<void>((resolve) => (enoughWritten = resolve));
       const write = async (i: number) => {

@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest';
+import { generateDemoData } from '../../src/market/generate/generate.js';
 import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { referenceDataDir } from '../helpers/market.js';
 import { SERVER_TEST_TIMEOUT, startServer, type ServerProcess } from '../helpers/servers.js';
 
 /** The last line of the first-start banner. */
@@ -46,9 +48,11 @@ describeBackends('first start', (backend) => {
     },
     async () => {
       assertBuilt();
-      const env = { PROPDATA_DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
-      const generated = await runCli(['generate', '--offers', '2000', '--projects', '20'], env);
-      expect(generated.status, generated.stderr).toBe(0);
+      const env = {
+        PROPDATA_DATA_DIR: referenceDataDir(),
+        DATABASE_URL: await freshDatabaseUrl(backend),
+      };
+      await generateDemoData(env.PROPDATA_DATA_DIR, { offers: 200, projects: 5, seed: 1 });
 
       const first = await startServer(['serve', '--demo'], env);
       await first.waitFor(BANNER_END);

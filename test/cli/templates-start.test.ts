@@ -4,8 +4,9 @@ import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
 import { createUser } from '../../src/accounts/users.js';
 import { providerTemplates } from '../../src/features/templates/provider-templates.js';
-import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
+import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
 import { assertBuilt } from '../helpers/cli.js';
+import { referenceDataDir } from '../helpers/market.js';
 import { SERVER_TEST_TIMEOUT, startServer } from '../helpers/servers.js';
 
 describeBackends('provider templates on concurrent starts', (backend) => {
@@ -20,7 +21,10 @@ describeBackends('provider templates on concurrent starts', (backend) => {
       // Each process has its own market data dir: only the account store is shared.
       const servers = await Promise.all(
         [1, 2, 3].map(() =>
-          startServer(['serve'], { PROPDATA_DATA_DIR: tempDir(), DATABASE_URL: databaseUrl }),
+          startServer(['serve'], {
+            PROPDATA_DATA_DIR: referenceDataDir(),
+            DATABASE_URL: databaseUrl,
+          }),
         ),
       );
       const urls = servers.map((s) => s.url);

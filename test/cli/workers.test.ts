@@ -4,9 +4,10 @@ import { openAccountDatabase } from '../../src/accounts/database.js';
 import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
 import { createUser } from '../../src/accounts/users.js';
-import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
+import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
 import { assertBuilt } from '../helpers/cli.js';
 import { stopChild } from '../helpers/children.js';
+import { referenceDataDir } from '../helpers/market.js';
 import { listeningUrls, SERVER_TEST_TIMEOUT, spawnServer } from '../helpers/servers.js';
 
 function workerPids(primaryPid: number): number[] {
@@ -49,7 +50,7 @@ describeBackends('propdata serve --workers', (backend) => {
       });
       const databaseUrl = await freshDatabaseUrl(backend);
       const server = spawnServer(['serve', '--workers', '2'], {
-        PROPDATA_DATA_DIR: tempDir(),
+        PROPDATA_DATA_DIR: referenceDataDir(),
         DATABASE_URL: databaseUrl,
       });
       const child = server.child;

@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/backends.js';
-import { snapshotRows } from '../../../test/helpers/market.js';
+import { referenceDataDir, snapshotRows } from '../../../test/helpers/market.js';
 import { generateDemoData } from './generate.js';
 import { PLAUSIBLE_SALE_PRICE_PER_M2 } from './plausibility.js';
 
@@ -15,7 +13,7 @@ const fingerprint = (dataDir: string) =>
 describe('demo data generator', () => {
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = path.join(tempDir(), 'data');
+    dataDir = referenceDataDir();
     await generateDemoData(dataDir, { offers: 60_000, projects: 300, seed: 7, today: TODAY });
   });
 
@@ -23,7 +21,7 @@ describe('demo data generator', () => {
   // as a large one, at a fraction of the cost.
   it('is deterministic for a seed and differs between seeds', async () => {
     const small = { offers: 3000, projects: 30, today: TODAY };
-    const dirs = [tempDir(), tempDir(), tempDir()].map((dir) => path.join(dir, 'data'));
+    const dirs = [referenceDataDir(), referenceDataDir(), referenceDataDir()];
     const [first = '', again = '', other = ''] = dirs;
     await generateDemoData(first, { ...small, seed: 7 });
     await generateDemoData(again, { ...small, seed: 7 });
