@@ -24,6 +24,10 @@ export function findTaggedProcesses(name: string, value: string): number[] {
   return found;
 }
 
+/** Caches tools keep in the temp dir, not left behind by a test: tsx's (the PDF worker, run from
+ * source, compiles TypeScript). They go with the run's temp dir. */
+const CACHES = /^tsx-\d+$/;
+
 /**
  * Gives the test processes a temp dir of their own for the run (TMPDIR, set in vitest.config.ts)
  * and checks at the end that the run left nothing behind: a process started by a test still
@@ -44,7 +48,9 @@ export default function setup(project: TestProject): () => void {
         // exited meanwhile
       }
     }
-    const entries = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    const entries = (fs.existsSync(dir) ? fs.readdirSync(dir) : []).filter(
+      (entry) => !CACHES.test(entry),
+    );
     fs.rmSync(dir, { recursive: true, force: true });
     const problems: string[] = [];
     if (processes.length > 0) {
