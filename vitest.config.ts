@@ -19,6 +19,9 @@ export default defineConfig({
     setupFiles: ['test/helpers/cleanup.ts'],
     env: { PROPDATA_TEST_RUN: run, TMPDIR: path.join(os.tmpdir(), `propdata-test-${run}`) },
     pool: 'forks',
+    // Two files at a time, also on a 2-core machine (where Vitest would run one): much of a
+    // file's time is spent waiting for the servers it started, PostgreSQL or the disk.
+    maxWorkers: 2,
     // Timeouts only end a test that hangs; they are not a measure of speed. A loaded 2-core
     // machine can take many times the usual duration, and a test must not fail for that.
     testTimeout: 120_000,
