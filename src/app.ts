@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
-import { LoginThrottle } from './features/auth/login-throttle.js';
+import { createLoginThrottle, type LoginThrottle } from './features/auth/login-throttle.js';
 import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
@@ -44,6 +44,9 @@ export interface BuildAppOptions {
   /** Header and request deadlines (default: `limits.timeouts`); tests pass shorter ones. The
    * keep-alive timeout comes from the configuration. */
   timeouts?: Partial<Omit<ClientTimeouts, 'keepAliveMs'>>;
+  /** The failed-login counter (default: a new one with `limits.login`); tests pass one they can
+   * fill without spending a password check per failure. */
+  loginThrottle?: LoginThrottle;
 }
 
 function loggerOptions(
@@ -121,14 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ctx: AppContext = {
     config,
     stores,
-    loginThrottle: new LoginThrottle({
-      username: {
-        windowMs: limits.login.windowMs,
-        maxFailures: limits.login.maxFailuresPerUsername,
-        resetOnSuccess: true,
-      },
-      address: { windowMs: limits.login.windowMs, maxFailures: limits.login.maxFailuresPerAddress },
-    }),
+    loginThrottle: options.loginThrottle ?? createLoginThrottle(),
     passwordCheckSlots: new PasswordCheckSlots({
       perAddress: limits.login.concurrentChecksPerAddress,
       total: limits.login.concurrentChecks,

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { registerAvmCommands } from './commands/avm.js';
@@ -8,9 +9,13 @@ import { registerTokenCommands } from './commands/tokens.js';
 import { registerUserCommands } from './commands/users.js';
 import { CliError } from './context.js';
 
+// From src/cli/ and from dist/cli/ alike, the package's own manifest.
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
 export function buildProgram(): Command {
   const program = new Command('propdata')
     .description('propdata: real-estate market data API')
+    .version(version, '-V, --version', 'print the version')
     .showHelpAfterError()
     .exitOverride();
   registerServeCommand(program);

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
+import { stopChild, spawnTracked } from '../../test/helpers/children.js';
 import { assertBuilt, BIN } from '../../test/helpers/cli.js';
 import { csv, snapshotRows, writeFile, OFFER_KEY_COLUMNS } from '../../test/helpers/market.js';
 import { queryOne } from './duck.js';
@@ -115,19 +115,23 @@ describe('market snapshots', () => {
     const before = currentSnapshot(marketPaths(dataDir));
     const big = writeFile(dir, 'big.csv', offersCsv(400_000, 'k'));
 
-    const child = spawn(process.execPath, [BIN, 'import', 'offers', big], {
-      env: { PATH: process.env.PATH ?? '', PROPDATA_DATA_DIR: dataDir },
-      stdio: 'ignore',
+    const child = spawnTracked(process.execPath, [BIN, 'import', 'offers', big], {
+      PROPDATA_DATA_DIR: dataDir,
     });
-    // Kill it once it holds the import lock, mid-import.
-    const lock = marketPaths(dataDir).lock;
-    const deadline = Date.now() + 15_000;
-    while (!fs.existsSync(lock) && Date.now() < deadline)
+    // Kill it mid-import: once it holds the import lock and has begun writing the new snapshot.
+    // Polled, without a deadline of its own: on a loaded machine the start alone takes seconds.
+    const paths = marketPaths(dataDir);
+    const writing = () =>
+      fs.existsSync(paths.lock) &&
+      fs
+        .readdirSync(paths.dir)
+        .some((f) => /^snapshot-.*\.duckdb$/.test(f) && path.join(paths.dir, f) !== before);
+    while (!writing()) {
+      if (child.exitCode !== null) throw new Error('the import ended before it was killed');
       await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 150));
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    }
+    await stopChild(child);
+    const lock = paths.lock;
     // The stale lock shows the process died mid-import, before it could publish or clean up.
     expect(fs.existsSync(lock)).toBe(true);
 

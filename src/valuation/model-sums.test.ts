@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers/backends.js';
+import { referenceDataDir } from '../../test/helpers/market.js';
 import { openDuck, queryRows } from '../market/duck.js';
 import { generateDemoData } from '../market/generate/generate.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
@@ -76,7 +76,7 @@ describe('model sums precomputed with the snapshot', () => {
   let snapshotFile: string;
 
   beforeAll(async () => {
-    const dataDir = path.join(tempDir(), 'data');
+    const dataDir = referenceDataDir();
     await generateDemoData(dataDir, { offers: 20_000, projects: 5, seed: 11, today: '2026-11-21' });
     const file = currentSnapshot(marketPaths(dataDir));
     if (!file) throw new Error('no snapshot');

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../test/helpers/market.js';
+import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
 import { openDuck, queryRows } from '../market/duck.js';
 import { generateDemoData } from '../market/generate/generate.js';
 import { importFile } from '../market/import/run-import.js';
@@ -27,7 +26,7 @@ describe('valueProperty on generated demo data', () => {
   let db: DuckDBConnection;
 
   beforeAll(async () => {
-    dataDir = path.join(tempDir(), 'data');
+    dataDir = referenceDataDir();
     await generateDemoData(dataDir, { offers: 40_000, projects: 10, seed: 3, today: TODAY });
     ({ instance, db } = await open(dataDir));
   });
@@ -119,7 +118,7 @@ describe('valueProperty on generated demo data', () => {
 
 describe('valueProperty and the valuation date', () => {
   it('is not moved by an offer published after the date, and is by one before it', async () => {
-    const dataDir = path.join(tempDir(), 'data');
+    const dataDir = referenceDataDir();
     await generateDemoData(dataDir, { offers: 20_000, projects: 0, seed: 11, today: TODAY });
     const first = await open(dataDir);
     const [offer] = await queryRows(

@@ -1,92 +1,99 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { generateDemoData } from '../../src/market/generate/generate.js';
 import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
-import { assertBuilt, BIN } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { referenceDataDir } from '../helpers/market.js';
+import { SERVER_TEST_TIMEOUT, startServer, type ServerProcess } from '../helpers/servers.js';
 
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  baseUrl: string;
+/** The last line of the first-start banner. */
+const BANNER_END = /API documentation: \S+\/docs\n/;
+
+/**
+ * The request to `path` has been answered and logged: every line the server printed before it
+ * (a banner, say) is in the output too, since both go to stdout in order.
+ */
+async function request(server: ServerProcess & { url: string }, path: string, init?: RequestInit) {
+  const from = server.output().length;
+  const res = await fetch(`${server.url}${path}`, init);
+  await server.waitFor(/"msg":"request completed"/, from);
+  return res;
 }
 
-/** Starts `propdata serve --demo` on a free port and waits until it listens. */
-async function serve(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--demo'], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listen line in: ${output}`)), 20_000);
-    const check = () => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      // The banner comes after the listen line on a first start; give it a moment to arrive.
-      if (match?.[1]) {
-        clearTimeout(timer);
-        setTimeout(() => resolve(match[1] ?? ''), 300);
-      }
-    };
-    child.stdout.on('data', check);
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-  return { child, output: () => output, baseUrl };
-}
-
-function stop(running: Running): Promise<number | null> {
-  return new Promise((resolve) => {
-    running.child.on('exit', (code) => resolve(code));
-    running.child.kill('SIGTERM');
-  });
-}
-
-let current: Running | undefined;
-afterEach(() => {
-  current?.child.kill('SIGKILL');
-  current = undefined;
-});
+// Generating the 300,000 demo offers is the long part of a first start ("about 20 s" on a quiet
+// machine). It does not depend on the account store, so it runs once, here, with a deadline many
+// times that; the account tests below start on a small market generated beforehand.
+it(
+  'on an empty data dir, generates the demo market before it listens',
+  { timeout: 300_000 },
+  async () => {
+    assertBuilt();
+    const server = await startServer(['serve', '--demo'], { PROPDATA_DATA_DIR: tempDir() });
+    await server.waitFor(BANNER_END);
+    const output = server.output();
+    const generating = output.indexOf('First start: generating 300000 demo offers');
+    expect(generating).toBeGreaterThanOrEqual(0);
+    expect(generating).toBeLessThan(output.indexOf('Server listening at'));
+    expect(output).toMatch(/First start: created demo accounts/);
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+  },
+);
 
 describeBackends('first start', (backend) => {
-  it('prints demo accounts with working tokens once, and shuts down cleanly on SIGTERM', async () => {
-    assertBuilt();
-    const env = { PROPDATA_DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
+  it(
+    'prints demo accounts with working tokens once, and shuts down cleanly on SIGTERM',
+    {
+      timeout: SERVER_TEST_TIMEOUT,
+    },
+    async () => {
+      assertBuilt();
+      const env = {
+        PROPDATA_DATA_DIR: referenceDataDir(),
+        DATABASE_URL: await freshDatabaseUrl(backend),
+      };
+      await generateDemoData(env.PROPDATA_DATA_DIR, { offers: 200, projects: 5, seed: 1 });
 
-    current = await serve(env);
-    const banner = current.output();
-    expect(banner).toMatch(/First start: created demo accounts/);
-    const admin = /admin {2}username (\S+) {2}password (\S+)\s+token (pd_\S+)/.exec(banner);
-    const user = /user {3}username (\S+) {2}password (\S+)\s+token (pd_\S+)/.exec(banner);
-    expect(admin?.[1]).toBe('demo-admin');
-    expect(user?.[1]).toBe('demo-user');
-    expect(banner).toMatch(/curl -s -H 'Authorization: Bearer pd_/);
+      const first = await startServer(['serve', '--demo'], env);
+      await first.waitFor(BANNER_END);
+      const banner = first.output();
+      expect(banner).not.toMatch(/generating/); // the market was there already
+      expect(banner).toMatch(/First start: created demo accounts/);
+      const admin = /admin {2}username (\S+) {2}password (\S+)\s+token (pd_\S+)/.exec(banner);
+      const user = /user {3}username (\S+) {2}password (\S+)\s+token (pd_\S+)/.exec(banner);
+      expect(admin?.[1]).toBe('demo-admin');
+      expect(user?.[1]).toBe('demo-user');
+      expect(banner).toMatch(/curl -s -H 'Authorization: Bearer pd_/);
 
-    const me = await fetch(`${current.baseUrl}/api/v1/me`, {
-      headers: { authorization: `Bearer ${admin?.[3] ?? ''}` },
-    });
-    expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({
-      username: 'demo-admin',
-      isAdmin: true,
-      organizationName: 'Demo Realty',
-    });
+      const me = await request(first, '/api/v1/me', {
+        headers: { authorization: `Bearer ${admin?.[3] ?? ''}` },
+      });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({
+        username: 'demo-admin',
+        isAdmin: true,
+        organizationName: 'Demo Realty',
+      });
 
-    const login = await fetch(`${current.baseUrl}/auth/login/credentials`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: user?.[1], password: user?.[2] }),
-    });
-    expect(login.status).toBe(200);
-    // The log of the requests that follow the banner holds neither the password nor the token.
-    const log = current.output().slice(banner.length);
-    expect(log).toMatch(/auth\/login\/credentials/);
-    expect(log).not.toContain(user?.[2] ?? 'unreachable');
-    expect(log).not.toContain(admin?.[3] ?? 'unreachable');
+      const login = await request(first, '/auth/login/credentials', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user?.[1], password: user?.[2] }),
+      });
+      expect(login.status).toBe(200);
+      // The log of the requests that follow the banner holds neither the password nor the token.
+      const log = first.output().slice(banner.length);
+      expect(log).toMatch(/auth\/login\/credentials/);
+      expect(log).not.toContain(user?.[2] ?? 'unreachable');
+      expect(log).not.toContain(admin?.[3] ?? 'unreachable');
 
-    expect(await stop(current)).toBe(0);
-    expect(current.output()).toMatch(/shutting down/);
+      expect(await first.stop()).toBe(0);
+      expect(first.output()).toMatch(/shutting down/);
 
-    current = await serve(env);
-    expect(current.output()).not.toMatch(/First start|demo-admin|pd_/);
-    expect(await stop(current)).toBe(0);
-  });
+      const second = await startServer(['serve', '--demo'], env);
+      await request(second, '/health');
+      expect(second.output()).not.toMatch(/First start|demo-admin|pd_/);
+      expect(await second.stop()).toBe(0);
+    },
+  );
 });

@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
 import type { AccountBackend } from '../../src/accounts/database.js';
+import { tempDir } from './temp-dirs.js';
 
-export function tempDir(prefix = 'propdata-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir };
 
 const postgresUrl = (): string => inject('postgresUrl');
 

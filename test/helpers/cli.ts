@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { spawnTracked } from './children.js';
 
 export const BIN = path.resolve('bin/propdata.js');
 
@@ -12,10 +13,7 @@ export interface CliResult {
 /** Runs the real `propdata` command (the built package bin) with a test environment. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnTracked(process.execPath, [BIN, ...args], { LOG_LEVEL: 'warn', ...env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,7 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { openDuck, queryRows, type Row } from '../../src/market/duck.js';
 import { currentSnapshot, marketPaths } from '../../src/market/snapshots.js';
+import { tempDir } from './temp-dirs.js';
+
+/**
+ * A new data dir whose market holds the shipped reference divisions, as after a first start:
+ * a copy of the one made once per test run (test/helpers/market-template.ts).
+ */
+export function referenceDataDir(): string {
+  const dataDir = path.join(tempDir(), 'data');
+  fs.cpSync(inject('marketTemplate'), marketPaths(dataDir).dir, { recursive: true });
+  return dataDir;
+}
 
 /** Runs a query on the current snapshot of a data dir, opened read-only just for it. */
 export async function snapshotRows(dataDir: string, sql: string): Promise<Row[]> {

@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AccountBackend } from '../../src/accounts/database.js';
 import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
-import { createUser } from '../../src/accounts/users.js';
+import { hashPassword } from '../../src/accounts/passwords.js';
+import type { UserRow } from '../../src/accounts/tables.js';
 import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStores, type Stores } from '../../src/stores.js';
-import { freshDatabaseUrl, tempDir } from './backends.js';
+import { freshDatabaseUrl } from './backends.js';
+import { referenceDataDir } from './market.js';
+import { TEST_SERVER_ENV } from './server-env.js';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -34,17 +38,18 @@ export async function testConfig(
   env: Record<string, string> = {},
 ): Promise<Config> {
   return loadConfig({
-    PROPDATA_DATA_DIR: tempDir(),
+    PROPDATA_DATA_DIR: referenceDataDir(),
     DATABASE_URL: await freshDatabaseUrl(backend),
     LOG_LEVEL: 'silent',
-    // Suites send far more requests per token than a client should; the limit has its own test.
-    PROPDATA_RATE_LIMIT_PER_MINUTE: '1000000',
-    // On a loaded machine, scheduling alone can stall the event loop for seconds, and shedding
-    // load would then fail suites at random. Overload protection has its own test.
-    PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '600000',
+    ...TEST_SERVER_ENV,
     ...env,
   });
 }
+
+// One scrypt hash of PASSWORD per test process, shared by the members of every world: a hash costs
+// 128 MiB and, on a loaded machine, seconds, and each world has four members. The rows are
+// otherwise those `createUser` writes (which the account tests use).
+let passwordHash: Promise<string> | undefined;
 
 async function member(
   stores: Stores,
@@ -53,7 +58,15 @@ async function member(
   isAdmin: boolean,
 ): Promise<Member> {
   const db = stores.accounts.db;
-  const user = await createUser(db, { organizationId, username, password: PASSWORD, isAdmin });
+  const user: UserRow = {
+    id: randomUUID(),
+    organization_id: organizationId,
+    username,
+    password_hash: await (passwordHash ??= hashPassword(PASSWORD)),
+    is_admin: isAdmin ? 1 : 0,
+    created_at: new Date().toISOString(),
+  };
+  await db.insertInto('users').values(user).execute();
   const token = await issueToken(db, { userId: user.id, kind: 'api', ttlSeconds: 3600 });
   return { userId: user.id, organizationId, username, token: token.secret };
 }
@@ -64,8 +77,12 @@ export async function createWorld(
   options: {
     env?: Record<string, string>;
     beforeReady?: (app: FastifyInstance) => void;
-    /** Extra app options: a fixed clock, a valuation model, shorter timeouts, a log sink. */
-    app?: Pick<BuildAppOptions, 'now' | 'valueProperty' | 'timeouts' | 'logStream'>;
+    /** Extra app options: a fixed clock, a valuation model, shorter timeouts, a log sink, a
+     * login throttle. */
+    app?: Pick<
+      BuildAppOptions,
+      'now' | 'valueProperty' | 'timeouts' | 'logStream' | 'loginThrottle'
+    >;
   } = {},
 ): Promise<World> {
   const config = await testConfig(backend, options.env);

@@ -1,15 +1,11 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { isCountryCode } from '../../market/countries.js';
-import { openDuck } from '../../market/duck.js';
 import { terminalProgress } from '../../market/progress.js';
 import { currentSnapshot, marketPaths } from '../../market/snapshots.js';
-import { ImportFileError } from '../../market/import/source.js';
-import { runBacktest, type BacktestReport, type Metrics } from '../../valuation/backtest.js';
+import type { BacktestReport, Metrics } from '../../valuation/backtest.js';
 import type { Accuracy, BaselineComparison } from '../../valuation/baseline-comparison.js';
-import { fileBacktest, FileBacktestError } from '../../valuation/file-backtest.js';
 import { CONFIDENCES, type DealType } from '../../valuation/types.js';
-import { viennaBacktest } from '../../valuation/vienna-backtest.js';
 import { CliError, print } from '../context.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
@@ -135,6 +131,12 @@ export function registerAvmCommands(program: Command): void {
           });
           return;
         }
+        // The model (DuckDB) is loaded when the command runs, not for every command.
+        const [{ runBacktest }, { viennaBacktest }, { openDuck }] = await Promise.all([
+          import('../../valuation/backtest.js'),
+          import('../../valuation/vienna-backtest.js'),
+          import('../../market/duck.js'),
+        ]);
         if (options.viennaRent) {
           const started = Date.now();
           const result = await viennaBacktest(options.viennaRent, progress);
@@ -177,6 +179,11 @@ async function backtestFile(
   options: { splitDate: string; deal: DealType; sample?: number; seed: number; json: boolean },
 ): Promise<void> {
   const started = Date.now();
+  // The model, the importer and DuckDB are loaded when the command runs, not for every command.
+  const [{ fileBacktest, FileBacktestError }, { ImportFileError }] = await Promise.all([
+    import('../../valuation/file-backtest.js'),
+    import('../../market/import/source.js'),
+  ]);
   try {
     const report = await fileBacktest(file, { ...options, progress: terminalProgress() });
     const seconds = Math.round((Date.now() - started) / 100) / 10;

@@ -1,19 +1,14 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { convertDvf, DvfFormatError, DVF_SKIP_REASONS } from '../../market/convert/dvf.js';
-import { convertViennaRent } from '../../market/convert/vienna-rent.js';
-import { generateDemoData } from '../../market/generate/generate.js';
-import {
-  IMPORT_ENTITIES,
-  importFile,
-  StrictImportError,
-  type ImportEntity,
-  type ImportReport,
-} from '../../market/import/run-import.js';
-import { ImportFileError } from '../../market/import/source.js';
+import { IMPORT_ENTITIES, type ImportEntity } from '../../market/import/entities.js';
+import type { ImportReport } from '../../market/import/run-import.js';
 import { terminalProgress } from '../../market/progress.js';
-import { ImportBusyError } from '../../market/snapshots.js';
 import { CliError, print } from '../context.js';
+
+// The market code (DuckDB) is loaded when one of these commands runs, not for every command.
+const runImport = () => import('../../market/import/run-import.js');
+const importSource = () => import('../../market/import/source.js');
+const snapshots = () => import('../../market/snapshots.js');
 
 function printReport(report: ImportReport): void {
   print(
@@ -58,6 +53,8 @@ export function registerMarketCommands(program: Command): void {
           );
         }
         const config = loadConfig();
+        const [{ importFile, StrictImportError }, { ImportFileError }, { ImportBusyError }] =
+          await Promise.all([runImport(), importSource(), snapshots()]);
         try {
           const report = await importFile(config.dataDir, entity as ImportEntity, file, {
             replace: options.replace,
@@ -96,6 +93,10 @@ export function registerMarketCommands(program: Command): void {
     )
     .action(async (options: { offers: number; projects: number; seed: number }) => {
       const config = loadConfig();
+      const [{ generateDemoData }, { ImportBusyError }] = await Promise.all([
+        import('../../market/generate/generate.js'),
+        snapshots(),
+      ]);
       const started = Date.now();
       try {
         const result = await generateDemoData(config.dataDir, {
@@ -128,6 +129,7 @@ export function registerMarketCommands(program: Command): void {
         await convertDvfCommand(source, target);
         return;
       }
+      const { convertViennaRent } = await import('../../market/convert/vienna-rent.js');
       const result = await convertViennaRent(source, target);
       print(
         `wrote ${result.rows} offers to ${target} (${result.skipped} listings of other kinds skipped)`,
@@ -136,6 +138,8 @@ export function registerMarketCommands(program: Command): void {
 }
 
 async function convertDvfCommand(source: string, target: string): Promise<void> {
+  const { convertDvf, DvfFormatError, DVF_SKIP_REASONS } =
+    await import('../../market/convert/dvf.js');
   try {
     const result = await convertDvf(source, target);
     const skipped = result.sales - result.offers;

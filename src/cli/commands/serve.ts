@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
 import { seedDemoAccounts, type DemoAccount } from '../../accounts/demo-accounts.js';
 import { loadConfig, type Config } from '../../config.js';
-import { generateDemoData } from '../../market/generate/generate.js';
-import { countOffers } from '../../market/market-info.js';
 import { terminalProgress } from '../../market/progress.js';
-import { startServer } from '../../server.js';
-import { openStores } from '../../stores.js';
 import { CliError, print } from '../context.js';
 import { isWorker, superviseWorkers } from '../workers.js';
 
@@ -54,6 +50,15 @@ export function registerServeCommand(program: Command): void {
     )
     .action(async (options: { demo: boolean; workers: number }) => {
       const config = loadConfig();
+      // The server and the market code (DuckDB) are loaded when the command runs, so that the
+      // other commands start without them.
+      const [{ startServer }, { openStores }, { generateDemoData }, { countOffers }] =
+        await Promise.all([
+          import('../../server.js'),
+          import('../../stores.js'),
+          import('../../market/generate/generate.js'),
+          import('../../market/market-info.js'),
+        ]);
       if (isWorker()) {
         // The primary has prepared the stores (migrations, market data, demo accounts).
         await startServer(config, await openStores(config));

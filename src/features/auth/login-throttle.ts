@@ -1,3 +1,5 @@
+import { limits } from '../../limits.js';
+
 export interface ThrottleRule {
   windowMs: number;
   /** Password checks a key may have evaluated per window: failures and checks under way. */
@@ -128,4 +130,16 @@ export class LoginThrottle {
       if (window.inFlight === 0 && now - window.startedAt >= longest) this.windows.delete(id);
     }
   }
+}
+
+/** The login endpoint's throttle: failures per username and per client address, `limits.login`. */
+export function createLoginThrottle(now?: () => number): LoginThrottle {
+  const { windowMs, maxFailuresPerUsername, maxFailuresPerAddress } = limits.login;
+  return new LoginThrottle(
+    {
+      username: { windowMs, maxFailures: maxFailuresPerUsername, resetOnSuccess: true },
+      address: { windowMs, maxFailures: maxFailuresPerAddress },
+    },
+    now,
+  );
 }

@@ -6,6 +6,7 @@ import { tempDir } from '../../../test/helpers/backends.js';
 import {
   convertWithDuckDb,
   csv,
+  referenceDataDir,
   snapshotRows,
   writeFile,
   OFFER_KEY_COLUMNS,
@@ -87,7 +88,7 @@ describe('offer import', () => {
   let dataDir: string;
   beforeEach(() => {
     dir = tempDir();
-    dataDir = path.join(dir, 'data');
+    dataDir = referenceDataDir();
   });
 
   const offers = () =>
@@ -106,7 +107,7 @@ describe('offer import', () => {
 
     const results = [];
     for (const file of [source, gz, parquet, ndjson, ndjsonGz]) {
-      dataDir = path.join(dir, `data-${path.basename(file)}`);
+      dataDir = referenceDataDir();
       const report = await importFile(dataDir, 'offers', file, { today: TODAY });
       expect(report, file).toMatchObject({ read: 3, imported: 3, rejected: 0, total: 3 });
       results.push(await offers());
@@ -594,7 +595,7 @@ describe('offer import', () => {
 describe('project and division import', () => {
   it('imports building projects with validation and upsert', async () => {
     const dir = tempDir();
-    const dataDir = path.join(dir, 'data');
+    const dataDir = referenceDataDir();
     const header = [
       'id',
       'countryCode',
@@ -642,7 +643,7 @@ describe('project and division import', () => {
 
   it('adds and updates divisions on top of the shipped reference', async () => {
     const dir = tempDir();
-    const dataDir = path.join(dir, 'data');
+    const dataDir = referenceDataDir();
     const file = writeFile(
       dir,
       'd.csv',
@@ -674,7 +675,7 @@ describe('README example files', () => {
     ['projects', 'examples/projects.csv', 2],
     ['divisions', 'examples/divisions.csv', 3],
   ] as const)('%s %s imports with --strict', async (entity, file, rows) => {
-    const report = await importFile(path.join(tempDir(), 'data'), entity, path.resolve(file), {
+    const report = await importFile(referenceDataDir(), entity, path.resolve(file), {
       strict: true,
     });
     expect(report).toMatchObject({ read: rows, imported: rows, rejected: 0 });

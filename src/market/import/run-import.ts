@@ -15,8 +15,7 @@ import { OFFER_FIELDS, prepareOffers, writeOffers } from './offers.js';
 import { PROJECT_FIELDS, prepareProjects, writeProjects } from './projects.js';
 import { loadIncoming } from './source.js';
 
-export const IMPORT_ENTITIES = ['offers', 'projects', 'divisions'] as const;
-export type ImportEntity = (typeof IMPORT_ENTITIES)[number];
+import type { ImportEntity } from './entities.js';
 
 export interface ImportOptions {
   /** Replace all rows of the entity instead of adding to them (upsert by id). */
