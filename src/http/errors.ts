@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { limits } from '../limits.js';
 import { AppError, PROBLEM_MEDIA_TYPE, problemBody, type ErrorCode } from './problem.js';
+import { invalidFields } from './field-errors.js';
 import { describeValidation } from './validation.js';
 
 /** Fastify's own request errors, translated into the service's closed list of codes. */
@@ -48,7 +49,7 @@ export function toAppError(error: FastifyError): AppError {
       error.validation as never,
       error.validationContext,
     );
-    return new AppError('validation_failed', detail, { errors });
+    return invalidFields(errors, { detail });
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) return new AppError('internal', 'Internal server error');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountDb } from '../../accounts/database.js';
 import type { CoverSide } from '../../accounts/tables.js';
+import { invalidField, throwFieldErrors } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
-import { dottedPath } from '../../http/validation.js';
 import { limits } from '../../limits.js';
 import { requireAdmin, type Caller } from '../auth/caller.js';
 import { PdfRefusal } from './pdf-inspection.js';
@@ -73,9 +73,7 @@ export async function addCover(
     ({ pages } = await inspector.inspect(upload.bytes));
   } catch (error) {
     if (!(error instanceof PdfRefusal)) throw error;
-    throw new AppError('validation_failed', error.message, {
-      errors: [{ path: '/cover', message: error.reason }],
-    });
+    throw invalidField('/cover', error.reason);
   }
   const row: CoverRow = {
     id: randomUUID(),
@@ -118,11 +116,7 @@ export async function setCoverOrder(
   await db.transaction().execute(async (trx) => {
     await lockOwner(trx, kind);
     const existing = await selectCovers(trx, kind);
-    const errors = orderErrors(uuids, new Set(existing.map((c) => c.id)));
-    if (errors.length > 0) {
-      const detail = errors.map((e) => `${dottedPath(e.path, 'body')} ${e.message}`).join('; ');
-      throw new AppError('validation_failed', detail, { errors });
-    }
+    throwFieldErrors(orderErrors(uuids, new Set(existing.map((c) => c.id))));
     const keep = new Set(uuids);
     await deleteCovers(
       trx,

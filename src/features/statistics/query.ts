@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { AppError } from '../../http/problem.js';
+import { invalidField } from '../../http/field-errors.js';
 import { queryPrepared, type Row } from '../../market/duck.js';
 import { withinRadius } from '../../market/geo.js';
 import type { SnapshotView } from '../../market/market-store.js';
@@ -38,7 +38,7 @@ function division(filters: Filters): { level: 6 | 8 | 100; column: string; id: s
     const id = filters[name];
     if (id !== undefined) return { level, column, id };
   }
-  throw new AppError('validation_failed', 'filters must have exactly one division');
+  throw invalidField('/filters', 'must have exactly one division');
 }
 
 const monthStart = (month: string) => `${month}-01`;
@@ -124,16 +124,12 @@ export interface StatisticsOptions {
 function assertDivisionExists(view: SnapshotView, request: StatisticsRequest): void {
   const d = division(request.filters);
   if (!view.hasDivision(request.countryCode, d.level, d.id)) {
-    throw new AppError(
-      'unknown_division',
-      `Division ${d.id} of level ${d.level} is unknown for ${request.countryCode}`,
+    throw invalidField(
+      `/filters/divisionLevel${d.level}`,
+      'is not a known division of the country',
       {
-        errors: [
-          {
-            path: `/filters/divisionLevel${d.level}`,
-            message: 'is not a known division of the country',
-          },
-        ],
+        code: 'unknown_division',
+        detail: `Division ${d.id} of level ${d.level} is unknown for ${request.countryCode}`,
       },
     );
   }

@@ -1,4 +1,5 @@
-import { AppError, type FieldError } from '../../http/problem.js';
+import { throwFieldErrors } from '../../http/field-errors.js';
+import type { FieldError } from '../../http/problem.js';
 import { MAIN_CURRENCY } from '../../market/countries.js';
 import { METRIC_COUNTRIES } from './metrics.js';
 import { periodCount } from './periods.js';
@@ -15,7 +16,7 @@ const RANGES = [
 
 /**
  * The contract's rules that a JSON schema cannot say (section 4 of the API contract). All
- * failures are collected, so one answer names every problem.
+ * failures are collected, so one answer names every problem (up to the usual limit).
  */
 export function checkStatisticsRequest(request: StatisticsRequest): void {
   const errors: FieldError[] = [];
@@ -110,10 +111,5 @@ export function checkStatisticsRequest(request: StatisticsRequest): void {
     }
   }
 
-  if (errors.length > 0) {
-    const detail = errors
-      .map((e) => `${e.path.slice(1).replaceAll('/', '.')} ${e.message}`)
-      .join('; ');
-    throw new AppError('validation_failed', detail, { errors });
-  }
+  throwFieldErrors(errors);
 }

@@ -1,5 +1,6 @@
 import type { AccountDb } from '../../accounts/database.js';
-import { AppError, notFound } from '../../http/problem.js';
+import { invalidField } from '../../http/field-errors.js';
+import { notFound } from '../../http/problem.js';
 import type { Caller } from '../auth/caller.js';
 import { requireMayWrite } from './permissions.js';
 import {
@@ -10,7 +11,7 @@ import {
   replaceTemplate,
 } from './store.js';
 import type { Template, TemplateContent } from './template.js';
-import { checkCountry, checkTemplate, type TemplateInput } from './validate.js';
+import { checkTemplate, checkTemplateCountry, type TemplateInput } from './validate.js';
 
 /** The operations behind the routes: permission, then rules, then storage. */
 
@@ -29,7 +30,7 @@ export async function listTemplates(
   caller: Caller,
   countryCode: string,
 ): Promise<ListedTemplate[]> {
-  const templates = await listVisibleTemplates(db, caller, checkCountry(countryCode));
+  const templates = await listVisibleTemplates(db, caller, checkTemplateCountry(countryCode));
   return templates.map((t) => ({ uuid: t.id, ...contentOf(t) }));
 }
 
@@ -63,11 +64,9 @@ export async function updateTemplate(
   if (!existing) throw missing();
   requireMayWrite(caller, existing.level);
   if (body.level !== existing.level) {
-    throw new AppError(
-      'validation_failed',
-      `level cannot be changed (the template is a ${existing.level} template); create a new template instead`,
-      { errors: [{ path: '/level', message: `must stay ${existing.level}` }] },
-    );
+    throw invalidField('/level', `must stay ${existing.level}`, {
+      detail: `level cannot be changed (the template is a ${existing.level} template); create a new template instead`,
+    });
   }
   if (!(await replaceTemplate(db, caller, id, checkTemplate(body)))) throw missing();
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { AppError } from '../../http/problem.js';
+import { invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import { normalizePostcode } from '../../market/countries.js';
 import type { SnapshotView } from '../../market/market-store.js';
@@ -14,12 +14,6 @@ import { findProjects } from './projects.js';
 import type { TrackerRequest, TrackerResponse } from './schemas.js';
 import { trendIn, trendPeriods } from './trends.js';
 
-function badRequest(path: string, message: string): AppError {
-  return new AppError('validation_failed', `${path.slice(1)} ${message}`, {
-    errors: [{ path, message }],
-  });
-}
-
 /** The area of offers and trends: the radius, or with `usePostalCode` the dossier's postcode. */
 function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
   const { location } = dossier.content.property;
@@ -28,7 +22,7 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
   }
   const postCode = location.address?.postCode;
   if (postCode === undefined) {
-    throw badRequest('/usePostalCode', 'needs a dossier with property.location.address.postCode');
+    throw invalidField('/usePostalCode', 'needs a dossier with property.location.address.postCode');
   }
   return { kind: 'postcode', point: location.coordinates, postcode: normalizePostcode(postCode) };
 }
@@ -47,7 +41,7 @@ export async function trackProperty(
   today: string,
 ): Promise<TrackerResponse> {
   if (request.countryCode !== dossier.countryCode) {
-    throw badRequest('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
+    throw invalidField('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
   }
   checkValuationDate(request.date, today, await firstOfferDate(db, dossier.countryCode), '/date');
   const { content, countryCode } = dossier;

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { AppError } from '../../http/problem.js';
+import { invalidField } from '../../http/field-errors.js';
 import { queryPrepared } from '../../market/duck.js';
 import type { CountryCode } from '../../market/countries.js';
 
@@ -43,19 +43,8 @@ export function checkValuationDate(
   first: string | undefined,
   path: string,
 ): void {
-  const field = path.slice(1).replaceAll('/', '.');
-  if (date > today) {
-    throw new AppError('validation_failed', `${field} must not be after today (${today})`, {
-      errors: [{ path, message: `must not be after today (${today})` }],
-    });
-  }
+  if (date > today) throw invalidField(path, `must not be after today (${today})`);
   if (first !== undefined && date < first) {
-    throw new AppError(
-      'validation_failed',
-      `${field} must not be before the market data's first offer (${first})`,
-      {
-        errors: [{ path, message: `must not be before the market data's first offer (${first})` }],
-      },
-    );
+    throw invalidField(path, `must not be before the market data's first offer (${first})`);
   }
 }

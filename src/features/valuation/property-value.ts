@@ -1,13 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AccountDb } from '../../accounts/database.js';
-import { AppError } from '../../http/problem.js';
+import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import type { MarketStore } from '../../market/market-store.js';
 import type { PropertyToValue, Valuation, ValueProperty } from '../../valuation/types.js';
 import type { Caller } from '../auth/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
-import { checkCountry, resolveProperty } from '../dossiers/validate.js';
+import { resolveProperty } from '../dossiers/validate.js';
 import { checkValuationDate, firstOfferDate } from './dates.js';
 import { toPropertyToValue } from './property-input.js';
 import type { PropertyValueRequest } from './schemas.js';
@@ -16,12 +16,6 @@ export interface PropertyValueDeps {
   db: AccountDb;
   market: MarketStore;
   valueProperty: ValueProperty;
-}
-
-function badRequest(path: string, message: string): AppError {
-  return new AppError('validation_failed', `${path.slice(1).replaceAll('/', '.')} ${message}`, {
-    errors: [{ path, message }],
-  });
 }
 
 /**
@@ -38,7 +32,7 @@ export async function valueProperties(
   const dates = request.valuationDates ?? [today];
   const pairs = dates.length * request.valuationInputs.length;
   if (pairs > limits.valuation.maxPairs) {
-    throw badRequest(
+    throw invalidField(
       '/valuationInputs',
       `with ${String(dates.length)} dates makes ${String(pairs)} property-date pairs; at most ${String(limits.valuation.maxPairs)} are allowed`,
     );
@@ -60,7 +54,7 @@ export async function valueProperties(
       const dossier = dossiers[i];
       if (dossier) {
         if (dossier.countryCode !== countryCode) {
-          throw badRequest(
+          throw invalidField(
             `/valuationInputs/${String(i)}/dossierId`,
             `is a dossier in ${dossier.countryCode}, not ${countryCode}`,
           );
