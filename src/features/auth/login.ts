@@ -1,20 +1,15 @@
+import type { Static } from 'typebox';
 import type { AccountDb } from '../../accounts/database.js';
 import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
 import { issueToken } from '../../accounts/tokens.js';
 import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
 import { AppError } from '../../http/problem.js';
 import type { LoginThrottle } from './login-throttle.js';
+import type { LoginBody, LoginResponse } from './schemas.js';
 
-export interface LoginInput {
-  username: string;
-  password: string;
-  address: string;
-}
-
-export interface LoginResult {
-  access_token: string;
-  expires_in: number;
-}
+/** The credentials of the body, and the client address (failures are counted per address). */
+export type LoginInput = Static<typeof LoginBody> & { address: string };
+export type LoginResult = Static<typeof LoginResponse>;
 
 function throttled(seconds: number): AppError {
   return new AppError('rate_limited', 'Too many failed logins; try again later', {

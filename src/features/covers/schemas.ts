@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
+import { COVER_SIDES } from '../../accounts/tables.js';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
 export const COVER_SCOPES = ['user', 'organization'] as const;
-export const COVER_SIDES = ['front', 'back'] as const;
 export type CoverScope = (typeof COVER_SCOPES)[number];
 
 const MiB = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;

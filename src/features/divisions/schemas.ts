@@ -1,13 +1,13 @@
 import { Type, type Static } from 'typebox';
-import { COUNTRIES } from '../../market/countries.js';
+import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
 
 export const LIST_LIMIT_MAX = 500;
 export const LIST_LIMIT_DEFAULT = 50;
 
-const Level = Type.Unsafe<6 | 8 | 100>({
+const Level = Type.Unsafe<DivisionLevel>({
   type: 'integer',
-  enum: [6, 8, 100],
+  enum: [...DIVISION_LEVELS],
   description: 'Administrative level (OSM admin_level): 6, 8, or 100 for postcodes.',
 });
 

@@ -1,11 +1,18 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { invalidField } from '../../http/field-errors.js';
 import { queryPrepared, type Row } from '../../market/duck.js';
+import { DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { withinRadius } from '../../market/geo.js';
 import type { SnapshotView } from '../../market/market-store.js';
 import { METRIC_SQL, type Metric } from './metrics.js';
 import { periodsBetween } from './periods.js';
-import type { Filters, StatisticItem, StatisticsRequest, StatisticsResponse } from './schemas.js';
+import {
+  divisionFilter,
+  type Filters,
+  type StatisticItem,
+  type StatisticsRequest,
+  type StatisticsResponse,
+} from './schemas.js';
 
 type Params = Record<string, DuckDBValue>;
 
@@ -27,16 +34,10 @@ const FLAG_COLUMNS = {
   hasOpenKitchen: 'has_open_kitchen',
 } as const;
 
-const DIVISION_FILTERS = [
-  ['divisionLevel6', 6, 'division_level6'],
-  ['divisionLevel8', 8, 'division_level8'],
-  ['divisionLevel100', 100, 'division_level100'],
-] as const;
-
-function division(filters: Filters): { level: 6 | 8 | 100; column: string; id: string } {
-  for (const [name, level, column] of DIVISION_FILTERS) {
-    const id = filters[name];
-    if (id !== undefined) return { level, column, id };
+function division(filters: Filters): { level: DivisionLevel; column: string; id: string } {
+  for (const level of DIVISION_LEVELS) {
+    const id = filters[divisionFilter(level)];
+    if (id !== undefined) return { level, column: `division_level${level}`, id };
   }
   throw invalidField('/filters', 'must have exactly one division');
 }
@@ -125,7 +126,7 @@ function assertDivisionExists(view: SnapshotView, request: StatisticsRequest): v
   const d = division(request.filters);
   if (!view.hasDivision(request.countryCode, d.level, d.id)) {
     throw invalidField(
-      `/filters/divisionLevel${d.level}`,
+      `/filters/${divisionFilter(d.level)}`,
       'is not a known division of the country',
       {
         code: 'unknown_division',

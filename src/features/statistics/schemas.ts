@@ -1,8 +1,9 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TOptional } from 'typebox';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
-import { COUNTRIES } from '../../market/countries.js';
+import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
 import { METRICS, STATISTIC_TYPES } from './metrics.js';
+import { PERIODS } from './periods.js';
 
 /** Request caps (README "Limits"). */
 export const MAX_STATISTICS = 50;
@@ -53,6 +54,15 @@ export const StatisticItem = StrictObject({
 });
 export type StatisticItem = Static<typeof StatisticItem>;
 
+/** The filter naming the division of one level, e.g. `divisionLevel8`. */
+export type DivisionFilter = `divisionLevel${DivisionLevel}`;
+export const divisionFilter = (level: DivisionLevel): DivisionFilter => `divisionLevel${level}`;
+
+const DivisionId = Type.String({ minLength: 1, maxLength: 40 });
+const divisionFilters = Object.fromEntries(
+  DIVISION_LEVELS.map((level) => [divisionFilter(level), Type.Optional(DivisionId)]),
+) as Record<DivisionFilter, TOptional<typeof DivisionId>>;
+
 export const ValueGroup = StrictObject({
   lowerBound: Type.Optional(Type.Number({ description: 'Included.' })),
   upperBound: Type.Optional(Type.Number({ description: 'Excluded.' })),
@@ -97,9 +107,7 @@ export const Filters = StrictObject({
   ),
   hasOpenKitchen: Type.Optional(Type.Boolean({ description: 'Only for CZ.' })),
   daysOnMarket: Type.Optional(IntRange('Days on market.')),
-  divisionLevel6: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-  divisionLevel8: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-  divisionLevel100: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  ...divisionFilters,
 });
 export type Filters = Static<typeof Filters>;
 
@@ -110,7 +118,7 @@ export const StatisticsRequest = StrictObject(
       StrictObject({
         field: StringEnum([...METRICS, 'start_date'] as const),
         groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: MAX_GROUPS })),
-        period: Type.Optional(StringEnum(['month', 'quarter', 'year'] as const)),
+        period: Type.Optional(StringEnum(PERIODS)),
       }),
     ),
     filters: Filters,

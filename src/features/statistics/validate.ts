@@ -1,9 +1,9 @@
 import { throwFieldErrors } from '../../http/field-errors.js';
 import type { FieldError } from '../../http/problem.js';
-import { MAIN_CURRENCY } from '../../market/countries.js';
+import { DIVISION_LEVELS, MAIN_CURRENCY } from '../../market/countries.js';
 import { METRIC_COUNTRIES } from './metrics.js';
 import { periodCount } from './periods.js';
-import { MAX_PERIODS, type StatisticsRequest } from './schemas.js';
+import { divisionFilter, MAX_PERIODS, type StatisticsRequest } from './schemas.js';
 
 const RANGES = [
   'salePrice',
@@ -23,13 +23,12 @@ export function checkStatisticsRequest(request: StatisticsRequest): void {
   const fail = (path: string, message: string) => errors.push({ path, message });
   const { filters, countryCode, groupBy } = request;
 
-  const divisions = (['divisionLevel6', 'divisionLevel8', 'divisionLevel100'] as const).filter(
-    (d) => filters[d] !== undefined,
-  );
+  const divisionNames = DIVISION_LEVELS.map(divisionFilter);
+  const divisions = divisionNames.filter((d) => filters[d] !== undefined);
   if (divisions.length !== 1) {
     fail(
       '/filters',
-      `must have exactly one of divisionLevel6, divisionLevel8, divisionLevel100 (got ${divisions.length})`,
+      `must have exactly one of ${divisionNames.join(', ')} (got ${divisions.length})`,
     );
   }
   if (filters.coordinates !== undefined && filters.radius === undefined)

@@ -11,7 +11,8 @@ import {
   type Layout,
   type TemplateCountry,
 } from './section-rules.js';
-import { TEMPLATE_DEFAULTS, type Section, type TemplateContent } from './template.js';
+import type { Section, TemplateContent } from './schemas.js';
+import { TEMPLATE_DEFAULTS } from './template.js';
 
 /**
  * The operator's templates: one per supported country and layout, built from the section rules

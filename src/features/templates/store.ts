@@ -7,7 +7,8 @@ import { AppError } from '../../http/problem.js';
 import type { Viewer } from '../auth/caller.js';
 import { limits } from '../../limits.js';
 import type { TemplateCountry } from './section-rules.js';
-import type { Section, Template, TemplateContent } from './template.js';
+import type { Section, TemplateContent } from './schemas.js';
+import type { Template } from './template.js';
 
 /**
  * Storage of templates. Every query takes the viewer: what it may see is decided here, in SQL,

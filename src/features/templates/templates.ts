@@ -10,8 +10,9 @@ import {
   listVisibleTemplates,
   replaceTemplate,
 } from './store.js';
-import type { Template, TemplateContent } from './template.js';
-import { checkTemplate, checkTemplateCountry, type TemplateInput } from './validate.js';
+import type { TemplateContent, TemplateInput } from './schemas.js';
+import type { Template } from './template.js';
+import { checkTemplate, checkTemplateCountry } from './validate.js';
 
 /** The operations behind the routes: permission, then rules, then storage. */
 

@@ -13,8 +13,8 @@ import {
   type Layout,
   type TemplateCountry,
 } from './section-rules.js';
-import type { Section } from './template.js';
-import { checkSections, checkTemplate, checkTemplateCountry, type TemplateInput } from './validate.js';
+import type { Section, TemplateInput } from './schemas.js';
+import { checkSections, checkTemplate, checkTemplateCountry } from './validate.js';
 
 /** Asserts exactly one error, at `path`, with a message equal to or matching `message`. */
 function expectOnly(errors: FieldError[], path: string, message: string | RegExp): void {

@@ -14,31 +14,8 @@ import {
   type SectionType,
   type TemplateCountry,
 } from './section-rules.js';
-import {
-  TEMPLATE_DEFAULTS,
-  type Level,
-  type RentType,
-  type Section,
-  type TemplateContent,
-} from './template.js';
-
-/** A section as the request schema lets it through: known type, any configuration object. */
-export interface SectionInput {
-  type: SectionType;
-  enabled: boolean;
-  configuration: Record<string, unknown>;
-}
-
-/** A template body as the request schema lets it through. */
-export interface TemplateInput {
-  title: string;
-  level: Level;
-  countryCode: string;
-  rentType?: RentType | undefined;
-  frontCover?: boolean | undefined;
-  backCover?: boolean | undefined;
-  sections: SectionInput[];
-}
+import type { Section, SectionInput, TemplateContent, TemplateInput } from './schemas.js';
+import { TEMPLATE_DEFAULTS } from './template.js';
 
 const list = (values: readonly string[]) => values.join(', ');
 
