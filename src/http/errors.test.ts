@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createWorld, type World } from '../../test/helpers/world.js';
 import { expectProblem } from '../../test/helpers/problem.js';
+import { InsufficientDataError } from '../valuation/errors.js';
 import { AppError } from './problem.js';
 
 describe('problem+json errors', () => {
@@ -13,6 +14,9 @@ describe('problem+json errors', () => {
         });
         app.get('/api/v1/test/conflict', { config: { auth: 'none' } }, () => {
           throw new AppError('conflict', 'Already there');
+        });
+        app.get('/api/v1/test/no-data', { config: { auth: 'none' } }, () => {
+          throw new InsufficientDataError('too few comparable sale offers');
         });
       },
     });
@@ -100,6 +104,15 @@ describe('problem+json errors', () => {
       'conflict',
     );
     expect(body.detail).toBe('Already there');
+  });
+
+  it('422 from the valuation model saying the data cannot support a value', async () => {
+    const body = expectProblem(
+      await call(world.app, { method: 'GET', url: '/api/v1/test/no-data' }),
+      422,
+      'insufficient_data',
+    );
+    expect(body.detail).toBe('too few comparable sale offers');
   });
 
   it('500 reveals nothing internal', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { limits } from '../limits.js';
+import { InsufficientDataError } from '../valuation/errors.js';
 import { AppError, PROBLEM_MEDIA_TYPE, problemBody, type ErrorCode } from './problem.js';
 import { invalidFields } from './field-errors.js';
 import { describeValidation } from './validation.js';
@@ -44,6 +45,9 @@ const DETAILS: Partial<Record<ErrorCode, string>> = {
 /** Turns anything thrown in a request into an AppError; unknown errors become a bare 500. */
 export function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
+  // The valuation model's own refusal: the request was valid, the market data cannot answer it.
+  if (error instanceof InsufficientDataError)
+    return new AppError('insufficient_data', error.message);
   if (error.validation) {
     const { detail, errors } = describeValidation(
       error.validation as never,

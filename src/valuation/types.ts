@@ -81,7 +81,7 @@ export interface ValuationRequest {
 }
 
 /**
- * Values a property on a read-only market snapshot. Throws `AppError('insufficient_data', …)`
- * when the data cannot support a value: it never invents one.
+ * Values a property on a read-only market snapshot. Throws `InsufficientDataError` when the
+ * data cannot support a value: it never invents one.
  */
 export type ValueProperty = (db: DuckDBConnection, request: ValuationRequest) => Promise<Valuation>;

@@ -4,7 +4,7 @@ import type { CoverSide } from '../../accounts/tables.js';
 import { invalidField, throwFieldErrors } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
 import { limits } from '../../limits.js';
-import { requireAdmin, type Caller } from '../auth/caller.js';
+import { requireAdmin, type Caller } from '../../http/caller.js';
 import { PdfRefusal } from './pdf-inspection.js';
 import type { PdfInspector } from './pdf-inspector.js';
 import type { CoverCreated, CoverItem, CoverScope } from './schemas.js';

@@ -1,7 +1,7 @@
 import type { AccountDb } from '../../accounts/database.js';
 import { notFound } from '../../http/problem.js';
 import type { MarketStore } from '../../market/market-store.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../../http/caller.js';
 import type { Dossier, DossierContent } from './dossier.js';
 import { mergePatch } from './merge-patch.js';
 import type { DossierRead } from './schemas.js';

@@ -43,6 +43,8 @@ function division(filters: Filters): { level: DivisionLevel; column: string; id:
 }
 
 const monthStart = (month: string) => `${month}-01`;
+// Not addMonths: after 9999-12 comes 10000-01-01, which DuckDB reads but an ISO string would
+// write as +010000-01-01.
 function monthAfter(month: string): string {
   const year = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7));

@@ -1,5 +1,5 @@
 import { AppError } from '../../http/problem.js';
-import { requireAdmin, type Caller } from '../auth/caller.js';
+import { requireAdmin, type Caller } from '../../http/caller.js';
 import type { TemplateLevel } from '../../accounts/tables.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AccountDb } from '../../accounts/database.js';
 import { invalidField } from '../../http/field-errors.js';
 import { notFound } from '../../http/problem.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../../http/caller.js';
 import { requireMayWrite } from './permissions.js';
 import {
   deleteTemplate,

@@ -5,7 +5,7 @@ import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
-import { isoDay } from '../valuation/dates.js';
+import { isoDay } from '../../dates.js';
 import { TrackerRequest, TrackerResponse } from './schemas.js';
 import { trackProperty } from './tracker.js';
 

@@ -4,11 +4,12 @@ import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import type { MarketStore } from '../../market/market-store.js';
 import type { PropertyToValue, Valuation, ValueProperty } from '../../valuation/types.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { resolveProperty } from '../dossiers/validate.js';
-import { checkValuationDate, firstOfferDate } from './dates.js';
+import { firstOfferDate } from '../../market/offer-dates.js';
+import { checkValuationDate } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
 import type { PropertyValueRequest } from './schemas.js';
 

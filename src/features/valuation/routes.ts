@@ -5,7 +5,7 @@ import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { LOCATION_TEXT } from '../dossiers/schemas.js';
-import { isoDay } from './dates.js';
+import { isoDay } from '../../dates.js';
 import { valueProperties, type PropertyValueDeps } from './property-value.js';
 import { PropertyValueRequest, PropertyValueResponse } from './schemas.js';
 
