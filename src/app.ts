@@ -18,6 +18,7 @@ import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js
 import { registerOpenApi } from './http/openapi.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { routeWideErrorStatuses } from './http/route-errors.js';
 import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -97,7 +98,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRoute', (route) => {
     if (!route.schema) return;
-    route.schema.response = { ...errorResponses(500), ...(route.schema.response as object) };
+    route.schema.response = {
+      ...errorResponses(...routeWideErrorStatuses(route.url)),
+      ...(route.schema.response as object),
+    };
     // Like unknown body properties, unknown query parameters are refused, not ignored: a typo
     // (`?limt=5`) must not silently give a different answer.
     route.schema.querystring ??= StrictObject({});

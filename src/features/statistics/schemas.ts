@@ -1,15 +1,10 @@
 import { Type, type Static, type TOptional } from 'typebox';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
 import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
 import { METRICS, STATISTIC_TYPES } from './metrics.js';
 import { PERIODS } from './periods.js';
-
-/** Request caps (README "Limits"). */
-export const MAX_STATISTICS = 50;
-export const MAX_GROUPS = 24;
-export const MAX_PERIODS = 600;
-export const MAX_RADIUS_METERS = 10_000;
 
 const Month = Type.String({
   pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
@@ -85,7 +80,7 @@ export const Filters = StrictObject({
   radius: Type.Optional(
     Type.Integer({
       minimum: 0,
-      maximum: MAX_RADIUS_METERS,
+      maximum: limits.statistics.maxRadiusMeters,
       description: 'Meters; needs `coordinates`.',
     }),
   ),
@@ -113,11 +108,11 @@ export type Filters = Static<typeof Filters>;
 
 export const StatisticsRequest = StrictObject(
   {
-    statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: MAX_STATISTICS }),
+    statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: limits.statistics.perRequest }),
     groupBy: Type.Optional(
       StrictObject({
         field: StringEnum([...METRICS, 'start_date'] as const),
-        groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: MAX_GROUPS })),
+        groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: limits.statistics.groups })),
         period: Type.Optional(StringEnum(PERIODS)),
       }),
     ),

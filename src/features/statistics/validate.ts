@@ -3,7 +3,8 @@ import type { FieldError } from '../../http/problem.js';
 import { DIVISION_LEVELS, MAIN_CURRENCY } from '../../market/countries.js';
 import { METRIC_COUNTRIES } from './metrics.js';
 import { periodCount } from './periods.js';
-import { divisionFilter, MAX_PERIODS, type StatisticsRequest } from './schemas.js';
+import { limits } from '../../limits.js';
+import { divisionFilter, type StatisticsRequest } from './schemas.js';
 
 const RANGES = [
   'salePrice',
@@ -86,9 +87,9 @@ export function checkStatisticsRequest(request: StatisticsRequest): void {
       } else if (
         groupBy.period &&
         min <= max &&
-        periodCount(min, max, groupBy.period) > MAX_PERIODS
+        periodCount(min, max, groupBy.period) > limits.statistics.periods
       ) {
-        fail('/filters/startDate', `spans more than ${MAX_PERIODS} periods`);
+        fail('/filters/startDate', `spans more than ${limits.statistics.periods} periods`);
       }
     } else {
       metricAllowed(groupBy.field, '/groupBy/field');

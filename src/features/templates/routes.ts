@@ -34,7 +34,7 @@ const RULES_TEXT =
   '`sections` must hold every section type available in the country exactly once, each with ' +
   'exactly its configuration items (table in the README, "Report templates"); `valuation` only, ' +
   'and then required, with the `appraisal` layout. Each broken rule is a 400 whose `errors[].path` ' +
-  'points at the section or item. `title` is trimmed and must keep 1–200 characters.';
+  `points at the section or item. \`title\` is trimmed and must keep 1–${limits.templates.titleChars} characters.`;
 
 const NoContent = Type.Null({ description: 'Done; no body.' });
 

@@ -4,10 +4,7 @@ import { RENT_TYPES, TEMPLATE_LEVELS } from '../../accounts/tables.js';
 import { limits } from '../../limits.js';
 import { exampleTemplate } from './provider-templates.js';
 import { SECTION_TYPES, TEMPLATE_COUNTRIES } from './section-rules.js';
-import { TEMPLATE_DEFAULTS, TITLE_MAX_LENGTH } from './template.js';
-
-/** More configuration items than any section has; keeps a hostile object small. */
-const MAX_CONFIGURATION_ITEMS = 20;
+import { TEMPLATE_DEFAULTS } from './template.js';
 
 const countryList = TEMPLATE_COUNTRIES.join(', ');
 
@@ -20,7 +17,7 @@ export const SectionBody = StrictObject(
     configuration: Type.Unsafe<Record<string, unknown>>({
       type: 'object',
       additionalProperties: true,
-      maxProperties: MAX_CONFIGURATION_ITEMS,
+      maxProperties: limits.templates.configurationItems,
       description:
         'Exactly the configuration items of this section type in the template country: booleans, ' +
         'and for `overview` the `layout` (`appraisal` or `brochure`); `{}` for sections without items.',
@@ -31,7 +28,7 @@ export const SectionBody = StrictObject(
 /** A section as the request schema lets it through: known type, any configuration object. */
 export type SectionInput = Static<typeof SectionBody>;
 
-const TITLE_DESCRIPTION = `1–${TITLE_MAX_LENGTH} characters; leading and trailing white space is removed.`;
+const TITLE_DESCRIPTION = `1–${limits.templates.titleChars} characters; leading and trailing white space is removed.`;
 
 /** Create and replace take the same body. */
 export const TemplateBody = Object.assign(
@@ -39,7 +36,7 @@ export const TemplateBody = Object.assign(
     {
       title: Type.String({
         minLength: 1,
-        maxLength: TITLE_MAX_LENGTH,
+        maxLength: limits.templates.titleChars,
         description: TITLE_DESCRIPTION,
       }),
       level: StringEnum(TEMPLATE_LEVELS, {

@@ -10,8 +10,6 @@ export const TEMPLATE_DEFAULTS = {
   backCover: true,
 } as const satisfies { rentType: RentType; frontCover: boolean; backCover: boolean };
 
-export const TITLE_MAX_LENGTH = 200;
-
 /** A stored template with its identity and owners. */
 export interface Template extends TemplateContent {
   id: string;

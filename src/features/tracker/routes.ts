@@ -29,7 +29,7 @@ export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
           'the country’s first offer are 400. The token may be sent as `access_token` query ' +
           'parameter. When the data cannot support a valuation: `422 insufficient_data`.',
         body: TrackerRequest,
-        response: { 200: TrackerResponse, ...errorResponses(400, 404, 413, 415) },
+        response: { 200: TrackerResponse, ...errorResponses(400, 404, 413, 415, 422) },
       },
     },
     async (request) => {

@@ -32,7 +32,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
           'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
           'parameter.',
         body: PropertyValueRequest,
-        response: { 200: PropertyValueResponse, ...errorResponses(400, 404, 413, 415) },
+        response: { 200: PropertyValueResponse, ...errorResponses(400, 404, 413, 415, 422) },
       },
     },
     (request) => valueProperties(deps, callerOf(request), request.body, isoDay(ctx.now())),
