@@ -112,7 +112,9 @@ export const StatisticsRequest = StrictObject(
     groupBy: Type.Optional(
       StrictObject({
         field: StringEnum([...METRICS, 'start_date'] as const),
-        groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: limits.statistics.groups })),
+        groups: Type.Optional(
+          Type.Array(ValueGroup, { minItems: 1, maxItems: limits.statistics.groups }),
+        ),
         period: Type.Optional(StringEnum(PERIODS)),
       }),
     ),
