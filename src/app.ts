@@ -23,6 +23,7 @@ import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
+import { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
 import { valueProperty } from './valuation/value-property.js';
 import type { ValueProperty } from './valuation/types.js';
@@ -129,7 +130,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now: options.now ?? (() => new Date()),
     // The one place the valuation model is chosen.
     valueProperty: options.valueProperty ?? valueProperty,
+    pdfInspector: new PdfInspector(),
   };
+  app.addHook('onClose', () => ctx.pdfInspector.close());
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   divisionRoutes(app, ctx);

@@ -97,22 +97,24 @@ describe('problem+json errors', () => {
     expect(res.headers.allow).toBe('POST');
   });
 
-  it('409 from an AppError keeps its code and detail', async () => {
-    const body = expectProblem(
-      await call(world.app, { method: 'GET', url: '/api/v1/test/conflict' }),
+  it.each([
+    [
+      '409 from an AppError keeps its code and detail',
+      'conflict',
       409,
       'conflict',
-    );
-    expect(body.detail).toBe('Already there');
-  });
-
-  it('422 from the valuation model saying the data cannot support a value', async () => {
-    const body = expectProblem(
-      await call(world.app, { method: 'GET', url: '/api/v1/test/no-data' }),
+      'Already there',
+    ],
+    [
+      '422 from the valuation model: the data cannot support a value',
+      'no-data',
       422,
       'insufficient_data',
-    );
-    expect(body.detail).toBe('too few comparable sale offers');
+      'too few comparable sale offers',
+    ],
+  ] as const)('%s', async (_name, path, status, code, detail) => {
+    const res = await call(world.app, { method: 'GET', url: `/api/v1/test/${path}` });
+    expect(expectProblem(res, status, code).detail).toBe(detail);
   });
 
   it('500 reveals nothing internal', async () => {

@@ -2,8 +2,14 @@ import type { Static } from 'typebox';
 import type { AccountDb } from '../../accounts/database.js';
 import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
 import { issueToken } from '../../accounts/tokens.js';
-import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
-import { AppError } from '../../http/problem.js';
+import {
+  findUserByUsername,
+  findUserProfile,
+  normalizeUsername,
+  type UserProfile,
+} from '../../accounts/users.js';
+import type { Caller } from '../../http/caller.js';
+import { AppError, notFound } from '../../http/problem.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { LoginBody, LoginResponse } from './schemas.js';
 
@@ -17,14 +23,19 @@ function throttled(seconds: number): AppError {
   });
 }
 
+/** What logging in needs: the accounts, the failure counters and the token lifetime. */
+export interface LoginDeps {
+  db: AccountDb;
+  throttle: LoginThrottle;
+  ttlSeconds: number;
+}
+
 /**
  * Checks credentials and issues a short-lived login token. Unknown user and wrong password give
  * the same answer in the same time, so the endpoint does not reveal which usernames exist.
  */
 export async function login(
-  db: AccountDb,
-  throttle: LoginThrottle,
-  ttlSeconds: number,
+  { db, throttle, ttlSeconds }: LoginDeps,
   input: LoginInput,
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
@@ -46,4 +57,11 @@ export async function login(
   throttle.reset('username', username);
   const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds });
   return { access_token: token.secret, expires_in: ttlSeconds };
+}
+
+/** The caller's own profile. */
+export async function profileOf(db: AccountDb, caller: Caller): Promise<UserProfile> {
+  const profile = await findUserProfile(db, caller.userId);
+  if (!profile) throw notFound('User');
+  return profile;
 }

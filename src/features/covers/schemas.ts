@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { COVER_SIDES } from '../../accounts/tables.js';
+import { pdfResponse } from '../../http/download.js';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
@@ -94,7 +95,4 @@ export const CoverUploadBody = {
 };
 
 /** The download's body: the PDF bytes as uploaded. */
-export const CoverPdf = {
-  description: 'The PDF, byte for byte as uploaded.',
-  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-};
+export const CoverPdf = pdfResponse('The PDF, byte for byte as uploaded.');

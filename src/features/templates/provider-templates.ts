@@ -94,7 +94,7 @@ export function exampleTemplate(): Omit<TemplateContent, 'level'> & { level: 'us
  *   runs cannot deadlock;
  * - provider templates of earlier releases that this one no longer ships are removed.
  */
-export async function ensureProviderTemplates(db: AccountDb, now = new Date()): Promise<void> {
+export async function ensureProviderTemplates(db: AccountDb, now: Date): Promise<void> {
   const at = now.toISOString();
   const rows: TemplatesTable[] = providerTemplates()
     .map((t) => ({

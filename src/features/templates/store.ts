@@ -112,7 +112,7 @@ export async function insertTemplate(
   db: AccountDb,
   viewer: Viewer,
   content: TemplateContent & { level: 'user' | 'organization' },
-  now = new Date(),
+  now: Date,
 ): Promise<string> {
   const id = randomUUID();
   const isUser = content.level === 'user';
@@ -157,7 +157,7 @@ export async function replaceTemplate(
   viewer: Viewer,
   id: string,
   content: TemplateContent,
-  now = new Date(),
+  now: Date,
 ): Promise<boolean> {
   const result = await db
     .updateTable('templates')

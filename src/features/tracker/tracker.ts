@@ -1,10 +1,14 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ServiceDeps } from '../../app-context.js';
 import { invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import { normalizePostcode } from '../../market/countries.js';
 import type { SnapshotView } from '../../market/market-store.js';
 import type { ValueProperty } from '../../valuation/types.js';
+import { isoDay } from '../../dates.js';
+import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
+import { visibleDossier } from '../dossiers/dossiers.js';
 import { firstOfferDate } from '../../market/offer-dates.js';
 import { checkValuationDate } from '../valuation/valuation-date.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
@@ -28,12 +32,28 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
   return { kind: 'postcode', point: location.coordinates, postcode: normalizePostcode(postCode) };
 }
 
+/** What the tracker needs: the account store, the market data, the model and the time. */
+export type TrackerDeps = Pick<ServiceDeps, 'db' | 'market' | 'valueProperty' | 'now'>;
+
 /**
- * Insights about a visible dossier (interface document 4.2): valuations at `date` and today,
- * offers, building projects and trends around it. The parts run in parallel, each on its own
- * connection to the same snapshot.
+ * Insights about a dossier the caller can see (interface document 4.2): valuations at `date`
+ * and today, offers, building projects and trends around it. `radius` and `usePostalCode` have
+ * their defaults from the schema.
  */
-export async function trackProperty(
+export async function trackDossier(
+  deps: TrackerDeps,
+  caller: Caller,
+  request: Required<TrackerRequest>,
+): Promise<TrackerResponse> {
+  const dossier = await visibleDossier(deps.db, caller, request.dossierId);
+  const today = isoDay(deps.now());
+  return deps.market.read((db, view) =>
+    trackProperty(db, view, deps.valueProperty, dossier, request, today),
+  );
+}
+
+/** The parts run in parallel, each on its own connection to the same snapshot. */
+async function trackProperty(
   db: DuckDBConnection,
   view: SnapshotView,
   valueProperty: ValueProperty,

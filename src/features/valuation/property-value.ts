@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { AccountDb } from '../../accounts/database.js';
+import type { ServiceDeps } from '../../app-context.js';
 import { checkCountry, invalidField } from '../../http/field-errors.js';
+import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
-import type { MarketStore } from '../../market/market-store.js';
-import type { PropertyToValue, Valuation, ValueProperty } from '../../valuation/types.js';
+import type { PropertyToValue, Valuation } from '../../valuation/types.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
@@ -13,11 +13,7 @@ import { checkValuationDate } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
 import type { PropertyValueRequest } from './schemas.js';
 
-export interface PropertyValueDeps {
-  db: AccountDb;
-  market: MarketStore;
-  valueProperty: ValueProperty;
-}
+export type PropertyValueDeps = Pick<ServiceDeps, 'db' | 'market' | 'valueProperty' | 'now'>;
 
 /**
  * Values each input (a property, or a visible dossier of the same country) at each date
@@ -27,8 +23,8 @@ export async function valueProperties(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueRequest,
-  today: string,
 ): Promise<{ valuations: Valuation[][] }> {
+  const today = isoDay(deps.now());
   const countryCode = checkCountry(request.countryCode);
   const dates = request.valuationDates ?? [today];
   const pairs = dates.length * request.valuationInputs.length;
