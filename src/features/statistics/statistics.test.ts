@@ -590,7 +590,10 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
       await post({
         countryCode: 'AT',
         filters: { divisionLevel8: '901' },
-        statistics: Array.from({ length: 50 }, () => ({ type: 'percentile', metric: 'sale_price' })),
+        statistics: Array.from({ length: 50 }, () => ({
+          type: 'percentile',
+          metric: 'sale_price',
+        })),
       }),
       400,
       'validation_failed',
