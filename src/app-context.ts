@@ -1,6 +1,9 @@
+import type { AccountDb } from './accounts/database.js';
 import type { Config } from './config.js';
 import type { LoginThrottle } from './features/auth/login-throttle.js';
 import type { PasswordCheckSlots } from './features/auth/password-check-slots.js';
+import type { MarketStore } from './market/market-store.js';
+import type { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
 import type { ValueProperty } from './valuation/types.js';
 
@@ -14,4 +17,28 @@ export interface AppContext {
   now: () => Date;
   /** The valuation model used by the property tracker and the valuation endpoint. */
   valueProperty: ValueProperty;
+  /** Parses uploaded PDFs in a worker thread; one per app, closed with it. */
+  pdfInspector: PdfInspector;
+}
+
+/**
+ * The stores and shared components a feature's service functions may take. Each feature's
+ * `<Name>Deps` picks what it uses, so a service's signature says what it touches.
+ */
+export interface ServiceDeps {
+  db: AccountDb;
+  market: MarketStore;
+  now: () => Date;
+  valueProperty: ValueProperty;
+  pdfInspector: PdfInspector;
+}
+
+export function serviceDeps(ctx: AppContext): ServiceDeps {
+  return {
+    db: ctx.stores.accounts.db,
+    market: ctx.stores.market,
+    now: ctx.now,
+    valueProperty: ctx.valueProperty,
+    pdfInspector: ctx.pdfInspector,
+  };
 }

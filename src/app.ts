@@ -24,10 +24,12 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerSendDeadline } from './http/send-deadline.js';
 import { redactUrl } from './http/redact-url.js';
+import { routeWideErrorStatuses } from './http/route-errors.js';
 import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
+import { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
 import { valueProperty } from './valuation/value-property.js';
 import type { ValueProperty } from './valuation/types.js';
@@ -102,7 +104,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRoute', (route) => {
     if (!route.schema) return;
-    route.schema.response = { ...errorResponses(500), ...(route.schema.response as object) };
+    route.schema.response = {
+      ...errorResponses(...routeWideErrorStatuses(route.url)),
+      ...(route.schema.response as object),
+    };
     // Like unknown body properties, unknown query parameters are refused, not ignored: a typo
     // (`?limt=5`) must not silently give a different answer.
     route.schema.querystring ??= StrictObject({});
@@ -132,7 +137,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now: options.now ?? (() => new Date()),
     // The one place the valuation model is chosen.
     valueProperty: options.valueProperty ?? valueProperty,
+    pdfInspector: new PdfInspector(),
   };
+  app.addHook('onClose', () => ctx.pdfInspector.close());
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   divisionRoutes(app, ctx);

@@ -59,6 +59,29 @@ export const limits = {
   templates: {
     perUser: 100,
     perOrganization: 200,
+    /** Characters of a title, after trimming. */
+    titleChars: 200,
+    /** Configuration items of one section: more than any section has, so a hostile object
+     * stays small. */
+    configurationItems: 20,
+  },
+  /** Offer statistics: what one request may ask for, so that it stays one bounded query. */
+  statistics: {
+    perRequest: 50,
+    /** Value ranges of a `groupBy` on a metric. */
+    groups: 24,
+    /** Months, quarters or years of a `groupBy` on `start_date`. */
+    periods: 600,
+    maxRadiusMeters: 10_000,
+    /** Every number in a request lies within ±(2^53 − 1): beyond it JSON numbers lose
+     * precision, and an integer-valued one would no longer fit the 64-bit integer the query
+     * binds it as. */
+    maxNumber: Number.MAX_SAFE_INTEGER,
+  },
+  /** Administrative divisions listed per page (`limit`), and without `limit`. */
+  divisions: {
+    pageSize: 500,
+    defaultPageSize: 50,
   },
   /** Requests per API token (or, before authentication, per client address) and minute on
    * `/api` and `/auth` routes; beyond it `429` with `Retry-After`. The default (overridable with

@@ -32,7 +32,8 @@ export interface TokensTable {
   revoked_at: string | null;
 }
 
-export type CoverSide = 'front' | 'back';
+export const COVER_SIDES = ['front', 'back'] as const;
+export type CoverSide = (typeof COVER_SIDES)[number];
 
 /** A PDF cover: an organization's (`user_id` null) or one user's. Its bytes are in `cover_files`. */
 export interface CoversTable {
@@ -69,7 +70,13 @@ export type UserRow = Selectable<UsersTable>;
 export type TokenRow = Selectable<TokensTable>;
 export type NewToken = Insertable<TokensTable>;
 
-export type TemplateLevel = 'user' | 'organization' | 'provider';
+/** Who a report template belongs to: its creator, its organization, or the service itself. */
+export const TEMPLATE_LEVELS = ['user', 'organization', 'provider'] as const;
+export type TemplateLevel = (typeof TEMPLATE_LEVELS)[number];
+
+/** Which rent a report shows. */
+export const RENT_TYPES = ['rent_net', 'rent_gross'] as const;
+export type RentType = (typeof RENT_TYPES)[number];
 
 /** Report templates: provider ones have no owner, organization ones an organization, user ones
  * both their user and that user's organization. `sections` is JSON text. */
@@ -80,7 +87,7 @@ export interface TemplatesTable {
   user_id: string | null;
   title: string;
   country_code: string;
-  rent_type: 'rent_net' | 'rent_gross';
+  rent_type: RentType;
   front_cover: number;
   back_cover: number;
   sections: string;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountDb } from '../accounts/database.js';
-import { resolveCaller, unauthenticated, type Caller } from '../features/auth/caller.js';
+import { resolveCaller, unauthenticated, type Caller } from './caller.js';
 import { AppError } from './problem.js';
 import { errorResponses } from './schemas.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createWorld, type World } from '../../test/helpers/world.js';
 import { expectProblem } from '../../test/helpers/problem.js';
+import { InsufficientDataError } from '../valuation/errors.js';
 import { AppError } from './problem.js';
 
 describe('problem+json errors', () => {
@@ -13,6 +14,9 @@ describe('problem+json errors', () => {
         });
         app.get('/api/v1/test/conflict', { config: { auth: 'none' } }, () => {
           throw new AppError('conflict', 'Already there');
+        });
+        app.get('/api/v1/test/no-data', { config: { auth: 'none' } }, () => {
+          throw new InsufficientDataError('too few comparable sale offers');
         });
       },
     });
@@ -93,13 +97,24 @@ describe('problem+json errors', () => {
     expect(res.headers.allow).toBe('POST');
   });
 
-  it('409 from an AppError keeps its code and detail', async () => {
-    const body = expectProblem(
-      await call(world.app, { method: 'GET', url: '/api/v1/test/conflict' }),
+  it.each([
+    [
+      '409 from an AppError keeps its code and detail',
+      'conflict',
       409,
       'conflict',
-    );
-    expect(body.detail).toBe('Already there');
+      'Already there',
+    ],
+    [
+      '422 from the valuation model: the data cannot support a value',
+      'no-data',
+      422,
+      'insufficient_data',
+      'too few comparable sale offers',
+    ],
+  ] as const)('%s', async (_name, path, status, code, detail) => {
+    const res = await call(world.app, { method: 'GET', url: `/api/v1/test/${path}` });
+    expect(expectProblem(res, status, code).detail).toBe(detail);
   });
 
   it('500 reveals nothing internal', async () => {

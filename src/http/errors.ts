@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { limits } from '../limits.js';
+import { InsufficientDataError } from '../valuation/errors.js';
 import { AppError, PROBLEM_MEDIA_TYPE, problemBody, type ErrorCode } from './problem.js';
+import { invalidFields } from './field-errors.js';
 import { describeValidation } from './validation.js';
 
 /** Fastify's own request errors, translated into the service's closed list of codes. */
@@ -43,12 +45,15 @@ const DETAILS: Partial<Record<ErrorCode, string>> = {
 /** Turns anything thrown in a request into an AppError; unknown errors become a bare 500. */
 export function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
+  // The valuation model's own refusal: the request was valid, the market data cannot answer it.
+  if (error instanceof InsufficientDataError)
+    return new AppError('insufficient_data', error.message);
   if (error.validation) {
     const { detail, errors } = describeValidation(
       error.validation as never,
       error.validationContext,
     );
-    return new AppError('validation_failed', detail, { errors });
+    return invalidFields(errors, { detail });
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) return new AppError('internal', 'Internal server error');

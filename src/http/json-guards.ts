@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError, type FieldError } from './problem.js';
-import { dottedPath, escapePointer } from './validation.js';
+import { dottedPath, escapePointer } from './field-errors.js';
 
 const isPlainContainer = (value: unknown): value is Record<string, unknown> | unknown[] =>
   Array.isArray(value) ||

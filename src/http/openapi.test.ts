@@ -44,6 +44,24 @@ describe('OpenAPI document and docs page', () => {
     expect(doc.paths['/auth/login/credentials']?.post?.security).toBeUndefined();
   });
 
+  it('lists the statuses every route can answer: 429 and 503 on every API route, 422 where the data can fall short', () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const statuses = Object.keys(op.responses);
+        const name = `${method} ${path}`;
+        expect(statuses, name).toContain('400');
+        if (path.startsWith('/api/') || path.startsWith('/auth/')) {
+          expect(statuses, name).toEqual(expect.arrayContaining(['429', '503']));
+        }
+        if (path !== '/health') expect(statuses, name).toContain('503');
+      }
+    }
+    expect(Object.keys(doc.paths['/health']?.get?.responses ?? {})).not.toContain('503');
+    for (const path of ['/api/v1/property_tracker', '/api/v1/valuation/property_value']) {
+      expect(Object.keys(doc.paths[path]?.post?.responses ?? {}), path).toContain('422');
+    }
+  });
+
   it('serves the interactive docs page', async () => {
     const res = await call(world.app, { method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);

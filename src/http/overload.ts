@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError } from './problem.js';
 
+/** Whether a request to `url` is refused while the server sheds load: all but liveness. */
+export const isShedUnderLoad = (url: string): boolean => url !== '/health';
+
 /**
  * Sheds load when the event loop lags: a new request gets `503 overloaded` with `Retry-After`
  * at once rather than a slow answer after its client gave up. Liveness (`/health`) is always
@@ -20,7 +23,7 @@ export async function registerOverloadProtection(
     sampleInterval: Math.max(limits.overload.sampleIntervalMs, maxEventLoopDelayMs),
     retryAfter: limits.overload.retryAfterSeconds,
     pressureHandler: (request) => {
-      if (request.url === '/health') return;
+      if (!isShedUnderLoad(request.url)) return;
       throw new AppError('overloaded', 'The server is overloaded; retry later', {
         headers: { 'retry-after': String(limits.overload.retryAfterSeconds) },
       });

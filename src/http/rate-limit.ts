@@ -5,6 +5,14 @@ import { AppError } from './problem.js';
 
 const LIMITED_PREFIXES = ['/api/', '/auth/'];
 
+/** Whether requests to `url` count against the per-token (or per-address) request limit. */
+export function isRateLimited(url: string): boolean {
+  return (
+    LIMITED_PREFIXES.some((prefix) => url.startsWith(prefix)) &&
+    !url.startsWith('/api/v1/openapi.json')
+  );
+}
+
 /**
  * Per-token request limit. It runs after authentication (preHandler), so an authenticated
  * request counts against its token, whatever address it comes from; requests without a valid
@@ -28,9 +36,7 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
     },
     keyGenerator: (request: FastifyRequest) =>
       request.caller ? `token:${request.caller.tokenId}` : `address:${request.ip}`,
-    allowList: (request: FastifyRequest) =>
-      !LIMITED_PREFIXES.some((prefix) => request.url.startsWith(prefix)) ||
-      request.url.startsWith('/api/v1/openapi.json'),
+    allowList: (request: FastifyRequest) => !isRateLimited(request.url),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new AppError(

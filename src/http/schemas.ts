@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Type, type TProperties, type TObject, type TSchema, type TUnsafe } from 'typebox';
-import { ERROR_CODES } from './problem.js';
+import { ERROR_CODES, type ERROR_STATUS, type ErrorCode } from './problem.js';
 
 /** Objects in requests refuse unknown properties; this is the one way the service builds them. */
 export function StrictObject<T extends TProperties>(
@@ -39,11 +39,12 @@ export const ProblemSchema = Type.Object(
   { title: 'Problem', description: 'RFC 9457 problem details.' },
 );
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+/** Any status an error code has (src/http/problem.ts). */
+export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
 
 /**
  * Response schemas for the error statuses a route can answer with. Every route lists its own;
- * 500 is added to all routes by the app.
+ * those every route can answer are added by the app (src/http/route-errors.ts).
  */
 export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};

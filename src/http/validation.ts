@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { limits } from '../limits.js';
+import { describeFieldErrors, escapePointer, type RequestPart } from './field-errors.js';
 import type { FieldError } from './problem.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
@@ -30,17 +30,12 @@ const textAjv = makeAjv('array');
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
 
-const PART_NAMES: Record<string, string> = {
+const PART_NAMES: Record<string, RequestPart> = {
   body: 'body',
   querystring: 'query',
   params: 'path',
   headers: 'header',
 };
-
-/** One JSON pointer segment (RFC 6901): `~` and `/` escaped. */
-export function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
-}
 
 /** One ajv error → one field error whose path points at the offending property itself. */
 function toFieldError(error: ErrorObject): FieldError {
@@ -66,20 +61,6 @@ function toFieldError(error: ErrorObject): FieldError {
   return { path: error.instancePath, message: error.message ?? 'is invalid' };
 }
 
-/** `/filters/radius` → `filters.radius`; the root is named after the request part. */
-export function dottedPath(pointer: string, part: string): string {
-  if (pointer === '') return part;
-  const segments = pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-  const dotted = segments.reduce(
-    (acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc === '' ? s : `${acc}.${s}`),
-    '',
-  );
-  return part === 'body' ? dotted : `${part} ${dotted}`;
-}
-
 // anyOf/oneOf failures repeat every branch's complaint; the summary line at the union says enough.
 const NOISY_KEYWORDS = new Set(['if', 'then', 'else']);
 
@@ -97,8 +78,6 @@ export function describeValidation(
     if (seen.has(key)) continue;
     seen.add(key);
     fieldErrors.push(fieldError);
-    if (fieldErrors.length >= limits.problemErrors) break;
   }
-  const detail = fieldErrors.map((e) => `${dottedPath(e.path, part)} ${e.message}`).join('; ');
-  return { detail: detail || `${part} is invalid`, errors: fieldErrors };
+  return describeFieldErrors(fieldErrors, part);
 }

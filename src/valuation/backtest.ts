@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { isCountryCode } from '../market/countries.js';
 import { queryRows, type Row } from '../market/duck.js';
 import { silentProgress, type Progress } from '../market/progress.js';
-import { AppError } from '../http/problem.js';
+import { InsufficientDataError } from './errors.js';
 import { snapshotCache } from './snapshot-cache.js';
 import { CONFIDENCES, type Confidence, type DealType, type PropertyToValue } from './types.js';
 import { estimateDeal } from './value-property.js';
@@ -211,7 +211,7 @@ export async function valueHeldOut(
         confidence: estimate.confidence,
       };
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+      if (!(error instanceof InsufficientDataError)) throw error;
     }
     if (i % 50 === 0) progress.update(i);
   }

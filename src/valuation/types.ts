@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../market/countries.js';
+import type { DEAL_TYPES, PROPERTY_TYPES } from '../market/schema.js';
 
 /**
  * The valuation model's contract with the rest of the service. The model is plain functions over
@@ -7,8 +8,8 @@ import type { CountryCode } from '../market/countries.js';
  * `valueProperty` (src/valuation/value-property.ts) with these types.
  */
 
-export type DealType = 'sale' | 'rent';
-export type PropertyKind = 'apartment' | 'house';
+export type DealType = (typeof DEAL_TYPES)[number];
+export type PropertyKind = (typeof PROPERTY_TYPES)[number];
 export const CONFIDENCES = ['poor', 'medium', 'good'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
 
@@ -80,7 +81,7 @@ export interface ValuationRequest {
 }
 
 /**
- * Values a property on a read-only market snapshot. Throws `AppError('insufficient_data', …)`
- * when the data cannot support a value: it never invents one.
+ * Values a property on a read-only market snapshot. Throws `InsufficientDataError` when the
+ * data cannot support a value: it never invents one.
  */
 export type ValueProperty = (db: DuckDBConnection, request: ValuationRequest) => Promise<Valuation>;

@@ -6,7 +6,7 @@ import { openDuck, queryRows } from '../market/duck.js';
 import { generateDemoData } from '../market/generate/generate.js';
 import { importFile } from '../market/import/run-import.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
-import { AppError } from '../http/problem.js';
+import { InsufficientDataError } from './errors.js';
 import { runBacktest } from './backtest.js';
 import type { PropertyToValue, ValuationRequest } from './types.js';
 import { valueProperty } from './value-property.js';
@@ -111,8 +111,7 @@ describe('valueProperty on generated demo data', () => {
     const error = await valueProperty(db, { property, dealType: 'sale', date: TODAY }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('insufficient_data');
+    expect(error).toBeInstanceOf(InsufficientDataError);
   });
 });
 

@@ -1,6 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MAIN_CURRENCY } from '../market/countries.js';
-import { AppError } from '../http/problem.js';
 import {
   findComparables,
   MIN_COMPARABLES,
@@ -18,6 +17,7 @@ import {
   type AdjustedComparable,
   type CentralEstimate,
 } from './estimate.js';
+import { InsufficientDataError } from './errors.js';
 import { FEATURES } from './features.js';
 import { indexAt } from './hedonic.js';
 import { localVariation } from './local-variance.js';
@@ -104,9 +104,8 @@ function subjectFeatures(property: PropertyToValue, year: number): (number | und
   return values.map((v, i) => (missing.has(FEATURES[i]?.group ?? 'area') ? undefined : v));
 }
 
-function insufficient(property: PropertyToValue, deal: DealType): AppError {
-  return new AppError(
-    'insufficient_data',
+function insufficient(property: PropertyToValue, deal: DealType): InsufficientDataError {
+  return new InsufficientDataError(
     `too few comparable ${deal} offers of ${property.propertyType}s near this property to value it`,
   );
 }

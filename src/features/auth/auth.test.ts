@@ -4,7 +4,7 @@ import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, PASSWORD, type World } from '../../../test/helpers/world.js';
 import { limits } from '../../limits.js';
-import { unauthenticated } from './caller.js';
+import { unauthenticated } from '../../http/caller.js';
 import { createLoginThrottle, type LoginThrottle } from './login-throttle.js';
 
 /** Counts one failed login for `key` under `rule` without a password check. */

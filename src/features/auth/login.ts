@@ -1,30 +1,24 @@
+import type { Static } from 'typebox';
 import type { AccountDb } from '../../accounts/database.js';
 import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
 import { issueToken } from '../../accounts/tokens.js';
-import { findUserByUsername, normalizeUsername } from '../../accounts/users.js';
+import {
+  findUserByUsername,
+  findUserProfile,
+  normalizeUsername,
+  type UserProfile,
+} from '../../accounts/users.js';
 import type { UserRow } from '../../accounts/tables.js';
-import { AppError } from '../../http/problem.js';
+import { unauthenticated, type Caller } from '../../http/caller.js';
+import { AppError, notFound } from '../../http/problem.js';
 import { limits } from '../../limits.js';
-import { unauthenticated } from './caller.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PasswordCheckSlots } from './password-check-slots.js';
+import type { LoginBody, LoginResponse } from './schemas.js';
 
-export interface LoginInput {
-  username: string;
-  password: string;
-  address: string;
-}
-
-export interface LoginResult {
-  access_token: string;
-  expires_in: number;
-}
-
-/** What stands between a login request and a password check. */
-export interface LoginGuards {
-  throttle: LoginThrottle;
-  slots: PasswordCheckSlots;
-}
+/** The credentials of the body, and the client address (failures are counted per address). */
+export type LoginInput = Static<typeof LoginBody> & { address: string };
+export type LoginResult = Static<typeof LoginResponse>;
 
 function busy(refused: 'address' | 'total'): AppError {
   const headers = { 'retry-after': String(limits.login.busyRetryAfterSeconds) };
@@ -56,20 +50,29 @@ async function checkCredentials(
 }
 
 /**
+ * What logging in needs: the accounts, the failure counters, the bound on password checks under
+ * way and the token lifetime.
+ */
+export interface LoginDeps {
+  db: AccountDb;
+  throttle: LoginThrottle;
+  slots: PasswordCheckSlots;
+  ttlSeconds: number;
+}
+
+/**
  * Checks credentials and issues a short-lived login token. Unknown user and wrong password give
  * the same answer in the same time, so the endpoint does not reveal which usernames exist.
  */
 export async function login(
-  db: AccountDb,
-  guards: LoginGuards,
-  ttlSeconds: number,
+  { db, throttle, slots, ttlSeconds }: LoginDeps,
   input: LoginInput,
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
   // Reserved before the password is checked, so concurrent guesses are counted as they start.
-  const attempt = guards.throttle.reserve({ username, address: input.address });
+  const attempt = throttle.reserve({ username, address: input.address });
   if ('retryAfterSeconds' in attempt) throw throttled(attempt.retryAfterSeconds);
-  const slot = guards.slots.acquire(input.address);
+  const slot = slots.acquire(input.address);
   if ('refused' in slot) {
     attempt.cancel();
     throw busy(slot.refused);
@@ -91,4 +94,11 @@ export async function login(
   attempt.succeed();
   const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds });
   return { access_token: token.secret, expires_in: ttlSeconds };
+}
+
+/** The caller's own profile. */
+export async function profileOf(db: AccountDb, caller: Caller): Promise<UserProfile> {
+  const profile = await findUserProfile(db, caller.userId);
+  if (!profile) throw notFound('User');
+  return profile;
 }

@@ -2,13 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../app-context.js';
 import { errorResponses } from '../../http/schemas.js';
-import { findUserProfile } from '../../accounts/users.js';
 import { callerOf } from '../../http/auth.js';
-import { notFound } from '../../http/problem.js';
-import { login } from './login.js';
+import { login, profileOf, type LoginDeps } from './login.js';
 import { LoginBody, LoginResponse, MeResponse } from './schemas.js';
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const deps: LoginDeps = {
+    db: ctx.stores.accounts.db,
+    throttle: ctx.loginThrottle,
+    slots: ctx.passwordCheckSlots,
+    ttlSeconds: ctx.config.loginTokenTtlSeconds,
+  };
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/auth/login/credentials',
@@ -26,13 +30,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: LoginResponse, ...errorResponses(400, 401, 415, 429, 503) },
       },
     },
-    (request) =>
-      login(
-        ctx.stores.accounts.db,
-        { throttle: ctx.loginThrottle, slots: ctx.passwordCheckSlots },
-        ctx.config.loginTokenTtlSeconds,
-        { ...request.body, address: request.ip },
-      ),
+    (request) => login(deps, { ...request.body, address: request.ip }),
   );
 
   r.get(
@@ -45,10 +43,6 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: MeResponse },
       },
     },
-    async (request) => {
-      const profile = await findUserProfile(ctx.stores.accounts.db, callerOf(request).userId);
-      if (!profile) throw notFound('User');
-      return profile;
-    },
+    (request) => profileOf(deps.db, callerOf(request)),
   );
 }

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountDb } from '../../accounts/database.js';
+import type { ServiceDeps } from '../../app-context.js';
 import type { CoverSide } from '../../accounts/tables.js';
+import { invalidField, throwFieldErrors } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
-import { dottedPath } from '../../http/validation.js';
 import { limits } from '../../limits.js';
-import { requireAdmin, type Caller } from '../auth/caller.js';
-import { PdfRefusal } from './pdf-inspection.js';
-import type { PdfInspector } from './pdf-inspector.js';
-import type { CoverCreated, CoverItem, CoverScope } from './schemas.js';
+import { requireAdmin, type Caller } from '../../http/caller.js';
+import { PdfRefusal } from '../../pdf/pdf-inspection.js';
+import type { CoverCreated, CoverItem, CoverList, CoverScope } from './schemas.js';
 import {
   deleteCovers,
   findCoverFile,
@@ -23,8 +22,16 @@ import { orderErrors, titleFromFileName } from './validate.js';
 
 export const coverUrl = (id: string): string => `/api/v1/user-settings/covers/file/${id}`;
 
-/** The covers a path names, for this caller: their own, or their organization's. */
-export function coverKind(caller: Caller, scope: CoverScope, side: CoverSide): CoverKind {
+/** What the cover operations need: the account store, the PDF inspector and the time. */
+export type CoverDeps = Pick<ServiceDeps, 'db' | 'pdfInspector' | 'now'>;
+
+/** The owner and side a path names: the caller's own covers, or their organization's. */
+export interface CoverPath {
+  scope: CoverScope;
+  side: CoverSide;
+}
+
+function coverKind(caller: Caller, { scope, side }: CoverPath): CoverKind {
   return {
     organizationId: caller.organizationId,
     userId: scope === 'user' ? caller.userId : null,
@@ -33,7 +40,7 @@ export function coverKind(caller: Caller, scope: CoverScope, side: CoverSide): C
 }
 
 /** Members read their organization's covers; only its admins change them. */
-export function requireCoverEditor(caller: Caller, scope: CoverScope): void {
+function requireCoverEditor(caller: Caller, { scope }: CoverPath): void {
   if (scope === 'organization') requireAdmin(caller, 'change organization covers');
 }
 
@@ -48,8 +55,12 @@ function toItem(row: CoverRow): CoverItem {
   };
 }
 
-export async function listCovers(db: AccountDb, kind: CoverKind): Promise<CoverItem[]> {
-  return (await selectCovers(db, kind)).map(toItem);
+export async function listCovers(
+  deps: CoverDeps,
+  caller: Caller,
+  path: CoverPath,
+): Promise<CoverList> {
+  return { items: (await selectCovers(deps.db, coverKind(caller, path))).map(toItem) };
 }
 
 export interface Upload {
@@ -58,24 +69,25 @@ export interface Upload {
 }
 
 /**
- * Checks the upload is an acceptable PDF, then stores it as the last cover of its kind, bytes and
+ * Reads the upload only once the caller may add covers here (a refused caller's body is never
+ * read), checks it is an acceptable PDF, then stores it as the last cover of its kind, bytes and
  * all, in one transaction: either the cover exists with its file or nothing was stored.
  */
 export async function addCover(
-  db: AccountDb,
-  inspector: PdfInspector,
-  kind: CoverKind,
-  upload: Upload,
-  now: Date = new Date(),
+  deps: CoverDeps,
+  caller: Caller,
+  path: CoverPath,
+  readUpload: () => Promise<Upload>,
 ): Promise<CoverCreated> {
+  requireCoverEditor(caller, path);
+  const kind = coverKind(caller, path);
+  const upload = await readUpload();
   let pages: number;
   try {
-    ({ pages } = await inspector.inspect(upload.bytes));
+    ({ pages } = await deps.pdfInspector.inspect(upload.bytes));
   } catch (error) {
     if (!(error instanceof PdfRefusal)) throw error;
-    throw new AppError('validation_failed', error.message, {
-      errors: [{ path: '/cover', message: error.reason }],
-    });
+    throw invalidField('/cover', error.reason);
   }
   const row: CoverRow = {
     id: randomUUID(),
@@ -86,9 +98,9 @@ export async function addCover(
     title: titleFromFileName(upload.fileName),
     pages,
     size: upload.bytes.length,
-    created_at: now.toISOString(),
+    created_at: deps.now().toISOString(),
   };
-  await db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     await lockOwner(trx, kind);
     const existing = await selectCovers(trx, kind);
     const max = limits.covers.perOwnerAndSide;
@@ -111,18 +123,17 @@ export async function addCover(
  * request and changes nothing.
  */
 export async function setCoverOrder(
-  db: AccountDb,
-  kind: CoverKind,
+  deps: CoverDeps,
+  caller: Caller,
+  path: CoverPath,
   uuids: readonly string[],
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  requireCoverEditor(caller, path);
+  const kind = coverKind(caller, path);
+  await deps.db.transaction().execute(async (trx) => {
     await lockOwner(trx, kind);
     const existing = await selectCovers(trx, kind);
-    const errors = orderErrors(uuids, new Set(existing.map((c) => c.id)));
-    if (errors.length > 0) {
-      const detail = errors.map((e) => `${dottedPath(e.path, 'body')} ${e.message}`).join('; ');
-      throw new AppError('validation_failed', detail, { errors });
-    }
+    throwFieldErrors(orderErrors(uuids, new Set(existing.map((c) => c.id))));
     const keep = new Set(uuids);
     await deleteCovers(
       trx,
@@ -133,8 +144,8 @@ export async function setCoverOrder(
 }
 
 /** A cover's file, if the caller may see it; otherwise the same 404 as for a missing one. */
-export async function coverFile(db: AccountDb, caller: Caller, id: string): Promise<CoverFile> {
-  const file = await findCoverFile(db, caller, id);
+export async function coverFile(deps: CoverDeps, caller: Caller, id: string): Promise<CoverFile> {
+  const file = await findCoverFile(deps.db, caller, id);
   if (!file) throw notFound('Cover');
   return file;
 }

@@ -2,22 +2,13 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../app-context.js';
+import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { limits } from '../../limits.js';
-import {
-  addCover,
-  coverFile,
-  coverKind,
-  coverUrl,
-  listCovers,
-  requireCoverEditor,
-  setCoverOrder,
-} from './covers.js';
-import { contentDisposition } from './download.js';
-import { PdfInspector } from './pdf-inspector.js';
+import { sendPdf } from '../../http/download.js';
+import { addCover, coverFile, coverUrl, listCovers, setCoverOrder } from './covers.js';
 import {
   COVER_RULES,
   CoverCreated,
@@ -40,9 +31,7 @@ const uploadValidator: FastifySchemaCompiler<object> = (route) =>
   route.httpPart === 'body' ? () => true : validatorCompiler(route);
 
 export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const db = ctx.stores.accounts.db;
-  const inspector = new PdfInspector();
-  app.addHook('onClose', () => inspector.close());
+  const deps = serviceDeps(ctx);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -59,10 +48,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: CoverList, ...errorResponses(400) },
       },
     },
-    async (request) => {
-      const { scope, side } = request.params;
-      return { items: await listCovers(db, coverKind(callerOf(request), scope, side)) };
-    },
+    (request) => listCovers(deps, callerOf(request), request.params),
   );
 
   r.put(
@@ -86,14 +72,8 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request);
-      const { scope, side } = request.params;
-      requireCoverEditor(caller, scope);
-      await setCoverOrder(
-        db,
-        coverKind(caller, scope, side),
-        request.body.items.map((item) => item.uuid),
-      );
+      const uuids = request.body.items.map((item) => item.uuid);
+      await setCoverOrder(deps, callerOf(request), request.params, uuids);
       return reply.code(204).send(null);
     },
   );
@@ -113,13 +93,8 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const file = await coverFile(db, callerOf(request), request.params.uuid);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', contentDisposition(file.title))
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength));
+      const file = await coverFile(deps, callerOf(request), request.params.uuid);
+      return sendPdf(reply, file.title, file.content);
     },
   );
 
@@ -160,11 +135,9 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        const { scope: ownerScope, side } = request.params;
-        requireCoverEditor(caller, ownerScope);
-        const upload = await readUpload(request);
-        const created = await addCover(db, inspector, coverKind(caller, ownerScope, side), upload);
+        const created = await addCover(deps, callerOf(request), request.params, () =>
+          readUpload(request),
+        );
         return reply.code(201).header('location', coverUrl(created.uuid)).send(created);
       },
     );

@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
+import { COVER_SIDES } from '../../accounts/tables.js';
+import { pdfResponse } from '../../http/download.js';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
 export const COVER_SCOPES = ['user', 'organization'] as const;
-export const COVER_SIDES = ['front', 'back'] as const;
 export type CoverScope = (typeof COVER_SCOPES)[number];
 
 const MiB = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
@@ -94,7 +95,4 @@ export const CoverUploadBody = {
 };
 
 /** The download's body: the PDF bytes as uploaded. */
-export const CoverPdf = {
-  description: 'The PDF, byte for byte as uploaded.',
-  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-};
+export const CoverPdf = pdfResponse('The PDF, byte for byte as uploaded.');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { AccountTables, CoverSide, CoversTable } from '../../accounts/tables.js';
+import type { Viewer } from '../../http/caller.js';
 import type { Selectable } from 'kysely';
 
 type Db = Kysely<AccountTables>;
@@ -11,12 +12,6 @@ export interface CoverKind {
   organizationId: string;
   userId: string | null;
   side: CoverSide;
-}
-
-/** Who may see a cover: members see their organization's covers and their own. */
-export interface Viewer {
-  organizationId: string;
-  userId: string;
 }
 
 /** The covers of one kind in their order (without their bytes). */
@@ -68,7 +63,10 @@ export interface CoverFile {
   content: Uint8Array;
 }
 
-/** A cover's bytes, if `viewer` may see it; anyone else's answer is the same as a missing one. */
+/**
+ * A cover's bytes, if `viewer` may see it (members see their organization's covers and their
+ * own); anyone else's answer is the same as a missing one.
+ */
 export function findCoverFile(db: Db, viewer: Viewer, id: string): Promise<CoverFile | undefined> {
   return db
     .selectFrom('covers')

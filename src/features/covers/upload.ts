@@ -1,7 +1,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/problem.js';
-import { escapePointer } from '../../http/validation.js';
+import { escapePointer, invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import type { Upload } from './covers.js';
 import { UploadBody } from './upload-body.js';
@@ -47,16 +47,13 @@ const tooLarge = () =>
 
 /** A refusal of `field` (`undefined`: of the whole form) for `message`. */
 const invalid = (field: string | undefined, message: string) =>
-  new AppError(
-    'validation_failed',
-    field === undefined
-      ? message.charAt(0).toUpperCase() + message.slice(1)
-      : `${field} ${message}`,
-    {
-      errors: [{ path: field === undefined ? '' : `/${escapePointer(field)}`, message }],
-      headers: CLOSE,
-    },
-  );
+  invalidField(field === undefined ? '' : `/${escapePointer(field)}`, message, {
+    detail:
+      field === undefined
+        ? message.charAt(0).toUpperCase() + message.slice(1)
+        : `${field} ${message}`,
+    headers: CLOSE,
+  });
 
 /** A part that is not `cover`, named in the answer as far as it has a reasonable name. */
 function unwantedPart(name: string | undefined): AppError {

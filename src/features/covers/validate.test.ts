@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition } from './download.js';
 import { orderErrors, titleFromFileName } from './validate.js';
 
 describe('cover order rules', () => {
@@ -28,15 +27,5 @@ describe('cover titles and downloads', () => {
     expect(titleFromFileName(' Tab\tbed\u0000.pdf ')).toBe('Tabbed.pdf');
     expect(titleFromFileName('')).toBe('cover.pdf');
     expect(titleFromFileName(`${'é'.repeat(300)}.pdf`)).toBe('é'.repeat(200));
-  });
-
-  it('names the download in ASCII and, exactly, in UTF-8', () => {
-    expect(contentDisposition('Front.pdf')).toBe(
-      `attachment; filename="Front.pdf"; filename*=UTF-8''Front.pdf`,
-    );
-    expect(contentDisposition('Réné "best" (1).pdf')).toBe(
-      `attachment; filename="R_n_ _best_ (1).pdf"; ` +
-        `filename*=UTF-8''R%C3%A9n%C3%A9%20%22best%22%20%281%29.pdf`,
-    );
   });
 });

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne, queryRows, type Row } from '../../market/duck.js';
+import { invalidField } from '../../http/field-errors.js';
 import { AppError } from '../../http/problem.js';
 import type { Division, DivisionList, DivisionParams, DivisionQuery } from './schemas.js';
 
@@ -35,14 +36,11 @@ export async function listDivisions(
   query: DivisionQuery,
 ): Promise<DivisionList> {
   if ((query.latitude === undefined) !== (query.longitude === undefined)) {
-    throw new AppError('validation_failed', 'latitude and longitude must be given together', {
-      errors: [
-        {
-          path: query.latitude === undefined ? '/latitude' : '/longitude',
-          message: 'is required with the other coordinate',
-        },
-      ],
-    });
+    throw invalidField(
+      query.latitude === undefined ? '/latitude' : '/longitude',
+      'is required with the other coordinate',
+      { part: 'query', detail: 'latitude and longitude must be given together' },
+    );
   }
   const where: string[] = [];
   const params: Record<string, string | number> = {};

@@ -1,13 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { COUNTRIES } from '../../market/countries.js';
+import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
 
-export const LIST_LIMIT_MAX = 500;
-export const LIST_LIMIT_DEFAULT = 50;
-
-const Level = Type.Unsafe<6 | 8 | 100>({
+const Level = Type.Unsafe<DivisionLevel>({
   type: 'integer',
-  enum: [6, 8, 100],
+  enum: [...DIVISION_LEVELS],
   description: 'Administrative level (OSM admin_level): 6, 8, or 100 for postcodes.',
 });
 
@@ -28,7 +26,11 @@ export const DivisionQuery = StrictObject({
   ),
   latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
   longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
-  limit: Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: limits.divisions.pageSize,
+    default: limits.divisions.defaultPageSize,
+  }),
   offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
 });
 export type DivisionQuery = Static<typeof DivisionQuery>;

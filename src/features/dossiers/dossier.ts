@@ -1,5 +1,6 @@
+import type { Static } from 'typebox';
 import type { CountryCode } from '../../market/countries.js';
-import type { DealType, PropertyKind } from '../../valuation/types.js';
+import type { CoordinatesBody, DossierBody, PropertyBody } from './schemas.js';
 
 /**
  * How a dossier's point was found: `coordinates` were given, or only a postcode was and the
@@ -17,47 +18,10 @@ export const QUALITIES = ['simple', 'normal', 'high_quality', 'luxury'] as const
 /** The parts of a building rated by `condition` and `quality`. */
 export const RATED_PARTS = ['bathrooms', 'kitchen', 'flooring', 'windows', 'masonry'] as const;
 
-export interface Coordinates {
-  latitude: number;
-  longitude: number;
-}
-
-export interface Address {
-  postCode?: string;
-  city?: string;
-  street?: string;
-  houseNumber?: string;
-}
-
-export interface DossierProperty {
-  location: {
-    address?: Address;
-    coordinates?: Coordinates;
-    precision?: Precision;
-  };
-  propertyType: { code: PropertyKind; subcode?: string };
-  livingArea: number;
-  buildingYear?: number;
-  landArea?: number;
-  numberOfRooms?: number;
-  numberOfBedrooms?: number;
-  floorNumber?: number;
-  hasLift?: boolean;
-  isNew?: boolean;
-  renovationYear?: number;
-  condition?: Partial<Record<(typeof RATED_PARTS)[number], string>>;
-  quality?: Partial<Record<(typeof RATED_PARTS)[number], string>>;
-}
-
+export type Coordinates = Static<typeof CoordinatesBody>;
+export type DossierProperty = Static<typeof PropertyBody>;
 /** What a client writes: the request body of create and replace. */
-export interface DossierContent {
-  title?: string;
-  description?: string;
-  dealType: DealType;
-  countryCode: string;
-  askingSalePrice?: number;
-  property: DossierProperty;
-}
+export type DossierContent = Static<typeof DossierBody>;
 
 /** A stored dossier: its content with the location resolved (coordinates and precision set). */
 export interface Dossier {

@@ -1,7 +1,7 @@
+import type { ServiceDeps } from '../../app-context.js';
 import type { AccountDb } from '../../accounts/database.js';
 import { notFound } from '../../http/problem.js';
-import type { MarketStore } from '../../market/market-store.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../../http/caller.js';
 import type { Dossier, DossierContent } from './dossier.js';
 import { mergePatch } from './merge-patch.js';
 import type { DossierRead } from './schemas.js';
@@ -15,11 +15,7 @@ import {
 import { checkMergedBody, resolveContent } from './validate.js';
 
 /** What the dossier operations need: the account store, the market data, and the time. */
-export interface DossierDeps {
-  db: AccountDb;
-  market: MarketStore;
-  now: () => Date;
-}
+export type DossierDeps = Pick<ServiceDeps, 'db' | 'market' | 'now'>;
 
 const missing = () => notFound('Dossier');
 

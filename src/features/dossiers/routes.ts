@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../app-context.js';
+import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
@@ -12,7 +12,6 @@ import {
   readDossier,
   removeDossier,
   replaceDossierContent,
-  type DossierDeps,
 } from './dossiers.js';
 import {
   Created,
@@ -43,7 +42,7 @@ const NoContent = Type.Null({ description: 'Done; no body.' });
 const MERGE_PATCH = 'application/merge-patch+json';
 
 export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const deps: DossierDeps = { db: ctx.stores.accounts.db, market: ctx.stores.market, now: ctx.now };
+  const deps = serviceDeps(ctx);
   app.addContentTypeParser(
     MERGE_PATCH,
     { parseAs: 'string' },
@@ -87,10 +86,8 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     (request) =>
-      pageOfDossiers(deps, callerOf(request), {
-        limit: request.query.limit ?? limits.dossiers.defaultPageSize,
-        offset: request.query.offset ?? 0,
-      }),
+      // The schema's defaults (limit, offset) are filled in by the validator.
+      pageOfDossiers(deps, callerOf(request), request.query as Required<typeof request.query>),
   );
 
   r.get(

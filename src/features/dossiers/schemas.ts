@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TOptional, type TSchema, type TUnsafe } from 'typebox';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES } from '../../market/countries.js';
@@ -12,9 +12,13 @@ const text = (maxLength: number, description: string) =>
 
 const year = (description: string) => Type.Integer({ minimum: 1000, maximum: 2100, description });
 
-const ratings = (values: readonly string[], description: string) =>
+type RatedPart = (typeof RATED_PARTS)[number];
+
+const ratings = <const V extends readonly string[]>(values: V, description: string) =>
   StrictObject(
-    Object.fromEntries(RATED_PARTS.map((part) => [part, Type.Optional(StringEnum(values))])),
+    Object.fromEntries(
+      RATED_PARTS.map((part) => [part, Type.Optional(StringEnum(values))]),
+    ) as Record<RatedPart, TOptional<TUnsafe<V[number]>>>,
     { description },
   );
 
@@ -132,7 +136,6 @@ export const DossierBody = Object.assign(
   StrictObject(dossierFields, { description: 'A dossier: a property and what it is for.' }),
   { examples: [EXAMPLE_DOSSIER] },
 );
-export type DossierBody = Static<typeof DossierBody>;
 
 export const DossierPatch = Object.assign(
   Type.Unsafe<Record<string, unknown>>({

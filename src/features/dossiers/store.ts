@@ -3,16 +3,13 @@ import type { AccountDb } from '../../accounts/database.js';
 import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { DossierRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
-import type { Viewer } from '../auth/caller.js';
+import type { Viewer } from '../../http/caller.js';
 import { limits } from '../../limits.js';
 import type { CountryCode } from '../../market/countries.js';
 import type { Dossier } from './dossier.js';
 
-/**
- * Storage of dossiers. Every query is scoped by the viewer's organization, here in SQL: no
- * query can reach another organization's dossier, and one that is not visible looks missing.
- */
-export type { Viewer };
+// Storage of dossiers. Every query is scoped by the viewer's organization, here in SQL: no
+// query can reach another organization's dossier, and one that is not visible looks missing.
 
 function toDossier(row: DossierRow): Dossier {
   return {

@@ -1,33 +1,19 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { AppError, type FieldError } from '../../http/problem.js';
-import { describeValidation, dottedPath, validatorCompiler } from '../../http/validation.js';
-import { COUNTRIES, isCountryCode, type CountryCode } from '../../market/countries.js';
+import { checkCountry, invalidField, invalidFields } from '../../http/field-errors.js';
+import { describeValidation, validatorCompiler } from '../../http/validation.js';
+import type { CountryCode } from '../../market/countries.js';
 import type { Dossier, DossierContent, DossierProperty } from './dossier.js';
 import { postcodeCentroid } from './location.js';
 import { DossierBody } from './schemas.js';
-
-function fail(code: 'validation_failed' | 'unsupported_country', error: FieldError): never {
-  throw new AppError(code, `${dottedPath(error.path, 'body')} ${error.message}`, {
-    errors: [error],
-  });
-}
-
-export function checkCountry(countryCode: string, path = '/countryCode'): CountryCode {
-  if (isCountryCode(countryCode)) return countryCode;
-  return fail('unsupported_country', {
-    path,
-    message: `${JSON.stringify(countryCode)} is not a supported country (supported: ${COUNTRIES.join(', ')})`,
-  });
-}
 
 /** Rules between fields that the schema cannot say. */
 function checkPropertyRules(property: DossierProperty, path: string): void {
   const { buildingYear, renovationYear } = property;
   if (buildingYear !== undefined && renovationYear !== undefined && renovationYear < buildingYear) {
-    fail('validation_failed', {
-      path: `${path}/renovationYear`,
-      message: `must not be before buildingYear (${String(buildingYear)})`,
-    });
+    throw invalidField(
+      `${path}/renovationYear`,
+      `must not be before buildingYear (${String(buildingYear)})`,
+    );
   }
 }
 
@@ -54,20 +40,19 @@ export async function resolveProperty(
     };
   }
   if (postCode === undefined) {
-    fail('validation_failed', {
-      path: `${path}/location/coordinates`,
-      message:
-        location.precision === 'postcode'
-          ? 'cannot be derived: precision "postcode" needs address.postCode'
-          : 'is required unless address.postCode is given',
-    });
+    throw invalidField(
+      `${path}/location/coordinates`,
+      location.precision === 'postcode'
+        ? 'cannot be derived: precision "postcode" needs address.postCode'
+        : 'is required unless address.postCode is given',
+    );
   }
   const centroid = await postcodeCentroid(db, countryCode, postCode);
   if (!centroid) {
-    fail('validation_failed', {
-      path: `${path}/location/address/postCode`,
-      message: `${JSON.stringify(postCode)} is not a postcode known for ${countryCode}; give coordinates`,
-    });
+    throw invalidField(
+      `${path}/location/address/postCode`,
+      `${JSON.stringify(postCode)} is not a postcode known for ${countryCode}; give coordinates`,
+    );
   }
   return { ...property, location: { ...location, coordinates: centroid, precision: 'postcode' } };
 }
@@ -93,5 +78,5 @@ const checkBody = validatorCompiler({
 export function checkMergedBody(merged: unknown): DossierContent {
   if (checkBody(merged)) return merged as DossierContent;
   const { detail, errors } = describeValidation(checkBody.errors ?? [], 'body');
-  throw new AppError('validation_failed', `after the merge patch: ${detail}`, { errors });
+  throw invalidFields(errors, { detail: `after the merge patch: ${detail}` });
 }

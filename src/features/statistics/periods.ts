@@ -1,4 +1,5 @@
-export type Period = 'month' | 'quarter' | 'year';
+export const PERIODS = ['month', 'quarter', 'year'] as const;
+export type Period = (typeof PERIODS)[number];
 
 export interface PeriodSlot {
   /** `YYYY-MM`, `YYYY-Q<n>` or `YYYY`, as the response names it. */

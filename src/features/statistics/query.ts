@@ -1,11 +1,18 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { AppError } from '../../http/problem.js';
+import { invalidField } from '../../http/field-errors.js';
 import { queryPrepared, type Row } from '../../market/duck.js';
+import { DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { withinRadius } from '../../market/geo.js';
 import type { SnapshotView } from '../../market/market-store.js';
 import { METRIC_SQL, type Metric } from './metrics.js';
 import { periodsBetween } from './periods.js';
-import type { Filters, StatisticItem, StatisticsRequest, StatisticsResponse } from './schemas.js';
+import {
+  divisionFilter,
+  type Filters,
+  type StatisticItem,
+  type StatisticsRequest,
+  type StatisticsResponse,
+} from './schemas.js';
 
 type Params = Record<string, DuckDBValue>;
 
@@ -27,21 +34,17 @@ const FLAG_COLUMNS = {
   hasOpenKitchen: 'has_open_kitchen',
 } as const;
 
-const DIVISION_FILTERS = [
-  ['divisionLevel6', 6, 'division_level6'],
-  ['divisionLevel8', 8, 'division_level8'],
-  ['divisionLevel100', 100, 'division_level100'],
-] as const;
-
-function division(filters: Filters): { level: 6 | 8 | 100; column: string; id: string } {
-  for (const [name, level, column] of DIVISION_FILTERS) {
-    const id = filters[name];
-    if (id !== undefined) return { level, column, id };
+function division(filters: Filters): { level: DivisionLevel; column: string; id: string } {
+  for (const level of DIVISION_LEVELS) {
+    const id = filters[divisionFilter(level)];
+    if (id !== undefined) return { level, column: `division_level${level}`, id };
   }
-  throw new AppError('validation_failed', 'filters must have exactly one division');
+  throw invalidField('/filters', 'must have exactly one division');
 }
 
 const monthStart = (month: string) => `${month}-01`;
+// Not addMonths: after 9999-12 comes 10000-01-01, which DuckDB reads but an ISO string would
+// write as +010000-01-01.
 function monthAfter(month: string): string {
   const year = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7));
@@ -124,16 +127,12 @@ export interface StatisticsOptions {
 function assertDivisionExists(view: SnapshotView, request: StatisticsRequest): void {
   const d = division(request.filters);
   if (!view.hasDivision(request.countryCode, d.level, d.id)) {
-    throw new AppError(
-      'unknown_division',
-      `Division ${d.id} of level ${d.level} is unknown for ${request.countryCode}`,
+    throw invalidField(
+      `/filters/${divisionFilter(d.level)}`,
+      'is not a known division of the country',
       {
-        errors: [
-          {
-            path: `/filters/divisionLevel${d.level}`,
-            message: 'is not a known division of the country',
-          },
-        ],
+        code: 'unknown_division',
+        detail: `Division ${d.id} of level ${d.level} is unknown for ${request.countryCode}`,
       },
     );
   }

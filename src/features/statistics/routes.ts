@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../app-context.js';
 import { errorResponses } from '../../http/schemas.js';
-import { computeStatistics } from './query.js';
 import { StatisticsRequest, StatisticsResponse } from './schemas.js';
-import { checkStatisticsRequest } from './validate.js';
+import { offerStatistics, type StatisticsDeps } from './statistics.js';
 
 export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const deps: StatisticsDeps = { market: ctx.stores.market, minSample: ctx.config.minSample };
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/api/v1/offers/statistics',
     {
@@ -25,11 +25,6 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: StatisticsResponse, ...errorResponses(400, 413, 415) },
       },
     },
-    (request) => {
-      checkStatisticsRequest(request.body);
-      return ctx.stores.market.read((db, view) =>
-        computeStatistics(db, view, request.body, { minSample: ctx.config.minSample }),
-      );
-    },
+    (request) => offerStatistics(deps, request.body),
   );
 }

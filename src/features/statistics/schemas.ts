@@ -1,18 +1,13 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TOptional } from 'typebox';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
-import { COUNTRIES } from '../../market/countries.js';
+import { limits } from '../../limits.js';
+import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
 import { METRICS, STATISTIC_TYPES } from './metrics.js';
+import { PERIODS } from './periods.js';
 
-/** Request caps (README "Limits"). */
-export const MAX_STATISTICS = 50;
-export const MAX_GROUPS = 24;
-export const MAX_PERIODS = 600;
-export const MAX_RADIUS_METERS = 10_000;
-/** Every number in a request lies within ±(2^53 − 1): beyond it JSON numbers lose precision,
- * and an integer-valued one would no longer fit the 64-bit integer the query binds it as. */
-export const MAX_NUMBER = Number.MAX_SAFE_INTEGER;
-
+/** Every number in a request lies within this bound (limits.statistics.maxNumber). */
+const MAX_NUMBER = limits.statistics.maxNumber;
 const bounded = { minimum: -MAX_NUMBER, maximum: MAX_NUMBER } as const;
 
 const Month = Type.String({
@@ -62,6 +57,15 @@ export const StatisticItem = StrictObject({
 });
 export type StatisticItem = Static<typeof StatisticItem>;
 
+/** The filter naming the division of one level, e.g. `divisionLevel8`. */
+export type DivisionFilter = `divisionLevel${DivisionLevel}`;
+export const divisionFilter = (level: DivisionLevel): DivisionFilter => `divisionLevel${level}`;
+
+const DivisionId = Type.String({ minLength: 1, maxLength: 40 });
+const divisionFilters = Object.fromEntries(
+  DIVISION_LEVELS.map((level) => [divisionFilter(level), Type.Optional(DivisionId)]),
+) as Record<DivisionFilter, TOptional<typeof DivisionId>>;
+
 export const ValueGroup = StrictObject({
   lowerBound: Type.Optional(Type.Number({ ...bounded, description: 'Included.' })),
   upperBound: Type.Optional(Type.Number({ ...bounded, description: 'Excluded.' })),
@@ -84,7 +88,7 @@ export const Filters = StrictObject({
   radius: Type.Optional(
     Type.Integer({
       minimum: 0,
-      maximum: MAX_RADIUS_METERS,
+      maximum: limits.statistics.maxRadiusMeters,
       description: 'Meters; needs `coordinates`.',
     }),
   ),
@@ -106,20 +110,20 @@ export const Filters = StrictObject({
   ),
   hasOpenKitchen: Type.Optional(Type.Boolean({ description: 'Only for CZ.' })),
   daysOnMarket: Type.Optional(IntRange('Days on market.')),
-  divisionLevel6: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-  divisionLevel8: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-  divisionLevel100: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  ...divisionFilters,
 });
 export type Filters = Static<typeof Filters>;
 
 export const StatisticsRequest = StrictObject(
   {
-    statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: MAX_STATISTICS }),
+    statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: limits.statistics.perRequest }),
     groupBy: Type.Optional(
       StrictObject({
         field: StringEnum([...METRICS, 'start_date'] as const),
-        groups: Type.Optional(Type.Array(ValueGroup, { minItems: 1, maxItems: MAX_GROUPS })),
-        period: Type.Optional(StringEnum(['month', 'quarter', 'year'] as const)),
+        groups: Type.Optional(
+          Type.Array(ValueGroup, { minItems: 1, maxItems: limits.statistics.groups }),
+        ),
+        period: Type.Optional(StringEnum(PERIODS)),
       }),
     ),
     filters: Filters,

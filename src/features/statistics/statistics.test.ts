@@ -620,6 +620,26 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
     expect(body.detail).toBe('Division 901 of level 8 is unknown for DE');
   });
 
+  it('lists at most 20 errors, as every 400 does, when a rule fails for all 50 statistics', async () => {
+    const body = expectProblem(
+      await post({
+        countryCode: 'AT',
+        filters: { divisionLevel8: '901' },
+        statistics: Array.from({ length: 50 }, () => ({
+          type: 'percentile',
+          metric: 'sale_price',
+        })),
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(body.errors).toHaveLength(20);
+    expect(body.errors?.map((e) => e.path)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `/statistics/${i}/parameters/percentileRank`),
+    );
+    expect(body.detail.split('; ')).toHaveLength(20);
+  });
+
   it('needs a token', async () => {
     const res = await call(world.app, {
       method: 'POST',

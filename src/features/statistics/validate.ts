@@ -1,8 +1,10 @@
-import { AppError, type FieldError } from '../../http/problem.js';
-import { MAIN_CURRENCY } from '../../market/countries.js';
+import { throwFieldErrors } from '../../http/field-errors.js';
+import type { FieldError } from '../../http/problem.js';
+import { DIVISION_LEVELS, MAIN_CURRENCY } from '../../market/countries.js';
 import { METRIC_COUNTRIES } from './metrics.js';
 import { periodCount } from './periods.js';
-import { MAX_PERIODS, type StatisticsRequest } from './schemas.js';
+import { limits } from '../../limits.js';
+import { divisionFilter, type StatisticsRequest } from './schemas.js';
 
 const RANGES = [
   'salePrice',
@@ -15,20 +17,19 @@ const RANGES = [
 
 /**
  * The contract's rules that a JSON schema cannot say (section 4 of the API contract). All
- * failures are collected, so one answer names every problem.
+ * failures are collected, so one answer names every problem (up to the usual limit).
  */
 export function checkStatisticsRequest(request: StatisticsRequest): void {
   const errors: FieldError[] = [];
   const fail = (path: string, message: string) => errors.push({ path, message });
   const { filters, countryCode, groupBy } = request;
 
-  const divisions = (['divisionLevel6', 'divisionLevel8', 'divisionLevel100'] as const).filter(
-    (d) => filters[d] !== undefined,
-  );
+  const divisionNames = DIVISION_LEVELS.map(divisionFilter);
+  const divisions = divisionNames.filter((d) => filters[d] !== undefined);
   if (divisions.length !== 1) {
     fail(
       '/filters',
-      `must have exactly one of divisionLevel6, divisionLevel8, divisionLevel100 (got ${divisions.length})`,
+      `must have exactly one of ${divisionNames.join(', ')} (got ${divisions.length})`,
     );
   }
   if (filters.coordinates !== undefined && filters.radius === undefined)
@@ -86,9 +87,9 @@ export function checkStatisticsRequest(request: StatisticsRequest): void {
       } else if (
         groupBy.period &&
         min <= max &&
-        periodCount(min, max, groupBy.period) > MAX_PERIODS
+        periodCount(min, max, groupBy.period) > limits.statistics.periods
       ) {
-        fail('/filters/startDate', `spans more than ${MAX_PERIODS} periods`);
+        fail('/filters/startDate', `spans more than ${limits.statistics.periods} periods`);
       }
     } else {
       metricAllowed(groupBy.field, '/groupBy/field');
@@ -110,10 +111,5 @@ export function checkStatisticsRequest(request: StatisticsRequest): void {
     }
   }
 
-  if (errors.length > 0) {
-    const detail = errors
-      .map((e) => `${e.path.slice(1).replaceAll('/', '.')} ${e.message}`)
-      .join('; ');
-    throw new AppError('validation_failed', detail, { errors });
-  }
+  throwFieldErrors(errors);
 }

@@ -1,6 +1,6 @@
 import { AppError } from '../../http/problem.js';
-import { requireAdmin, type Caller } from '../auth/caller.js';
-import type { Level } from './template.js';
+import { requireAdmin, type Caller } from '../../http/caller.js';
+import type { TemplateLevel } from '../../accounts/tables.js';
 
 /**
  * Who may write which level (interface document 2.9). Who may *see* a template is decided by
@@ -9,8 +9,8 @@ import type { Level } from './template.js';
  */
 export function requireMayWrite(
   caller: Caller,
-  level: Level,
-): asserts level is Exclude<Level, 'provider'> {
+  level: TemplateLevel,
+): asserts level is Exclude<TemplateLevel, 'provider'> {
   if (level === 'provider') {
     throw new AppError(
       'forbidden',

@@ -11,7 +11,8 @@ import {
   type Layout,
   type TemplateCountry,
 } from './section-rules.js';
-import { TEMPLATE_DEFAULTS, type Section, type TemplateContent } from './template.js';
+import type { Section, TemplateContent } from './schemas.js';
+import { TEMPLATE_DEFAULTS } from './template.js';
 
 /**
  * The operator's templates: one per supported country and layout, built from the section rules
@@ -93,7 +94,7 @@ export function exampleTemplate(): Omit<TemplateContent, 'level'> & { level: 'us
  *   runs cannot deadlock;
  * - provider templates of earlier releases that this one no longer ships are removed.
  */
-export async function ensureProviderTemplates(db: AccountDb, now = new Date()): Promise<void> {
+export async function ensureProviderTemplates(db: AccountDb, now: Date): Promise<void> {
   const at = now.toISOString();
   const rows: TemplatesTable[] = providerTemplates()
     .map((t) => ({

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../app-context.js';
+import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
@@ -34,14 +34,14 @@ const RULES_TEXT =
   '`sections` must hold every section type available in the country exactly once, each with ' +
   'exactly its configuration items (table in the README, "Report templates"); `valuation` only, ' +
   'and then required, with the `appraisal` layout. Each broken rule is a 400 whose `errors[].path` ' +
-  'points at the section or item. `title` is trimmed and must keep 1–200 characters.';
+  `points at the section or item. \`title\` is trimmed and must keep 1–${limits.templates.titleChars} characters.`;
 
 const NoContent = Type.Null({ description: 'Done; no body.' });
 
 export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const db = ctx.stores.accounts.db;
+  const deps = serviceDeps(ctx);
   // The operator's templates exist before the first request is served.
-  app.addHook('onReady', () => ensureProviderTemplates(db));
+  app.addHook('onReady', () => ensureProviderTemplates(deps.db, deps.now()));
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
@@ -59,7 +59,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: TemplateList, ...errorResponses(400, 413, 415) },
       },
     },
-    (request) => listTemplates(db, callerOf(request), request.body.countryCode),
+    (request) => listTemplates(deps, callerOf(request), request.body.countryCode),
   );
 
   r.post(
@@ -79,7 +79,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const id = await createTemplate(db, callerOf(request), request.body);
+      const id = await createTemplate(deps, callerOf(request), request.body);
       return reply.code(201).send({ id });
     },
   );
@@ -96,7 +96,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: TemplateRead, ...errorResponses(400, 404) },
       },
     },
-    async (request) => [await readTemplate(db, callerOf(request), request.params.id)],
+    async (request) => [await readTemplate(deps, callerOf(request), request.params.id)],
   );
 
   r.put(
@@ -116,7 +116,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await updateTemplate(db, callerOf(request), request.params.id, request.body);
+      await updateTemplate(deps, callerOf(request), request.params.id, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -134,7 +134,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await removeTemplate(db, callerOf(request), request.params.id);
+      await removeTemplate(deps, callerOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

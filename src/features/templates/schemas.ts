@@ -1,16 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { RENT_TYPES, TEMPLATE_LEVELS } from '../../accounts/tables.js';
 import { limits } from '../../limits.js';
 import { exampleTemplate } from './provider-templates.js';
 import { SECTION_TYPES, TEMPLATE_COUNTRIES } from './section-rules.js';
-import { LEVELS, RENT_TYPES, TEMPLATE_DEFAULTS, TITLE_MAX_LENGTH } from './template.js';
-
-/** More configuration items than any section has; keeps a hostile object small. */
-const MAX_CONFIGURATION_ITEMS = 20;
+import { TEMPLATE_DEFAULTS } from './template.js';
 
 const countryList = TEMPLATE_COUNTRIES.join(', ');
 
-const SectionBody = StrictObject(
+export const SectionBody = StrictObject(
   {
     type: StringEnum(SECTION_TYPES, {
       description: 'Section type; which ones a template must hold depends on its country.',
@@ -19,7 +17,7 @@ const SectionBody = StrictObject(
     configuration: Type.Unsafe<Record<string, unknown>>({
       type: 'object',
       additionalProperties: true,
-      maxProperties: MAX_CONFIGURATION_ITEMS,
+      maxProperties: limits.templates.configurationItems,
       description:
         'Exactly the configuration items of this section type in the template country: booleans, ' +
         'and for `overview` the `layout` (`appraisal` or `brochure`); `{}` for sections without items.',
@@ -27,8 +25,10 @@ const SectionBody = StrictObject(
   },
   { description: 'One section of the PDF.' },
 );
+/** A section as the request schema lets it through: known type, any configuration object. */
+export type SectionInput = Static<typeof SectionBody>;
 
-const TITLE_DESCRIPTION = `1–${TITLE_MAX_LENGTH} characters; leading and trailing white space is removed.`;
+const TITLE_DESCRIPTION = `1–${limits.templates.titleChars} characters; leading and trailing white space is removed.`;
 
 /** Create and replace take the same body. */
 export const TemplateBody = Object.assign(
@@ -36,10 +36,10 @@ export const TemplateBody = Object.assign(
     {
       title: Type.String({
         minLength: 1,
-        maxLength: TITLE_MAX_LENGTH,
+        maxLength: limits.templates.titleChars,
         description: TITLE_DESCRIPTION,
       }),
-      level: StringEnum(LEVELS, {
+      level: StringEnum(TEMPLATE_LEVELS, {
         description:
           '`user` (only its creator sees it) or `organization` (every member sees it; only admins ' +
           'may create, change or delete it). `provider` templates come with the service and are ' +
@@ -73,7 +73,8 @@ export const TemplateBody = Object.assign(
   ),
   { examples: [exampleTemplate()] },
 );
-export type TemplateBody = Static<typeof TemplateBody>;
+/** A template body as the request schema lets it through (defaults filled in by ajv). */
+export type TemplateInput = Static<typeof TemplateBody>;
 
 export const TemplateParams = Type.Object({
   id: Type.String({ format: 'uuid', description: 'The template id (`uuid` in lists).' }),
@@ -86,24 +87,29 @@ export const ListBody = StrictObject({
   }),
 });
 
-const SectionOut = Type.Object({
-  type: Type.String(),
+export const SectionRead = Type.Object({
+  type: StringEnum(SECTION_TYPES),
   enabled: Type.Boolean(),
   configuration: Type.Unsafe<Record<string, boolean | string>>({
     type: 'object',
     additionalProperties: { anyOf: [{ type: 'boolean' }, { type: 'string' }] },
   }),
 });
+export type Section = Static<typeof SectionRead>;
 
 const templateFields = {
   title: Type.String(),
-  level: StringEnum(LEVELS),
-  countryCode: Type.String(),
+  level: StringEnum(TEMPLATE_LEVELS),
+  countryCode: StringEnum(TEMPLATE_COUNTRIES),
   rentType: StringEnum(RENT_TYPES),
   frontCover: Type.Boolean(),
   backCover: Type.Boolean(),
-  sections: Type.Array(SectionOut),
+  sections: Type.Array(SectionRead),
 };
+
+/** A template as it is stored and read back: checked, defaults filled in. */
+export const TemplateContent = Type.Object(templateFields);
+export type TemplateContent = Static<typeof TemplateContent>;
 
 export const TemplateList = Type.Array(
   Type.Object({ uuid: Type.String({ format: 'uuid' }), ...templateFields }),
@@ -115,7 +121,7 @@ export const TemplateList = Type.Array(
   },
 );
 
-export const TemplateRead = Type.Array(Type.Object(templateFields), {
+export const TemplateRead = Type.Array(TemplateContent, {
   minItems: 1,
   maxItems: 1,
   description: 'An array holding the one template, without its id (interface document 4.6).',

@@ -7,10 +7,6 @@
 export const TEMPLATE_COUNTRIES = ['AT', 'BE', 'CH', 'CZ', 'DE', 'FR', 'JP', 'NL', 'SK'] as const;
 export type TemplateCountry = (typeof TEMPLATE_COUNTRIES)[number];
 
-export function isTemplateCountry(value: string): value is TemplateCountry {
-  return (TEMPLATE_COUNTRIES as readonly string[]).includes(value);
-}
-
 export const LAYOUTS = ['appraisal', 'brochure'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 

@@ -4,16 +4,14 @@ import type { AccountDb } from '../../accounts/database.js';
 import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { AccountTables, TemplateRow } from '../../accounts/tables.js';
 import { AppError } from '../../http/problem.js';
-import type { Viewer } from '../auth/caller.js';
+import type { Viewer } from '../../http/caller.js';
 import { limits } from '../../limits.js';
 import type { TemplateCountry } from './section-rules.js';
-import type { Section, Template, TemplateContent } from './template.js';
+import type { Section, TemplateContent } from './schemas.js';
+import type { Template } from './template.js';
 
-/**
- * Storage of templates. Every query takes the viewer: what it may see is decided here, in SQL,
- * so no query can reach another organization's or another user's templates by accident.
- */
-export type { Viewer };
+// Storage of templates. Every query takes the viewer: what it may see is decided here, in SQL,
+// so no query can reach another organization's or another user's templates by accident.
 
 function toTemplate(row: TemplateRow): Template {
   return {
@@ -114,7 +112,7 @@ export async function insertTemplate(
   db: AccountDb,
   viewer: Viewer,
   content: TemplateContent & { level: 'user' | 'organization' },
-  now = new Date(),
+  now: Date,
 ): Promise<string> {
   const id = randomUUID();
   const isUser = content.level === 'user';
@@ -159,7 +157,7 @@ export async function replaceTemplate(
   viewer: Viewer,
   id: string,
   content: TemplateContent,
-  now = new Date(),
+  now: Date,
 ): Promise<boolean> {
   const result = await db
     .updateTable('templates')

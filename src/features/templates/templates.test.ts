@@ -17,7 +17,7 @@ import type { Problem } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { defaultSections, providerTemplateId } from './provider-templates.js';
 import { TEMPLATE_COUNTRIES, type Layout, type TemplateCountry } from './section-rules.js';
-import type { TemplateContent } from './template.js';
+import type { TemplateContent } from './schemas.js';
 import { checkSections } from './validate.js';
 
 const BASE = '/api/v1/user-settings/templates';

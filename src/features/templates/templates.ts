@@ -1,6 +1,7 @@
-import type { AccountDb } from '../../accounts/database.js';
-import { AppError, notFound } from '../../http/problem.js';
-import type { Caller } from '../auth/caller.js';
+import type { ServiceDeps } from '../../app-context.js';
+import { invalidField } from '../../http/field-errors.js';
+import { notFound } from '../../http/problem.js';
+import type { Caller } from '../../http/caller.js';
 import { requireMayWrite } from './permissions.js';
 import {
   deleteTemplate,
@@ -9,10 +10,14 @@ import {
   listVisibleTemplates,
   replaceTemplate,
 } from './store.js';
-import type { Template, TemplateContent } from './template.js';
-import { checkCountry, checkTemplate, type TemplateInput } from './validate.js';
+import type { TemplateContent, TemplateInput } from './schemas.js';
+import type { Template } from './template.js';
+import { checkTemplate, checkTemplateCountry } from './validate.js';
 
 /** The operations behind the routes: permission, then rules, then storage. */
+
+/** What the template operations need: the account store and the time. */
+export type TemplateDeps = Pick<ServiceDeps, 'db' | 'now'>;
 
 export type ListedTemplate = TemplateContent & { uuid: string };
 
@@ -25,56 +30,60 @@ function contentOf(template: Template): TemplateContent {
 const missing = () => notFound('Template');
 
 export async function listTemplates(
-  db: AccountDb,
+  deps: TemplateDeps,
   caller: Caller,
   countryCode: string,
 ): Promise<ListedTemplate[]> {
-  const templates = await listVisibleTemplates(db, caller, checkCountry(countryCode));
+  const templates = await listVisibleTemplates(deps.db, caller, checkTemplateCountry(countryCode));
   return templates.map((t) => ({ uuid: t.id, ...contentOf(t) }));
 }
 
 export async function readTemplate(
-  db: AccountDb,
+  deps: TemplateDeps,
   caller: Caller,
   id: string,
 ): Promise<TemplateContent> {
-  const template = await findVisibleTemplate(db, caller, id);
+  const template = await findVisibleTemplate(deps.db, caller, id);
   if (!template) throw missing();
   return contentOf(template);
 }
 
 export async function createTemplate(
-  db: AccountDb,
+  deps: TemplateDeps,
   caller: Caller,
   body: TemplateInput,
 ): Promise<string> {
   const { level } = body;
   requireMayWrite(caller, level);
-  return insertTemplate(db, caller, { ...checkTemplate(body), level });
+  return insertTemplate(deps.db, caller, { ...checkTemplate(body), level }, deps.now());
 }
 
 export async function updateTemplate(
-  db: AccountDb,
+  deps: TemplateDeps,
   caller: Caller,
   id: string,
   body: TemplateInput,
 ): Promise<void> {
-  const existing = await findVisibleTemplate(db, caller, id);
+  const existing = await findVisibleTemplate(deps.db, caller, id);
   if (!existing) throw missing();
   requireMayWrite(caller, existing.level);
   if (body.level !== existing.level) {
-    throw new AppError(
-      'validation_failed',
-      `level cannot be changed (the template is a ${existing.level} template); create a new template instead`,
-      { errors: [{ path: '/level', message: `must stay ${existing.level}` }] },
-    );
+    throw invalidField('/level', `must stay ${existing.level}`, {
+      detail: `level cannot be changed (the template is a ${existing.level} template); create a new template instead`,
+    });
   }
-  if (!(await replaceTemplate(db, caller, id, checkTemplate(body)))) throw missing();
+  if (!(await replaceTemplate(deps.db, caller, id, checkTemplate(body), deps.now()))) {
+    throw missing();
+  }
 }
 
-export async function removeTemplate(db: AccountDb, caller: Caller, id: string): Promise<void> {
-  const existing = await findVisibleTemplate(db, caller, id);
+export async function removeTemplate(
+  deps: TemplateDeps,
+  caller: Caller,
+  id: string,
+): Promise<void> {
+  const existing = await findVisibleTemplate(deps.db, caller, id);
   if (!existing) throw missing();
   requireMayWrite(caller, existing.level);
-  if (!(await deleteTemplate(db, caller, id))) throw missing();
+  if (!(await deleteTemplate(deps.db, caller, id))) throw missing();
 }

@@ -13,8 +13,8 @@ import {
   type Layout,
   type TemplateCountry,
 } from './section-rules.js';
-import type { Section } from './template.js';
-import { checkCountry, checkSections, checkTemplate, type TemplateInput } from './validate.js';
+import type { Section, TemplateInput } from './schemas.js';
+import { checkSections, checkTemplate, checkTemplateCountry } from './validate.js';
 
 /** Asserts exactly one error, at `path`, with a message equal to or matching `message`. */
 function expectOnly(errors: FieldError[], path: string, message: string | RegExp): void {
@@ -297,14 +297,14 @@ describe('checkSections', () => {
   });
 });
 
-describe('checkCountry', () => {
+describe('checkTemplateCountry', () => {
   it.each(TEMPLATE_COUNTRIES)('accepts %s', (country) => {
-    expect(checkCountry(country)).toBe(country);
+    expect(checkTemplateCountry(country)).toBe(country);
   });
 
   it.each(['US', 'de', '', 'DEU', 'GB'])('refuses %j as unsupported_country', (country) => {
     try {
-      checkCountry(country);
+      checkTemplateCountry(country);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(AppError);

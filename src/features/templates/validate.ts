@@ -1,8 +1,6 @@
-import { AppError, type FieldError } from '../../http/problem.js';
-import { dottedPath } from '../../http/validation.js';
-import { limits } from '../../limits.js';
+import { checkCountry, escapePointer, throwFieldErrors } from '../../http/field-errors.js';
+import type { FieldError } from '../../http/problem.js';
 import {
-  isTemplateCountry,
   itemCountries,
   itemsInCountry,
   LAYOUT_ITEM,
@@ -16,49 +14,14 @@ import {
   type SectionType,
   type TemplateCountry,
 } from './section-rules.js';
-import {
-  TEMPLATE_DEFAULTS,
-  type Level,
-  type RentType,
-  type Section,
-  type TemplateContent,
-} from './template.js';
-
-/** A section as the request schema lets it through: known type, any configuration object. */
-export interface SectionInput {
-  type: SectionType;
-  enabled: boolean;
-  configuration: Record<string, unknown>;
-}
-
-/** A template body as the request schema lets it through. */
-export interface TemplateInput {
-  title: string;
-  level: Level;
-  countryCode: string;
-  rentType?: RentType | undefined;
-  frontCover?: boolean | undefined;
-  backCover?: boolean | undefined;
-  sections: SectionInput[];
-}
+import type { Section, SectionInput, TemplateContent, TemplateInput } from './schemas.js';
+import { TEMPLATE_DEFAULTS } from './template.js';
 
 const list = (values: readonly string[]) => values.join(', ');
 
-function failWith(code: 'validation_failed' | 'unsupported_country', errors: FieldError[]): never {
-  const shown = errors.slice(0, limits.problemErrors);
-  const detail = shown.map((e) => `${dottedPath(e.path, 'body')} ${e.message}`).join('; ');
-  throw new AppError(code, detail, { errors: shown });
-}
-
-export function checkCountry(countryCode: string, path = '/countryCode'): TemplateCountry {
-  if (isTemplateCountry(countryCode)) return countryCode;
-  return failWith('unsupported_country', [
-    {
-      path,
-      message: `${JSON.stringify(countryCode)} is not a supported template country (supported: ${list(TEMPLATE_COUNTRIES)})`,
-    },
-  ]);
-}
+/** A country templates exist for, or `400 unsupported_country`. */
+export const checkTemplateCountry = (countryCode: string): TemplateCountry =>
+  checkCountry(countryCode, { supported: TEMPLATE_COUNTRIES, noun: 'template country' });
 
 function valueError(item: ItemRule, value: unknown, section: SectionType): string | undefined {
   if (item.value.kind === 'boolean') {
@@ -96,7 +59,7 @@ function checkConfiguration(
   }
   for (const name of Object.keys(section.configuration)) {
     if (available.some((item) => item.name === name)) continue;
-    const itemPath = `${path}/configuration/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const itemPath = `${path}/configuration/${escapePointer(name)}`;
     const elsewhere = rule.items.find((item) => item.name === name);
     if (elsewhere) {
       errors.push({
@@ -178,12 +141,12 @@ export function checkSections(
  * Returns the content to store: title trimmed, defaults filled in.
  */
 export function checkTemplate(body: TemplateInput): TemplateContent {
-  const countryCode = checkCountry(body.countryCode);
+  const countryCode = checkTemplateCountry(body.countryCode);
   const errors: FieldError[] = [];
   const title = body.title.trim();
   if (title.length === 0) errors.push({ path: '/title', message: 'must not be blank' });
   errors.push(...checkSections(body.sections, countryCode));
-  if (errors.length > 0) failWith('validation_failed', errors);
+  throwFieldErrors(errors);
   return {
     title,
     level: body.level,

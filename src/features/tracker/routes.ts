@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../app-context.js';
+import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
-import { visibleDossier } from '../dossiers/dossiers.js';
-import { isoDay } from '../valuation/dates.js';
 import { TrackerRequest, TrackerResponse } from './schemas.js';
-import { trackProperty } from './tracker.js';
+import { trackDossier } from './tracker.js';
 
 export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const deps = serviceDeps(ctx);
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/api/v1/property_tracker',
     {
@@ -29,24 +28,10 @@ export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
           'the country’s first offer are 400. The token may be sent as `access_token` query ' +
           'parameter. When the data cannot support a valuation: `422 insufficient_data`.',
         body: TrackerRequest,
-        response: { 200: TrackerResponse, ...errorResponses(400, 404, 413, 415) },
+        response: { 200: TrackerResponse, ...errorResponses(400, 404, 413, 415, 422) },
       },
     },
-    async (request) => {
-      const dossier = await visibleDossier(
-        ctx.stores.accounts.db,
-        callerOf(request),
-        request.body.dossierId,
-      );
-      const body = {
-        ...request.body,
-        radius: request.body.radius ?? limits.tracker.defaultRadius,
-        usePostalCode: request.body.usePostalCode ?? false,
-      };
-      const today = isoDay(ctx.now());
-      return ctx.stores.market.read((db, view) =>
-        trackProperty(db, view, ctx.valueProperty, dossier, body, today),
-      );
-    },
+    // The schema's defaults (radius, usePostalCode) are filled in by the validator.
+    (request) => trackDossier(deps, callerOf(request), request.body as Required<TrackerRequest>),
   );
 }

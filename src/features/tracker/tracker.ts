@@ -1,11 +1,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { AppError } from '../../http/problem.js';
+import type { ServiceDeps } from '../../app-context.js';
+import { invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import { normalizePostcode } from '../../market/countries.js';
 import type { SnapshotView } from '../../market/market-store.js';
 import type { ValueProperty } from '../../valuation/types.js';
+import { isoDay } from '../../dates.js';
+import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
-import { checkValuationDate, firstOfferDate } from '../valuation/dates.js';
+import { visibleDossier } from '../dossiers/dossiers.js';
+import { firstOfferDate } from '../../market/offer-dates.js';
+import { checkValuationDate } from '../valuation/valuation-date.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
 import type { Area } from './area.js';
 import { valuationChangePercent } from './change.js';
@@ -13,12 +18,6 @@ import { findOffers } from './offers.js';
 import { findProjects } from './projects.js';
 import type { TrackerRequest, TrackerResponse } from './schemas.js';
 import { trendIn, trendPeriods } from './trends.js';
-
-function badRequest(path: string, message: string): AppError {
-  return new AppError('validation_failed', `${path.slice(1)} ${message}`, {
-    errors: [{ path, message }],
-  });
-}
 
 /** The area of offers and trends: the radius, or with `usePostalCode` the dossier's postcode. */
 function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
@@ -28,17 +27,33 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
   }
   const postCode = location.address?.postCode;
   if (postCode === undefined) {
-    throw badRequest('/usePostalCode', 'needs a dossier with property.location.address.postCode');
+    throw invalidField('/usePostalCode', 'needs a dossier with property.location.address.postCode');
   }
   return { kind: 'postcode', point: location.coordinates, postcode: normalizePostcode(postCode) };
 }
 
+/** What the tracker needs: the account store, the market data, the model and the time. */
+export type TrackerDeps = Pick<ServiceDeps, 'db' | 'market' | 'valueProperty' | 'now'>;
+
 /**
- * Insights about a visible dossier (interface document 4.2): valuations at `date` and today,
- * offers, building projects and trends around it. The parts run in parallel, each on its own
- * connection to the same snapshot.
+ * Insights about a dossier the caller can see (interface document 4.2): valuations at `date`
+ * and today, offers, building projects and trends around it. `radius` and `usePostalCode` have
+ * their defaults from the schema.
  */
-export async function trackProperty(
+export async function trackDossier(
+  deps: TrackerDeps,
+  caller: Caller,
+  request: Required<TrackerRequest>,
+): Promise<TrackerResponse> {
+  const dossier = await visibleDossier(deps.db, caller, request.dossierId);
+  const today = isoDay(deps.now());
+  return deps.market.read((db, view) =>
+    trackProperty(db, view, deps.valueProperty, dossier, request, today),
+  );
+}
+
+/** The parts run in parallel, each on its own connection to the same snapshot. */
+async function trackProperty(
   db: DuckDBConnection,
   view: SnapshotView,
   valueProperty: ValueProperty,
@@ -47,7 +62,7 @@ export async function trackProperty(
   today: string,
 ): Promise<TrackerResponse> {
   if (request.countryCode !== dossier.countryCode) {
-    throw badRequest('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
+    throw invalidField('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
   }
   checkValuationDate(request.date, today, await firstOfferDate(db, dossier.countryCode), '/date');
   const { content, countryCode } = dossier;

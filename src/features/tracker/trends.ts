@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { queryPrepared } from '../../market/duck.js';
-import { addDays, addMonths } from '../valuation/dates.js';
+import { addDays, addMonths } from '../../dates.js';
 import { offerConditions, PRICE_SQL, type OfferSearch } from './offers.js';
 import { areaTable } from './area.js';
 import type { Trend } from './schemas.js';

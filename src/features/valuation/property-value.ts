@@ -1,28 +1,19 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { AccountDb } from '../../accounts/database.js';
-import { AppError } from '../../http/problem.js';
+import type { ServiceDeps } from '../../app-context.js';
+import { checkCountry, invalidField } from '../../http/field-errors.js';
+import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
-import type { MarketStore } from '../../market/market-store.js';
-import type { PropertyToValue, Valuation, ValueProperty } from '../../valuation/types.js';
-import type { Caller } from '../auth/caller.js';
+import type { PropertyToValue, Valuation } from '../../valuation/types.js';
+import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
-import { checkCountry, resolveProperty } from '../dossiers/validate.js';
-import { checkValuationDate, firstOfferDate } from './dates.js';
+import { resolveProperty } from '../dossiers/validate.js';
+import { firstOfferDate } from '../../market/offer-dates.js';
+import { checkValuationDate } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
 import type { PropertyValueRequest } from './schemas.js';
 
-export interface PropertyValueDeps {
-  db: AccountDb;
-  market: MarketStore;
-  valueProperty: ValueProperty;
-}
-
-function badRequest(path: string, message: string): AppError {
-  return new AppError('validation_failed', `${path.slice(1).replaceAll('/', '.')} ${message}`, {
-    errors: [{ path, message }],
-  });
-}
+export type PropertyValueDeps = Pick<ServiceDeps, 'db' | 'market' | 'valueProperty' | 'now'>;
 
 /**
  * Values each input (a property, or a visible dossier of the same country) at each date
@@ -32,13 +23,13 @@ export async function valueProperties(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueRequest,
-  today: string,
 ): Promise<{ valuations: Valuation[][] }> {
+  const today = isoDay(deps.now());
   const countryCode = checkCountry(request.countryCode);
   const dates = request.valuationDates ?? [today];
   const pairs = dates.length * request.valuationInputs.length;
   if (pairs > limits.valuation.maxPairs) {
-    throw badRequest(
+    throw invalidField(
       '/valuationInputs',
       `with ${String(dates.length)} dates makes ${String(pairs)} property-date pairs; at most ${String(limits.valuation.maxPairs)} are allowed`,
     );
@@ -60,7 +51,7 @@ export async function valueProperties(
       const dossier = dossiers[i];
       if (dossier) {
         if (dossier.countryCode !== countryCode) {
-          throw badRequest(
+          throw invalidField(
             `/valuationInputs/${String(i)}/dossierId`,
             `is a dossier in ${dossier.countryCode}, not ${countryCode}`,
           );

@@ -1,20 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../app-context.js';
+import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { LOCATION_TEXT } from '../dossiers/schemas.js';
-import { isoDay } from './dates.js';
-import { valueProperties, type PropertyValueDeps } from './property-value.js';
+import { valueProperties } from './property-value.js';
 import { PropertyValueRequest, PropertyValueResponse } from './schemas.js';
 
 export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const deps: PropertyValueDeps = {
-    db: ctx.stores.accounts.db,
-    market: ctx.stores.market,
-    valueProperty: ctx.valueProperty,
-  };
+  const deps = serviceDeps(ctx);
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/api/v1/valuation/property_value',
     {
@@ -32,9 +27,9 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
           'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
           'parameter.',
         body: PropertyValueRequest,
-        response: { 200: PropertyValueResponse, ...errorResponses(400, 404, 413, 415) },
+        response: { 200: PropertyValueResponse, ...errorResponses(400, 404, 413, 415, 422) },
       },
     },
-    (request) => valueProperties(deps, callerOf(request), request.body, isoDay(ctx.now())),
+    (request) => valueProperties(deps, callerOf(request), request.body),
   );
 }

@@ -1,4 +1,4 @@
-import { COUNTRIES } from '../countries.js';
+import { COUNTRIES, type DivisionLevel } from '../countries.js';
 import { copyPrevious, type SnapshotBuild } from '../build-snapshot.js';
 import { sqlString } from '../duck.js';
 import { DEAL_TYPES, OFFER_SORT_ORDER, PROPERTY_TYPES } from '../schema.js';
@@ -52,7 +52,7 @@ const v = (name: string): string => {
 
 /** Rules that involve several fields or the divisions, after each field passed on its own. */
 function crossChecks(today: string): [string, string][] {
-  const unknownDivision = (level: 6 | 8 | 100, alias: string, field: string) =>
+  const unknownDivision = (level: DivisionLevel, alias: string, field: string) =>
     [
       `"${field}" is not null and ${alias}_id is null`,
       `'${field} "' || left("${field}", 40) || '" is not a known level-${level} division of ' || upper("countryCode")`,

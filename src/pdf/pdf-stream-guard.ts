@@ -7,7 +7,7 @@ import {
   type PDFContext,
   type PDFRawStream,
 } from 'pdf-lib';
-import { limits } from '../../limits.js';
+import { limits } from '../limits.js';
 
 /** A PDF's compressed object or cross-reference streams expand beyond the limit. */
 export class StreamExpansionError extends Error {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { limits } from '../../limits.js';
+import { limits } from '../limits.js';
 import { PdfRefusal, type PdfFacts } from './pdf-inspection.js';
 import type { InspectionAnswer, InspectionRequest } from './pdf-worker.js';
 

@@ -1,5 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
-import { limits } from '../../limits.js';
+import { limits } from '../limits.js';
 import { installPdfStreamGuard, takeExpansionRefusal } from './pdf-stream-guard.js';
 
 /** What the service keeps about an accepted PDF. */

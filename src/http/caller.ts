@@ -1,7 +1,7 @@
-import type { AccountDb } from '../../accounts/database.js';
-import { looksLikeToken } from '../../accounts/secrets.js';
-import { findTokenOwner } from '../../accounts/tokens.js';
-import { AppError } from '../../http/problem.js';
+import type { AccountDb } from '../accounts/database.js';
+import { looksLikeToken } from '../accounts/secrets.js';
+import { findTokenOwner } from '../accounts/tokens.js';
+import { AppError } from './problem.js';
 
 /** Who is calling: taken from the token and nothing else (never from a request body). */
 export interface Caller {

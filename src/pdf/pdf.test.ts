@@ -6,8 +6,8 @@ import {
   makePdf,
   manyObjectsPdf,
   objectStreamPdf,
-} from '../../../test/helpers/pdf.js';
-import { limits } from '../../limits.js';
+} from '../../test/helpers/pdf.js';
+import { limits } from '../limits.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
 import { PdfInspector } from './pdf-inspector.js';
 

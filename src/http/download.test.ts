@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { contentDisposition } from './download.js';
+
+describe('downloads', () => {
+  it('names the download in ASCII and, exactly, in UTF-8', () => {
+    expect(contentDisposition('Front.pdf')).toBe(
+      `attachment; filename="Front.pdf"; filename*=UTF-8''Front.pdf`,
+    );
+    expect(contentDisposition('Réné "best" (1).pdf')).toBe(
+      `attachment; filename="R_n_ _best_ (1).pdf"; ` +
+        `filename*=UTF-8''R%C3%A9n%C3%A9%20%22best%22%20%281%29.pdf`,
+    );
+  });
+});

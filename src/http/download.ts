@@ -1,0 +1,35 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * `Content-Disposition` for a download named `title` (RFC 6266): an ASCII fallback for old
+ * clients, and the exact name in UTF-8 for the others.
+ */
+export function contentDisposition(title: string): string {
+  const fallback = title.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const exact = encodeURIComponent(title).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}
+
+/** The OpenAPI answer of a route that sends a PDF. */
+export function pdfResponse(description: string) {
+  return {
+    description,
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+  };
+}
+
+/**
+ * Sends stored bytes as a private PDF download named `title`: never cached, never sniffed as
+ * another type.
+ */
+export function sendPdf(reply: FastifyReply, title: string, bytes: Uint8Array): FastifyReply {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', contentDisposition(title))
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
