@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
 import { openDuck, queryRows } from '../market/duck.js';
@@ -177,6 +178,16 @@ describe('local variance stored with the snapshot', () => {
       const expectedSpread = 1.4826 * middle;
       const expectedSd = Math.min(MAX_LOCAL_SD, Math.max(MIN_LOCAL_SD, Math.sqrt(expected)));
 
+      /** τ and the single-offer spread the model reads for the postcode's region. */
+      const expectVariation = async (db: DuckDBConnection) => {
+        const cache = await snapshotCache(db);
+        const postcode = cache.places.get('FR')?.get('75005');
+        if (!postcode) throw new Error('no postcode');
+        const local = await localVariation(db, cache, 'FR', postcode, 'sale');
+        expect(local.localSd).toBeCloseTo(expectedSd, 9);
+        expect(local.saleSpread).toBeCloseTo(expectedSpread, 9);
+      };
+
       const file = currentSnapshot(marketPaths(dataDir));
       if (!file) throw new Error('no snapshot');
       const instance = await openDuck(file, { readOnly: true });
@@ -189,12 +200,7 @@ describe('local variance stored with the snapshot', () => {
         expect(stored.cells).toBe(30);
         expect(localVariance(stored)).toBeCloseTo(expected, 9);
         expect(stored.saleSpread).toBeCloseTo(expectedSpread, 9);
-        const cache = await snapshotCache(db);
-        const postcode = cache.places.get('FR')?.get('75005');
-        if (!postcode) throw new Error('no postcode');
-        const local = await localVariation(db, cache, 'FR', postcode, 'sale');
-        expect(local.localSd).toBeCloseTo(expectedSd, 9);
-        expect(local.saleSpread).toBeCloseTo(expectedSpread, 9);
+        await expectVariation(db);
       } finally {
         db.closeSync();
         instance.closeSync();
@@ -211,12 +217,7 @@ describe('local variance stored with the snapshot', () => {
       const old = await openDuck(copy, { readOnly: true });
       const db2 = await old.connect();
       try {
-        const cache = await snapshotCache(db2);
-        const postcode = cache.places.get('FR')?.get('75005');
-        if (!postcode) throw new Error('no postcode');
-        const local = await localVariation(db2, cache, 'FR', postcode, 'sale');
-        expect(local.localSd).toBeCloseTo(expectedSd, 9);
-        expect(local.saleSpread).toBeCloseTo(expectedSpread, 9);
+        await expectVariation(db2);
       } finally {
         db2.closeSync();
         old.closeSync();
