@@ -18,7 +18,13 @@ const alive = (pid: number): boolean => {
 
 describe('a server whose start fails', () => {
   // An account database that accepts connections and never answers: the server never listens.
-  const silent = net.createServer(() => undefined);
+  // Its connections are destroyed at the end: a socket nobody reads never sees the killed
+  // server's end of it, so closing the listener would wait for ever.
+  const connections = new Set<net.Socket>();
+  const silent = net.createServer((socket) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
+  });
   let port = 0;
   let pid: number | undefined;
   beforeAll(async () => {
@@ -26,6 +32,7 @@ describe('a server whose start fails', () => {
     port = (silent.address() as net.AddressInfo).port;
   });
   afterAll(async () => {
+    for (const socket of connections) socket.destroy();
     silent.close();
     await new Promise<void>((resolve) => silent.on('close', resolve));
   });
