@@ -53,3 +53,20 @@ export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSche
   }
   return out;
 }
+
+/**
+ * Text shown on one line (titles, names, address parts): no control characters (U+0000–U+001F,
+ * U+007F–U+009F) but the tab (trimmed or blank like a space), and no bidirectional formatting
+ * characters (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069), which can make a title
+ * read backwards in a list or a report and so disguise what it is.
+ */
+export const ONE_LINE_PATTERN =
+  '^(?:[^\\p{Cc}\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]|\\t)*$';
+
+export function OneLineText(options: {
+  minLength?: number;
+  maxLength: number;
+  description: string;
+}) {
+  return Type.String({ ...options, pattern: ONE_LINE_PATTERN });
+}

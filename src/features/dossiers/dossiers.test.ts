@@ -255,6 +255,22 @@ describeBackends('dossiers', (backend) => {
       ]);
       expect((await d.get(world.memberA, id)).json()).toEqual(before);
     });
+
+    it('refuses control and bidirectional formatting characters in one-line texts', async () => {
+      // U+202E turns the rest of a title around when shown; a bell or a line break has no place
+      // in a title or an address part.
+      for (const title of ['Flat\u202Etxt.exe', 'Flat\u0007', 'Flat\nsecond line', 'A\u2066B']) {
+        const problem = expectProblem(
+          await d.create(world.memberA, dossier({ title })),
+          400,
+          'validation_failed',
+        );
+        expect(problem.errors?.[0]?.path).toBe('/title');
+      }
+      // Accents, other scripts and emoji (joined by U+200D) are text like any other.
+      const id = await created(d.create(world.memberA, dossier({ title: 'Café Ústí 北京 👨‍👩‍👧' })));
+      expect((await d.get(world.memberA, id)).json<DossierRead>().title).toBe('Café Ústí 北京 👨‍👩‍👧');
+    });
   });
 
   describe('validation', () => {

@@ -1,5 +1,5 @@
 import { Type, type Static, type TOptional, type TSchema, type TUnsafe } from 'typebox';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { OneLineText, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES } from '../../market/countries.js';
 import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
@@ -8,7 +8,7 @@ import { CONDITIONS, PRECISIONS, QUALITIES, RATED_PARTS } from './dossier.js';
 const countryList = COUNTRIES.join(', ');
 
 const text = (maxLength: number, description: string) =>
-  Type.String({ minLength: 1, maxLength, description });
+  OneLineText({ minLength: 1, maxLength, description });
 
 const year = (description: string) => Type.Integer({ minimum: 1000, maximum: 2100, description });
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { OneLineText, StrictObject, StringEnum } from '../../http/schemas.js';
 import { RENT_TYPES, TEMPLATE_LEVELS } from '../../accounts/tables.js';
 import { limits } from '../../limits.js';
 import { exampleTemplate } from './provider-templates.js';
@@ -34,7 +34,7 @@ const TITLE_DESCRIPTION = `1–${limits.templates.titleChars} characters; leadin
 export const TemplateBody = Object.assign(
   StrictObject(
     {
-      title: Type.String({
+      title: OneLineText({
         minLength: 1,
         maxLength: limits.templates.titleChars,
         description: TITLE_DESCRIPTION,

@@ -230,6 +230,14 @@ describeBackends('report templates', (backend) => {
       ]);
     });
 
+    it('refuses control and bidirectional formatting characters in the title', async () => {
+      for (const title of ['Report\u202Efdp.exe', 'Report\u001B[31m', 'Two\nlines']) {
+        const res = await t.create(world.memberA, body('SK', 'brochure', { title }));
+        expect(expectProblem(res, 400, 'validation_failed').errors?.[0]?.path).toBe('/title');
+      }
+      await created(t.create(world.memberA, body('SK', 'brochure', { title: 'Zpráva 📄' })));
+    });
+
     it('refuses unsupported countries with unsupported_country', async () => {
       for (const country of ['US', 'de', 'DEU', '']) {
         const list = await t.list(world.memberA, country);
