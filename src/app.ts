@@ -17,6 +17,7 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerJsonGuards } from './http/json-guards.js';
+import { registerUuidParams } from './http/uuid-params.js';
 import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
 import { registerOverloadProtection } from './http/overload.js';
@@ -123,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   registerAuth(app, stores.accounts.db);
   registerJsonGuards(app);
+  registerUuidParams(app);
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
 

@@ -343,6 +343,19 @@ describeBackends('dossiers', (backend) => {
       );
     });
 
+    it('takes the id in capitals as the same id, and still not for another organization', async () => {
+      const upper = id.toUpperCase();
+      expect(upper).not.toBe(id);
+      const read = await d.get(world.memberA, upper);
+      expect(read.statusCode).toBe(200);
+      expect(read.json<DossierRead>().id).toBe(id);
+      expect((await d.patch(world.memberA, upper, { title: 'In capitals' })).statusCode).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().title).toBe('In capitals');
+      expectProblem(await d.get(world.memberB, upper), 404, 'not_found');
+      // As the next test expects it.
+      expect((await d.patch(world.memberA, id, { title: 'By member' })).statusCode).toBe(204);
+    });
+
     it('another organization gets the 404 of a missing id for every method', async () => {
       const missing = '00000000-0000-4000-8000-000000000000';
       for (const who of [world.adminB, world.memberB]) {
