@@ -1,6 +1,14 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
-import { AREA_LIMITS, MONTH_SQL, regionOf, REGION_FILTER_SQL } from './model-sums.js';
+import {
+  AREA_LIMITS,
+  MONTH_SQL,
+  PRICE_SQL,
+  regionOf,
+  REGION_FILTER_SQL,
+  REGION_ID_SQL,
+  REGION_KIND_SQL,
+} from './model-sums.js';
 import { cachedRegional, type Postcode, type SnapshotCache } from './snapshot-cache.js';
 import type { DealType } from './types.js';
 
@@ -48,16 +56,13 @@ export const MAX_LOCAL_SD = 0.2;
 
 const METERS_PER_DEGREE = 111_320;
 const CELL_DEGREES = CELL_METERS / METERS_PER_DEGREE;
-const PRICE_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
-const REGION_KIND_SQL = `case when division_level6 is not null then 'level6'
-  when division_level8 is not null then 'level8' else 'country' end`;
 
 /** The per-region moments over the offers that pass `where`. */
 function momentsSql(where: string): string {
   return `
     with base as (
       select country_code, deal_type, ${REGION_KIND_SQL} as region_kind,
-        coalesce(division_level6, division_level8, '') as region,
+        ${REGION_ID_SQL} as region,
         division_level100 as postcode, property_type, ${MONTH_SQL} // 12 as year,
         floor(ln(living_area) / ln(1.6)) as size_class,
         ln(${PRICE_SQL} / living_area) as y,

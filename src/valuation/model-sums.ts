@@ -35,10 +35,12 @@ export function regionOf(postcode: Pick<Postcode, 'level6' | 'level8'>): {
   return { kind: 'country', id: '' };
 }
 
-const REGION_KIND_SQL = `case when division_level6 is not null then 'level6'
+/** The region of an offer row, by the rule of `regionOf`. */
+export const REGION_KIND_SQL = `case when division_level6 is not null then 'level6'
   when division_level8 is not null then 'level8' else 'country' end`;
-const REGION_ID_SQL = "coalesce(division_level6, division_level8, '')";
-const PRICE_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
+export const REGION_ID_SQL = "coalesce(division_level6, division_level8, '')";
+/** The price of an offer row of either deal type: sale price or monthly gross rent. */
+export const PRICE_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
 
 /**
  * The same region as `REGION_KIND_SQL`/`REGION_ID_SQL`, as a filter the offers' order serves
