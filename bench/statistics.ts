@@ -6,7 +6,8 @@ import http from 'node:http';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { statisticsQuery } from '../src/features/statistics/query.js';
+import { toOfferStatisticsQuery } from '../src/features/statistics/market-query.js';
+import { offerStatisticsSql } from '../src/market/queries/offer-statistics.js';
 import type { StatisticsRequest } from '../src/features/statistics/schemas.js';
 import { queryOne, queryPrepared } from '../src/market/duck.js';
 import { benchData, offerSizes, openBenchSnapshot } from './data.js';
@@ -219,7 +220,7 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
     const list = cases(await pickDivisions(db));
     for (const c of list) {
       process.stderr.write(`${size} offers: ${c.name}\n`);
-      const query = statisticsQuery(c.request);
+      const query = offerStatisticsSql(toOfferStatisticsQuery(c.request));
       // The bare query runs as the service runs it: a prepared statement, values bound.
       const bare = await measure(() => queryPrepared(db, query.sql, query.params));
       const floor = await httpFloor(file, query.sql, query.params);

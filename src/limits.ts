@@ -82,6 +82,8 @@ export const limits = {
   divisions: {
     pageSize: 500,
     defaultPageSize: 50,
+    /** The furthest a page may start (`offset`): beyond the largest country's divisions. */
+    maxOffset: 1_000_000,
   },
   /** Requests per API token (or, before authentication, per client address) and minute on
    * `/api` and `/auth` routes; beyond it `429` with `Retry-After`. The default (overridable with

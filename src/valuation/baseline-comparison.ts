@@ -1,5 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows } from '../market/duck.js';
+import { PRICE_COLUMN } from '../market/queries/offer-columns.js';
+import { numberOrNull } from '../market/queries/values.js';
 import { median, metricsOf, type HeldOut, type Metrics } from './backtest.js';
 import { baselinesOf, type KnownOffer, type OfferToValue } from './baselines.js';
 import type { DealType } from './types.js';
@@ -44,7 +46,6 @@ function accuracyOf(pairs: readonly { value: number; observed: number }[]): Accu
 }
 
 const day = (value: unknown) => new Date(String(value)).toISOString().slice(0, 10);
-const numberOrNull = (value: unknown) => (value === null ? null : Number(value));
 
 /** The held-out offer as the baselines see it. */
 function toValue(row: HeldOut['row']): OfferToValue {
@@ -69,7 +70,7 @@ export async function compareWithBaselines(
   heldOut: readonly HeldOut[],
   options: { splitDate: string; deal: DealType },
 ): Promise<BaselineComparison> {
-  const price = options.deal === 'sale' ? 'sale_price' : 'rent_gross';
+  const price = PRICE_COLUMN[options.deal];
   const rows = await queryRows(
     db,
     `select id, country_code, property_type, strftime(start_date, '%Y-%m-%d') as date,

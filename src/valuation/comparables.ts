@@ -1,14 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
+import { MONTH_INDEX_SQL, PRICE_COLUMN } from '../market/queries/offer-columns.js';
 import { FEATURES } from './features.js';
-import {
-  AREA_LIMITS,
-  MONTH_SQL,
-  PRICE_COLUMN,
-  REGION_FILTER_SQL,
-  regionOf,
-  type RegionKind,
-} from './model-sums.js';
+import { AREA_LIMITS, REGION_FILTER_SQL, regionOf, type RegionKind } from './model-sums.js';
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
 
@@ -133,7 +127,7 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
   const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';
   return `
     select ln(${price} / living_area) as y, ${FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ')},
-      ${MONTH_SQL} as month, latitude, longitude, division_level100
+      ${MONTH_INDEX_SQL} as month, latitude, longitude, division_level100
     from ${table}
     where country_code = $cc and ${where} and deal_type = '${deal}' and property_type = $type
       and start_date between $since and $until and ${price} > 0

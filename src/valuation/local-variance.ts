@@ -1,9 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
+import { MONTH_INDEX_SQL, PRICE_OF_ROW_SQL } from '../market/queries/offer-columns.js';
 import {
   AREA_LIMITS,
-  MONTH_SQL,
-  PRICE_SQL,
   regionOf,
   REGION_FILTER_SQL,
   REGION_ID_SQL,
@@ -63,13 +62,13 @@ function momentsSql(where: string): string {
     with base as (
       select country_code, deal_type, ${REGION_KIND_SQL} as region_kind,
         ${REGION_ID_SQL} as region,
-        division_level100 as postcode, property_type, ${MONTH_SQL} // 12 as year,
+        division_level100 as postcode, property_type, ${MONTH_INDEX_SQL} // 12 as year,
         floor(ln(living_area) / ln(1.6)) as size_class,
-        ln(${PRICE_SQL} / living_area) as y,
+        ln(${PRICE_OF_ROW_SQL} / living_area) as y,
         floor(latitude / ${String(CELL_DEGREES)}) as cell_y,
         floor(longitude * cos(radians(latitude)) / ${String(CELL_DEGREES)}) as cell_x
       from offers
-      where deal_type in ('sale', 'rent') and ${PRICE_SQL} > 0
+      where deal_type in ('sale', 'rent') and ${PRICE_OF_ROW_SQL} > 0
         and living_area between ${String(AREA_LIMITS.min)} and ${String(AREA_LIMITS.max)}
         and latitude is not null and longitude is not null and division_level100 is not null
         and (${where})

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DOUBLE, INTEGER, LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
+import { MONTH_INDEX_SQL, PRICE_OF_ROW_SQL } from '../market/queries/offer-columns.js';
 import { FEATURE_COUNT, FEATURES } from './features.js';
 import type { HedonicFit, MonthStats } from './hedonic.js';
 import type { Postcode } from './snapshot-cache.js';
@@ -12,13 +13,8 @@ import type { DealType } from './types.js';
  * the offers of one region for a snapshot written before these tables existed.
  */
 
-/** The price column of a deal type: sale price, or monthly gross rent. */
-export const PRICE_COLUMN: Record<DealType, string> = { sale: 'sale_price', rent: 'rent_gross' };
-
 /** Offers outside these sizes are not used (data errors, rooms, whole buildings). */
 export const AREA_LIMITS = { min: 10, max: 2000 } as const;
-
-export const MONTH_SQL = '(year(start_date) * 12 + month(start_date) - 1)';
 
 export type RegionKind = 'level6' | 'level8' | 'country';
 
@@ -39,8 +35,6 @@ export function regionOf(postcode: Pick<Postcode, 'level6' | 'level8'>): {
 export const REGION_KIND_SQL = `case when division_level6 is not null then 'level6'
   when division_level8 is not null then 'level8' else 'country' end`;
 export const REGION_ID_SQL = "coalesce(division_level6, division_level8, '')";
-/** The price of an offer row of either deal type: sale price or monthly gross rent. */
-export const PRICE_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
 
 /**
  * The same region as `REGION_KIND_SQL`/`REGION_ID_SQL`, as a filter the offers' order serves
@@ -56,10 +50,10 @@ export const REGION_FILTER_SQL: Record<RegionKind, string> = {
 function termsSql(where: string): string {
   const x = FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ');
   return `select country_code, deal_type, ${REGION_KIND_SQL} as region_kind,
-      ${REGION_ID_SQL} as region, division_level100 as postcode, ${MONTH_SQL} as month,
-      ln(${PRICE_SQL} / living_area) as y, ${x}
+      ${REGION_ID_SQL} as region, division_level100 as postcode, ${MONTH_INDEX_SQL} as month,
+      ln(${PRICE_OF_ROW_SQL} / living_area) as y, ${x}
     from offers
-    where deal_type in ('sale', 'rent') and ${PRICE_SQL} > 0
+    where deal_type in ('sale', 'rent') and ${PRICE_OF_ROW_SQL} > 0
       and living_area between ${AREA_LIMITS.min} and ${AREA_LIMITS.max} and (${where})`;
 }
 

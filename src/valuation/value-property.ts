@@ -17,6 +17,7 @@ import {
   type AdjustedComparable,
   type CentralEstimate,
 } from './estimate.js';
+import { monthIndex } from '../dates.js';
 import { InsufficientDataError } from './errors.js';
 import { FEATURES } from './features.js';
 import { indexAt } from './hedonic.js';
@@ -51,8 +52,6 @@ export interface DetailedEstimate extends Estimate {
 
 /** Meters from the nearest postcode centroid beyond which a point is not valued. */
 export const MAX_POSTCODE_DISTANCE = 25_000;
-
-const monthOf = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
 
 /**
  * The adjustment of a comparable to the property: time, postcode level and the hedonic terms the
@@ -134,8 +133,8 @@ export async function estimateDeal(
   )
     throw insufficient(property, deal);
   const until = options.until ?? date;
-  const targetMonth = monthOf(date);
-  const beforeMonth = Math.min(targetMonth, monthOf(until));
+  const targetMonth = monthIndex(date);
+  const beforeMonth = Math.min(targetMonth, monthIndex(until));
   const model = await regionalModel(db, cache, property.countryCode, postcode, deal, beforeMonth);
   const subject = subjectFeatures(property, Number(date.slice(0, 4)));
 
@@ -145,7 +144,7 @@ export async function estimateDeal(
     if (!widest || (query.lastResort && best)) continue;
     const found = await findComparables(db, property, postcode, deal, widest, until);
     for (const step of query.steps) {
-      const within = withinStep(found, step, monthOf(until));
+      const within = withinStep(found, step, monthIndex(until));
       if (within.length >= MIN_COMPARABLES && (!best || within.length > best.found.length))
         best = { step, found: within };
       if (within.length >= ENOUGH_COMPARABLES) {

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../app-context.js';
+import { serviceDeps, type AppContext } from '../../app-context.js';
 import { errorResponses } from '../../http/schemas.js';
-import { getDivision, listDivisions } from './query.js';
+import { getDivision, listDivisions } from './divisions.js';
 import { Division, DivisionList, DivisionParams, DivisionQuery } from './schemas.js';
 
 export function divisionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const deps = serviceDeps(ctx);
   r.get(
     '/api/v1/administrative_divisions',
     {
@@ -23,7 +24,7 @@ export function divisionRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: DivisionList, ...errorResponses(400) },
       },
     },
-    (request) => ctx.stores.market.read((db) => listDivisions(db, request.query)),
+    (request) => listDivisions(deps, request.query),
   );
   r.get(
     '/api/v1/administrative_divisions/:countryCode/:level/:id',
@@ -36,6 +37,6 @@ export function divisionRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: Division, ...errorResponses(400, 404) },
       },
     },
-    (request) => ctx.stores.market.read((db) => getDivision(db, request.params)),
+    (request) => getDivision(deps, request.params),
   );
 }

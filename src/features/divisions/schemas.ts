@@ -31,7 +31,7 @@ export const DivisionQuery = StrictObject({
     maximum: limits.divisions.pageSize,
     default: limits.divisions.defaultPageSize,
   }),
-  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: limits.divisions.maxOffset, default: 0 }),
 });
 export type DivisionQuery = Static<typeof DivisionQuery>;
 

@@ -3,7 +3,7 @@ import { checkCountry, invalidField, invalidFields } from '../../http/field-erro
 import { describeValidation, validatorCompiler } from '../../http/validation.js';
 import type { CountryCode } from '../../market/countries.js';
 import type { Dossier, DossierContent, DossierProperty } from './dossier.js';
-import { postcodeCentroid } from './location.js';
+import { postcodeCentroid } from '../../market/queries/divisions.js';
 import { DossierBody } from './schemas.js';
 
 /** Rules between fields that the schema cannot say. */

@@ -3,8 +3,8 @@ import { StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
-import { METRICS, STATISTIC_TYPES } from './metrics.js';
-import { PERIODS } from './periods.js';
+import { OFFER_METRICS, STATISTIC_TYPES } from '../../market/queries/offer-statistics.js';
+import { PERIODS } from '../../market/queries/periods.js';
 
 /** Every number in a request lies within this bound (limits.statistics.maxNumber). */
 const MAX_NUMBER = limits.statistics.maxNumber;
@@ -35,7 +35,7 @@ const PriceRange = (description: string) =>
 
 export const StatisticItem = StrictObject({
   type: StringEnum(STATISTIC_TYPES),
-  metric: StringEnum(METRICS, { description: '`number_of_bedrooms` only for BE.' }),
+  metric: StringEnum(OFFER_METRICS, { description: '`number_of_bedrooms` only for BE.' }),
   parameters: Type.Optional(
     StrictObject({
       percentileRank: Type.Optional(
@@ -119,7 +119,7 @@ export const StatisticsRequest = StrictObject(
     statistics: Type.Array(StatisticItem, { minItems: 1, maxItems: limits.statistics.perRequest }),
     groupBy: Type.Optional(
       StrictObject({
-        field: StringEnum([...METRICS, 'start_date'] as const),
+        field: StringEnum([...OFFER_METRICS, 'start_date'] as const),
         groups: Type.Optional(
           Type.Array(ValueGroup, { minItems: 1, maxItems: limits.statistics.groups }),
         ),

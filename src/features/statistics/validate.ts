@@ -2,18 +2,12 @@ import { throwFieldErrors } from '../../http/field-errors.js';
 import type { FieldError } from '../../http/problem.js';
 import { DIVISION_LEVELS, MAIN_CURRENCY } from '../../market/countries.js';
 import { METRIC_COUNTRIES } from './metrics.js';
-import { periodCount } from './periods.js';
+import { periodCount } from '../../market/queries/periods.js';
+import { RANGE_FILTERS, type RangeFilter } from '../../market/queries/offer-statistics.js';
 import { limits } from '../../limits.js';
 import { divisionFilter, type StatisticsRequest } from './schemas.js';
 
-const RANGES = [
-  'salePrice',
-  'rentGross',
-  'livingArea',
-  'buildingYear',
-  'numberOfRooms',
-  'daysOnMarket',
-] as const;
+const RANGES = Object.keys(RANGE_FILTERS) as RangeFilter[];
 
 /**
  * The contract's rules that a JSON schema cannot say (section 4 of the API contract). All

@@ -9,13 +9,13 @@ import { isoDay } from '../../dates.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
-import { firstOfferDate } from '../../market/offer-dates.js';
+import { firstOfferDate } from '../../market/queries/offer-dates.js';
 import { checkValuationDate } from '../valuation/valuation-date.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
-import type { Area } from './area.js';
+import type { Area } from '../../market/queries/offer-area.js';
 import { valuationChangePercent } from './change.js';
-import { findOffers } from './offers.js';
-import { findProjects } from './projects.js';
+import { nearestOffers } from '../../market/queries/offers.js';
+import { projectsNear } from '../../market/queries/projects.js';
 import type { TrackerRequest, TrackerResponse } from './schemas.js';
 import { trendIn, trendPeriods } from './trends.js';
 
@@ -82,20 +82,14 @@ async function trackProperty(
       valueProperty(other, { property, dealType: content.dealType, date: today }),
     ),
     view.alongside((other) =>
-      findOffers(other, {
-        ...search,
-        from: request.date,
-        to: today,
-        limit: limits.tracker.maxItems,
-      }),
+      nearestOffers(other, { ...search, from: request.date, to: today }, limits.tracker.maxItems),
     ),
     view.alongside((other) =>
-      findProjects(other, {
-        countryCode,
-        point: content.property.location.coordinates,
-        radius: request.radius,
-        limit: limits.tracker.maxItems,
-      }),
+      projectsNear(
+        other,
+        { countryCode, point: content.property.location.coordinates, radius: request.radius },
+        limits.tracker.maxItems,
+      ),
     ),
     view.alongside((other) => trendIn(other, search, livingArea, around)),
     view.alongside((other) => trendIn(other, search, livingArea, recent)),

@@ -1,8 +1,6 @@
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { queryPrepared } from '../../market/duck.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { addDays, addMonths } from '../../dates.js';
-import { offerConditions, PRICE_SQL, type OfferSearch } from './offers.js';
-import { areaTable } from './area.js';
+import { meanPricePerSquareMeter, type OfferSearch } from '../../market/queries/offers.js';
 import type { Trend } from './schemas.js';
 
 /** Living areas within this share of the dossier's count as similar (±25%). */
@@ -27,28 +25,18 @@ export function trendPeriods(date: string, today: string): [Period, Period] {
 /** Mean price per m² of similar offers (same deal and property type, same area) in a period. */
 export async function trendIn(
   db: DuckDBConnection,
-  search: Omit<OfferSearch, 'from' | 'to' | 'limit'>,
+  search: Omit<OfferSearch, 'from' | 'to'>,
   livingArea: number,
   period: Period,
 ): Promise<Trend> {
-  const params: Record<string, DuckDBValue> = {
-    areaMin: livingArea * (1 - SIMILAR_AREA),
-    areaMax: livingArea * (1 + SIMILAR_AREA),
-  };
-  const where = offerConditions({ ...search, from: period.first, to: period.last }, params);
-  const price = PRICE_SQL[search.dealType];
-  const [row] = await queryPrepared(
+  const { count, mean } = await meanPricePerSquareMeter(
     db,
-    `select count(*)::integer as n, avg(${price} / living_area) as mean
-     from ${areaTable(search.area)}
-     where ${where.join(' and ')}
-       and living_area between $areaMin and $areaMax and ${price} is not null`,
-    params,
+    { ...search, from: period.first, to: period.last },
+    { min: livingArea * (1 - SIMILAR_AREA), max: livingArea * (1 + SIMILAR_AREA) },
   );
-  const count = Number(row?.n ?? 0);
   return {
     dateRange: { min: `${period.first}T00:00:00.000Z`, max: `${period.last}T23:59:59.999Z` },
-    ...(count > 0 ? { value: Number(row?.mean) } : {}),
+    ...(mean !== undefined ? { value: mean } : {}),
     count,
   };
 }

@@ -8,7 +8,7 @@ import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { resolveProperty } from '../dossiers/validate.js';
-import { firstOfferDate } from '../../market/offer-dates.js';
+import { firstOfferDate } from '../../market/queries/offer-dates.js';
 import { checkValuationDate } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
 import type { PropertyValueRequest } from './schemas.js';

@@ -1,3 +1,4 @@
+import { monthIndex } from '../../dates.js';
 export const PERIODS = ['month', 'quarter', 'year'] as const;
 export type Period = (typeof PERIODS)[number];
 
@@ -8,8 +9,6 @@ export interface PeriodSlot {
   start: string;
 }
 
-const monthIndex = (month: string) =>
-  Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
 const MONTHS_PER: Record<Period, number> = { month: 1, quarter: 3, year: 12 };
 
 function slotOf(index: number, period: Period): PeriodSlot {

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CountryCode } from './countries.js';
-import { queryPrepared } from './duck.js';
+import type { CountryCode } from '../countries.js';
+import { queryPrepared } from '../duck.js';
 
 /** The first offer date of a country's market data, if it has offers. */
 export async function firstOfferDate(

@@ -1,5 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { withinRadius } from '../../market/geo.js';
+import { withinRadius } from '../geo.js';
 
 /** Where offers are looked for: within a radius of the point, or in one postcode. */
 export type Area =

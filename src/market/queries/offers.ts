@@ -1,0 +1,143 @@
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { MAIN_CURRENCY, type CountryCode } from '../countries.js';
+import { queryPrepared, type Row } from '../duck.js';
+import { DISTANCE_SQL } from '../geo.js';
+import type { DEAL_TYPES, PROPERTY_TYPES } from '../schema.js';
+import { PRICE_COLUMN } from './offer-columns.js';
+import { areaConditions, areaTable, type Area } from './offer-area.js';
+import { booleanOrNull, numberOf, numberOrNull, pointOrNull, textOrNull } from './values.js';
+
+type DealType = (typeof DEAL_TYPES)[number];
+type PropertyType = (typeof PROPERTY_TYPES)[number];
+
+/** Offers of one deal and property type in an area, published from `from` to `to` (included). */
+export interface OfferSearch {
+  countryCode: CountryCode;
+  dealType: DealType;
+  propertyType: PropertyType;
+  area: Area;
+  /** `YYYY-MM-DD`, both included. */
+  from: string;
+  to: string;
+}
+
+/** One offer as the API shows it. */
+export interface MarketOffer {
+  id: string;
+  dealType: DealType;
+  propertyType: PropertyType;
+  coordinates: { latitude: number; longitude: number } | null;
+  postalCode: string | null;
+  /** Meters from the search point, rounded. */
+  distance: number | null;
+  startDate: string;
+  endDate: string | null;
+  isActive: boolean;
+  isNew: boolean | null;
+  isPrivate: boolean | null;
+  /** Sale price, or monthly gross rent. */
+  price: number | null;
+  pricePerSquareMeter: number | null;
+  currency: string;
+  livingArea: number | null;
+  numberOfRooms: number | null;
+  buildingYear: number | null;
+  daysOnMarket: number;
+}
+
+/** The search's conditions on the offers; every value is a bound parameter. */
+function offerConditions(search: OfferSearch, params: Record<string, DuckDBValue>): string[] {
+  params.country = search.countryCode;
+  params.deal = search.dealType;
+  params.kind = search.propertyType;
+  params.from = search.from;
+  params.to = search.to;
+  return [
+    'country_code = $country',
+    'deal_type = $deal',
+    'property_type = $kind',
+    'start_date between $from::date and $to::date',
+    ...areaConditions(search.area, params),
+  ];
+}
+
+function toOffer(row: Row, currency: string): MarketOffer {
+  const price = numberOrNull(row.price);
+  const area = numberOrNull(row.living_area);
+  const distance = numberOrNull(row.distance);
+  return {
+    id: String(row.id),
+    dealType: String(row.deal_type) as DealType,
+    propertyType: String(row.property_type) as PropertyType,
+    coordinates: pointOrNull(row.latitude, row.longitude),
+    postalCode: textOrNull(row.postal_code),
+    distance: distance === null ? null : Math.round(distance),
+    startDate: String(row.start_date),
+    endDate: textOrNull(row.end_date),
+    isActive: Boolean(row.is_active),
+    isNew: booleanOrNull(row.is_new),
+    isPrivate: booleanOrNull(row.is_private),
+    price,
+    pricePerSquareMeter: price !== null && area !== null && area > 0 ? price / area : null,
+    currency,
+    livingArea: area,
+    numberOfRooms: numberOrNull(row.number_of_rooms),
+    buildingYear: numberOrNull(row.building_year),
+    daysOnMarket: numberOf(row.days_on_market),
+  };
+}
+
+/**
+ * Offers of the search, nearest to the area's point first, then newest (then by id); at most
+ * `limit`, all counted. The distance is given in postcode areas too.
+ */
+export async function nearestOffers(
+  db: DuckDBConnection,
+  search: OfferSearch,
+  limit: number,
+): Promise<{ items: MarketOffer[]; totalItems: number }> {
+  const params: Record<string, DuckDBValue> = { limit };
+  const where = offerConditions(search, params);
+  params.lat = search.area.point.latitude;
+  params.lon = search.area.point.longitude;
+  const rows = await queryPrepared(
+    db,
+    `select id, deal_type, property_type, latitude, longitude, postal_code,
+       ${DISTANCE_SQL} as distance,
+       strftime(start_date, '%Y-%m-%d') as start_date, strftime(end_date, '%Y-%m-%d') as end_date,
+       is_active, is_new, is_private, ${PRICE_COLUMN[search.dealType]} as price, living_area,
+       number_of_rooms, building_year, days_on_market,
+       (count(*) over ())::integer as total
+     from ${areaTable(search.area)}
+     where ${where.join(' and ')}
+     order by distance asc nulls last, start_date desc, id
+     limit $limit`,
+    params,
+  );
+  const currency = MAIN_CURRENCY[search.countryCode];
+  return { items: rows.map((r) => toOffer(r, currency)), totalItems: numberOf(rows[0]?.total) };
+}
+
+/**
+ * The number of offers of the search with a price and a living area within `livingArea`, and
+ * their mean price per m² (undefined without offers).
+ */
+export async function meanPricePerSquareMeter(
+  db: DuckDBConnection,
+  search: OfferSearch,
+  livingArea: { min: number; max: number },
+): Promise<{ count: number; mean?: number }> {
+  const params: Record<string, DuckDBValue> = { areaMin: livingArea.min, areaMax: livingArea.max };
+  const where = offerConditions(search, params);
+  const price = PRICE_COLUMN[search.dealType];
+  const [row] = await queryPrepared(
+    db,
+    `select count(*)::integer as n, avg(${price} / living_area) as mean
+     from ${areaTable(search.area)}
+     where ${where.join(' and ')}
+       and living_area between $areaMin and $areaMax and ${price} is not null`,
+    params,
+  );
+  const count = numberOf(row?.n);
+  return count > 0 ? { count, mean: Number(row?.mean) } : { count };
+}
