@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -15,6 +16,8 @@ describe('loadConfig', () => {
       minSample: 5,
       duckdbThreads: 0,
       duckdbMemoryLimit: '',
+      // A sixteenth of the machine's memory, at most 1 GiB.
+      statsCacheMb: Math.min(1024, Math.floor(os.totalmem() / 16 / 2 ** 20)),
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
       keepAliveTimeoutMs: 72_000,
@@ -33,8 +36,10 @@ describe('loadConfig', () => {
       PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '250',
       PROPDATA_DUCKDB_MEMORY_LIMIT: '512MB',
       PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '650000',
+      PROPDATA_STATS_CACHE_MB: '0',
     });
     expect(config).toMatchObject({
+      statsCacheMb: 0,
       duckdbMemoryLimit: '512MB',
       rateLimitPerMinute: 0,
       maxEventLoopDelayMs: 250,

@@ -1,9 +1,22 @@
+import os from 'node:os';
 import path from 'node:path';
 import envSchema from 'env-schema';
 import { Type, type Static } from 'typebox';
 import { limits } from './limits.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The default memory for offer statistics' division slices: a sixteenth of the machine's
+ * memory, at most limits.statistics.defaultCacheMaxMb — enough for the busiest divisions of a
+ * 10 M-offer market without crowding DuckDB's buffer pool (80% of memory by default).
+ */
+function defaultStatsCacheMb(): number {
+  return Math.min(
+    limits.statistics.defaultCacheMaxMb,
+    Math.floor(os.totalmem() / 16 / 1024 / 1024),
+  );
+}
 
 /** The environment variables the service reads; documented in the README's configuration table. */
 const EnvSchema = Type.Object({
@@ -19,6 +32,11 @@ const EnvSchema = Type.Object({
   PROPDATA_DUCKDB_MEMORY_LIMIT: Type.String({
     pattern: '^(|[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB))$',
     default: '',
+  }),
+  PROPDATA_STATS_CACHE_MB: Type.Integer({
+    minimum: 0,
+    maximum: 1_048_576,
+    default: defaultStatsCacheMb(),
   }),
   PROPDATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
@@ -60,6 +78,8 @@ export interface Config {
   duckdbThreads: number;
   /** DuckDB buffer pool limit per process for market queries (e.g. `512MB`); '': DuckDB's default. */
   duckdbMemoryLimit: string;
+  /** Memory (MB) for offer statistics' division slices per snapshot; 0: statistics in SQL only. */
+  statsCacheMb: number;
   /** Requests per token and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Event loop lag above which new requests are shed with 503. */
@@ -93,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     minSample: parsed.PROPDATA_MIN_SAMPLE,
     duckdbThreads: parsed.PROPDATA_DUCKDB_THREADS,
     duckdbMemoryLimit: parsed.PROPDATA_DUCKDB_MEMORY_LIMIT,
+    statsCacheMb: parsed.PROPDATA_STATS_CACHE_MB,
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
     keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,

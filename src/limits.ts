@@ -77,6 +77,9 @@ export const limits = {
      * precision, and an integer-valued one would no longer fit the 64-bit integer the query
      * binds it as. */
     maxNumber: Number.MAX_SAFE_INTEGER,
+    /** Upper end of the default memory for division slices (PROPDATA_STATS_CACHE_MB): at
+     * 90 bytes per offer, 1 GiB holds about 11 M offers. */
+    defaultCacheMaxMb: 1024,
   },
   /** Administrative divisions listed per page (`limit`), and without `limit`. */
   divisions: {

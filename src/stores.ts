@@ -28,6 +28,7 @@ export async function openStores(config: Config): Promise<Stores> {
     pollMs: MARKET_POLL_MS,
     ...(config.duckdbThreads > 0 ? { threads: config.duckdbThreads } : {}),
     ...(config.duckdbMemoryLimit ? { memoryLimit: config.duckdbMemoryLimit } : {}),
+    sliceBudgetBytes: config.statsCacheMb * 1024 * 1024,
   });
   let accounts: AccountDatabase;
   try {

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows } from './duck.js';
 import { ensureMarketData } from './import/run-import.js';
+import type { DivisionKey, DivisionSlice } from './queries/division-slice.js';
+import { SliceCache } from './queries/slice-cache.js';
 import { currentSnapshot, marketPaths, type MarketPaths } from './snapshots.js';
 
 /** Idle DuckDB connections kept per snapshot; more are opened under load and closed after. */
@@ -15,14 +17,24 @@ export interface DuckOptions {
   memoryLimit?: string;
 }
 
+/** How much memory each snapshot's division slices may hold (0: statistics always in SQL). */
+export interface SliceOptions {
+  sliceBudgetBytes?: number;
+}
+
 const duckOptions = ({ threads, memoryLimit }: DuckOptions): DuckOptions => ({
   ...(threads ? { threads } : {}),
   ...(memoryLimit ? { memoryLimit } : {}),
 });
 
+/** How many of the previous snapshot's busiest divisions a new snapshot loads ahead of use. */
+const WARM_DIVISIONS = 50;
+
 /** What a reader knows about the snapshot it reads, without a query. */
 export interface SnapshotView {
   hasDivision(countryCode: string, level: number, id: string): boolean;
+  /** A division's offers in memory (see SliceCache); undefined when they do not fit. */
+  divisionSlice(key: DivisionKey): Promise<DivisionSlice | undefined>;
   /** Runs more work on another connection to the same snapshot: parts of one answer in
    * parallel, all from the same data. */
   alongside<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T>;
@@ -42,9 +54,14 @@ class OpenSnapshot implements SnapshotView {
     private readonly instance: DuckDBInstance,
     // Every request names a division; checking it in memory saves a query per request.
     private readonly divisions: ReadonlySet<string>,
+    readonly slices: SliceCache,
   ) {}
 
-  static async open(file: string, duck: DuckOptions): Promise<OpenSnapshot> {
+  static async open(
+    file: string,
+    duck: DuckOptions,
+    sliceBudgetBytes: number,
+  ): Promise<OpenSnapshot> {
     const instance = await openDuck(file, { readOnly: true, ...duck });
     const db = await instance.connect();
     try {
@@ -52,7 +69,7 @@ class OpenSnapshot implements SnapshotView {
       const keys = new Set(
         rows.map((r) => divisionKey(String(r.country_code), Number(r.level), String(r.id))),
       );
-      const snapshot = new OpenSnapshot(file, instance, keys);
+      const snapshot = new OpenSnapshot(file, instance, keys, new SliceCache(sliceBudgetBytes));
       snapshot.idle.push(db);
       return snapshot;
     } catch (error) {
@@ -68,6 +85,23 @@ class OpenSnapshot implements SnapshotView {
 
   alongside<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.run((db) => work(db));
+  }
+
+  divisionSlice(key: DivisionKey): Promise<DivisionSlice | undefined> {
+    return this.slices.slice(key, (work) => this.alongside(work));
+  }
+
+  /**
+   * Loads the slices of divisions in the background, one after another, so that the first
+   * requests after a switch do not wait for them. Failures only mean a cold first request.
+   */
+  warm(keys: readonly DivisionKey[]): void {
+    void (async () => {
+      for (const key of keys) {
+        if (this.retired) return;
+        await this.divisionSlice(key).catch(() => undefined);
+      }
+    })();
   }
 
   async run<T>(work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>): Promise<T> {
@@ -90,6 +124,7 @@ class OpenSnapshot implements SnapshotView {
 
   private closeIfDone(): void {
     if (!this.retired || this.readers > 0) return;
+    this.slices.clear();
     for (const connection of this.idle.splice(0)) connection.closeSync();
     this.instance.closeSync();
   }
@@ -112,18 +147,21 @@ export class MarketStore {
     private readonly paths: MarketPaths,
     private snapshot: OpenSnapshot,
     private readonly duck: DuckOptions,
+    private readonly sliceBudgetBytes: number,
   ) {}
 
   static async open(
     dataDir: string,
-    options: { pollMs?: number } & DuckOptions = {},
+    options: { pollMs?: number } & DuckOptions & SliceOptions = {},
   ): Promise<MarketStore> {
     await ensureMarketData(dataDir);
     const paths = marketPaths(dataDir);
+    const budget = options.sliceBudgetBytes ?? 0;
     const store = new MarketStore(
       paths,
-      await MarketStore.openCurrent(paths, duckOptions(options)),
+      await MarketStore.openCurrent(paths, duckOptions(options), budget),
       duckOptions(options),
+      budget,
     );
     if (options.pollMs) {
       store.timer = setInterval(() => void store.refresh().catch(() => undefined), options.pollMs);
@@ -132,10 +170,20 @@ export class MarketStore {
     return store;
   }
 
-  private static async openCurrent(paths: MarketPaths, duck: DuckOptions): Promise<OpenSnapshot> {
+  private static async openCurrent(
+    paths: MarketPaths,
+    duck: DuckOptions,
+    sliceBudgetBytes: number,
+  ): Promise<OpenSnapshot> {
     const file = currentSnapshot(paths);
     if (!file) throw new Error(`no market snapshot in ${paths.dir}`);
-    return OpenSnapshot.open(file, duck);
+    return OpenSnapshot.open(file, duck, sliceBudgetBytes);
+  }
+
+  /** What the current snapshot's division slices hold, for /health and benchmarks. */
+  get sliceCache(): { bytes: number; divisions: number; budgetBytes: number } {
+    const { slices } = this.snapshot;
+    return { bytes: slices.bytes, divisions: slices.size, budgetBytes: slices.budgetBytes };
   }
 
   get snapshotFile(): string {
@@ -168,7 +216,7 @@ export class MarketStore {
   private async switchIfNewer(): Promise<boolean> {
     const file = currentSnapshot(this.paths);
     if (this.closed || !file || file === this.snapshot.file || !fs.existsSync(file)) return false;
-    const next = await OpenSnapshot.open(file, this.duck);
+    const next = await OpenSnapshot.open(file, this.duck, this.sliceBudgetBytes);
     // Asked anew: close() may have run while the snapshot was opening; then nobody will read it.
     if (this.isClosed()) {
       next.retire();
@@ -176,6 +224,7 @@ export class MarketStore {
     }
     const old = this.snapshot;
     this.snapshot = next;
+    next.warm(old.slices.busiest(WARM_DIVISIONS));
     old.retire();
     return true;
   }

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows } from '../market/duck.js';
 import { PRICE_COLUMN } from '../market/queries/offer-columns.js';
-import { numberOrNull } from '../market/queries/values.js';
+import { numberOrNull, textOrNull } from '../market/queries/values.js';
 import { median, metricsOf, type HeldOut, type Metrics } from './backtest.js';
 import { baselinesOf, type KnownOffer, type OfferToValue } from './baselines.js';
 import type { DealType } from './types.js';
@@ -54,7 +54,7 @@ function toValue(row: HeldOut['row']): OfferToValue {
     propertyType: row.property_type === 'house' ? 'house' : 'apartment',
     date: day(row.start_date),
     livingArea: Number(row.living_area),
-    postcode: row.division_level100 === null ? null : String(row.division_level100),
+    postcode: textOrNull(row.division_level100),
     latitude: numberOrNull(row.latitude),
     longitude: numberOrNull(row.longitude),
   };
@@ -86,7 +86,7 @@ export async function compareWithBaselines(
     date: String(r.date),
     price: Number(r.price),
     livingArea: Number(r.living_area),
-    postcode: r.division_level100 === null ? null : String(r.division_level100),
+    postcode: textOrNull(r.division_level100),
     latitude: numberOrNull(r.latitude),
     longitude: numberOrNull(r.longitude),
   }));

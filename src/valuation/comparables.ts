@@ -5,6 +5,7 @@ import { FEATURES } from './features.js';
 import { AREA_LIMITS, REGION_FILTER_SQL, regionOf, type RegionKind } from './model-sums.js';
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
+import { textOrNull } from '../market/queries/values.js';
 
 export interface Comparable {
   /** Log price per m². */
@@ -189,7 +190,7 @@ export async function findComparables(
       r.latitude === null || r.longitude === null
         ? null
         : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
-    postcode: r.division_level100 === null ? null : String(r.division_level100),
+    postcode: textOrNull(r.division_level100),
   }));
 }
 

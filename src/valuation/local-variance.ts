@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryPrepared } from '../market/duck.js';
+import { queryPrepared, type Row } from '../market/duck.js';
 import { MONTH_INDEX_SQL, PRICE_OF_ROW_SQL } from '../market/queries/offer-columns.js';
 import {
   AREA_LIMITS,
@@ -10,6 +10,7 @@ import {
 } from './model-sums.js';
 import { cachedRegional, type Postcode, type SnapshotCache } from './snapshot-cache.js';
 import type { DealType } from './types.js';
+import { numberOrNull } from '../market/queries/values.js';
 
 /**
  * How much the value of a place's immediate surroundings varies beyond what its postcode says:
@@ -193,7 +194,7 @@ export function localVariation(
 }
 
 /** The moments of a row of the table (or of the same query run on the offers). */
-export function momentsOfRow(row: Record<string, unknown>): CellMoments {
+export function momentsOfRow(row: Row): CellMoments {
   return {
     offers: Number(row.offers),
     cells: Number(row.cells),
@@ -201,7 +202,6 @@ export function momentsOfRow(row: Record<string, unknown>): CellMoments {
     sumMean: Number(row.sum_mean),
     sumMean2: Number(row.sum_mean2),
     sumN2: Number(row.sum_n2),
-    saleSpread:
-      row.sale_spread === null || row.sale_spread === undefined ? null : Number(row.sale_spread),
+    saleSpread: numberOrNull(row.sale_spread),
   };
 }

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
 import { hasModelSums } from './model-sums.js';
+import { textOrNull } from '../market/queries/values.js';
 
 /**
  * What the model keeps in memory per market snapshot (a snapshot never changes once published):
@@ -52,8 +53,8 @@ async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
     if (!list) postcodes.set(cc, (list = []));
     list.push({
       id: String(r.id),
-      level6: r.level6_id === null ? null : String(r.level6_id),
-      level8: r.level8_id === null ? null : String(r.level8_id),
+      level6: textOrNull(r.level6_id),
+      level8: textOrNull(r.level8_id),
       latitude: Number(r.latitude),
       longitude: Number(r.longitude),
     });

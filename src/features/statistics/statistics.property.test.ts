@@ -416,11 +416,13 @@ function reference(offers: Offer[], request: Request): ExpectedGroup[] {
   }));
 }
 
-const close = (actual: number | undefined, expected: number | undefined) =>
+const closeTo = (actual: number | undefined, expected: number | undefined, relative: number) =>
   actual === expected ||
   (actual !== undefined &&
     expected !== undefined &&
-    Math.abs(actual - expected) <= 1e-9 * Math.max(Math.abs(expected), 1e-300));
+    Math.abs(actual - expected) <= relative * Math.max(Math.abs(expected), 1e-300));
+const close = (actual: number | undefined, expected: number | undefined) =>
+  closeTo(actual, expected, 1e-9);
 
 // ---- The property ----------------------------------------------------------------------------
 
@@ -447,12 +449,25 @@ const HEADER = [
 ];
 
 describe('offer statistics agree with an independent reference', () => {
+  // Two apps on one data directory: `world` computes in memory (the division slices), `sqlWorld`
+  // in SQL (no memory for slices). Both answer every request.
   let world: World;
+  let sqlWorld: World;
   const dir = tempDir();
   beforeAll(async () => {
     world = await createWorld('sqlite', { env: { PROPDATA_MIN_SAMPLE: String(MIN_SAMPLE) } });
+    sqlWorld = await createWorld('sqlite', {
+      env: {
+        PROPDATA_MIN_SAMPLE: String(MIN_SAMPLE),
+        PROPDATA_DATA_DIR: world.config.dataDir,
+        PROPDATA_STATS_CACHE_MB: '0',
+      },
+    });
   });
-  afterAll(() => world.close());
+  afterAll(async () => {
+    await sqlWorld.close();
+    await world.close();
+  });
 
   async function load(offers: Offer[]): Promise<void> {
     const rows = offers.map((o) => [
@@ -483,6 +498,18 @@ describe('offer statistics agree with an independent reference', () => {
       today: '2026-11-21',
     });
     await world.stores.market.refresh();
+    await sqlWorld.stores.market.refresh();
+  }
+
+  async function answer(app: World, request: Request): Promise<StatisticsResponse['items']> {
+    const res = await call(app.app, {
+      method: 'POST',
+      url: '/api/v1/offers/statistics',
+      token: app.memberA.token,
+      payload: request,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<StatisticsResponse>().items;
   }
 
   // Guards against a vacuous property: enough compared values must be real numbers.
@@ -496,14 +523,18 @@ describe('offer statistics agree with an independent reference', () => {
         async (offers, requests) => {
           await load(offers);
           for (const request of requests) {
-            const res = await call(world.app, {
-              method: 'POST',
-              url: '/api/v1/offers/statistics',
-              token: world.memberA.token,
-              payload: request,
-            });
-            expect(res.statusCode, res.body).toBe(200);
-            const items = res.json<StatisticsResponse>().items;
+            const items = await answer(world, request);
+            const inSql = await answer(sqlWorld, request);
+            // In memory and in SQL: the same groups and statistics, values equal to 1e-12.
+            expect(items.map((i) => i.groupId)).toEqual(inSql.map((i) => i.groupId));
+            items.forEach((item, g) =>
+              item.statistics.forEach((stat, i) => {
+                const other = inSql[g]?.statistics[i]?.value;
+                if (!closeTo(stat.value, other, 1e-12)) {
+                  expect.fail(`group ${g} statistic ${i}: in memory ${stat.value}, SQL ${other}`);
+                }
+              }),
+            );
             const expected = reference(offers, request);
             expect(items.length).toBe(expected.length);
             expected.forEach((want, g) => {

@@ -90,6 +90,6 @@ export function offerStatistics(
         },
       );
     }
-    return answerOf(request, await computeOfferStatistics(db, query), deps.minSample);
+    return answerOf(request, await computeOfferStatistics(db, view, query), deps.minSample);
   });
 }

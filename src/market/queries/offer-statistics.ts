@@ -4,7 +4,9 @@ import { queryPrepared, type Row } from '../duck.js';
 import { withinRadius } from '../geo.js';
 import type { DEAL_TYPES, PROPERTY_TYPES } from '../schema.js';
 import { perSquareMeterSql } from './offer-columns.js';
+import type { SnapshotView } from '../market-store.js';
 import type { Period } from './periods.js';
+import { sliceStatistics } from './slice-statistics.js';
 
 /** What a statistic can be computed over: offer columns and prices per m². */
 export const OFFER_METRICS = [
@@ -246,8 +248,22 @@ function toGroup(
   };
 }
 
-/** Computes a statistics query in one statement over the division's offers. */
+/**
+ * Computes a statistics query: on the division's slice in memory when it fits the snapshot's
+ * slice budget, else in one statement over the division's offers.
+ */
 export async function computeOfferStatistics(
+  db: DuckDBConnection,
+  view: Pick<SnapshotView, 'divisionSlice'>,
+  query: OfferStatisticsQuery,
+): Promise<StatisticsGroupResult[]> {
+  const { countryCode, division } = query.selection;
+  const slice = await view.divisionSlice({ countryCode, ...division });
+  return slice ? sliceStatistics(slice, query) : sqlOfferStatistics(db, query);
+}
+
+/** Computes a statistics query in one statement over the division's offers. */
+export async function sqlOfferStatistics(
   db: DuckDBConnection,
   query: OfferStatisticsQuery,
 ): Promise<StatisticsGroupResult[]> {
