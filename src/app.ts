@@ -32,6 +32,7 @@ import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
 import { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
+import { warmAfterSwitch } from './valuation/warm-after-switch.js';
 import { valueProperty } from './valuation/value-property.js';
 import type { ValueProperty } from './valuation/types.js';
 
@@ -128,6 +129,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
 
+  // The one place the valuation model is chosen; after a new snapshot it fills its caches with
+  // the places valued recently.
+  const model = warmAfterSwitch(options.valueProperty ?? valueProperty, stores.market);
+  app.addHook('onClose', async () => {
+    model.stop();
+  });
   const ctx: AppContext = {
     config,
     stores,
@@ -137,8 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       total: limits.login.concurrentChecks,
     }),
     now: options.now ?? (() => new Date()),
-    // The one place the valuation model is chosen.
-    valueProperty: options.valueProperty ?? valueProperty,
+    valueProperty: model.valueProperty,
     pdfInspector: new PdfInspector(),
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());

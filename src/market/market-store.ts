@@ -17,6 +17,14 @@ export interface DuckOptions {
   memoryLimit?: string;
 }
 
+/**
+ * Told when the store switched to a new snapshot, with read access to it: to fill caches in
+ * the background before requests need them. Runs after the switch; must not throw.
+ */
+export type SwitchListener = (
+  read: <T>(work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>) => Promise<T>,
+) => void;
+
 /** How much memory each snapshot's division slices may hold (0: statistics always in SQL). */
 export interface SliceOptions {
   sliceBudgetBytes?: number;
@@ -96,13 +104,16 @@ class OpenSnapshot implements SnapshotView {
    * requests after a switch do not wait for them. Failures only mean a cold first request.
    */
   warm(keys: readonly DivisionKey[]): void {
-    void (async () => {
+    this.warming = (async () => {
       for (const key of keys) {
         if (this.retired) return;
         await this.divisionSlice(key).catch(() => undefined);
       }
     })();
   }
+
+  /** Settles when the slices `warm` was asked for are loaded (or skipped). */
+  warming: Promise<void> = Promise.resolve();
 
   async run<T>(work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>): Promise<T> {
     this.readers += 1;
@@ -142,6 +153,7 @@ export class MarketStore {
   /** A refresh asked for that has not read the published snapshot yet: later callers share it. */
   private waiting: Promise<boolean> | undefined;
   private closed = false;
+  private readonly switchListeners = new Set<SwitchListener>();
 
   private constructor(
     private readonly paths: MarketPaths,
@@ -178,6 +190,11 @@ export class MarketStore {
     const file = currentSnapshot(paths);
     if (!file) throw new Error(`no market snapshot in ${paths.dir}`);
     return OpenSnapshot.open(file, duck, sliceBudgetBytes);
+  }
+
+  /** Settles once the current snapshot has loaded the slices it warms after a switch. */
+  warmed(): Promise<void> {
+    return this.snapshot.warming;
   }
 
   /** What the current snapshot's division slices hold, for /health and benchmarks. */
@@ -226,7 +243,14 @@ export class MarketStore {
     this.snapshot = next;
     next.warm(old.slices.busiest(WARM_DIVISIONS));
     old.retire();
+    for (const listener of this.switchListeners) listener((work) => next.run(work));
     return true;
+  }
+
+  /** Calls `listener` after each switch to a new snapshot; returns the unsubscribe. */
+  onSwitch(listener: SwitchListener): () => void {
+    this.switchListeners.add(listener);
+    return () => this.switchListeners.delete(listener);
   }
 
   private isClosed(): boolean {
