@@ -132,8 +132,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The one place the valuation model is chosen; after a new snapshot it fills its caches with
   // the places valued recently.
   const model = warmAfterSwitch(options.valueProperty ?? valueProperty, stores.market);
-  app.addHook('onClose', async () => {
+  app.addHook('onClose', (_app, done) => {
     model.stop();
+    done();
   });
   const ctx: AppContext = {
     config,

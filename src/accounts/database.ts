@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
+import { keepingStatements } from './sqlite-statements.js';
 import type { AccountTables } from './tables.js';
 
 export type AccountDb = Kysely<AccountTables>;
@@ -37,7 +38,9 @@ function openSqlite(file: string): Kysely<AccountTables> {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return new Kysely<AccountTables>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<AccountTables>({
+    dialect: new SqliteDialect({ database: keepingStatements(database) }),
+  });
 }
 
 function openPostgres(url: string): Kysely<AccountTables> {

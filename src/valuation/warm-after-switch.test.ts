@@ -11,9 +11,9 @@ it('values the recent requests again on a new snapshot, newest first, each once'
   const store = await MarketStore.open(dataDir);
   // A stand-in model that records the snapshot and request of each call.
   const calls: { snapshot: string; date: string }[] = [];
-  const model: ValueProperty = async (_db, request) => {
+  const model: ValueProperty = (_db, request) => {
     calls.push({ snapshot: store.snapshotFile, date: request.date });
-    if (request.date === '2025-01-03') throw new Error('cannot value this one');
+    if (request.date === '2025-01-03') return Promise.reject(new Error('cannot value this one'));
     return Promise.resolve({}) as never;
   };
   const warm = warmAfterSwitch(model, store);
