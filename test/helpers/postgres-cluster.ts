@@ -18,7 +18,7 @@ declare module 'vitest' {
   }
 }
 
-function findBinDir(): string | undefined {
+export function findBinDir(): string | undefined {
   const candidates: string[] = [];
   if (process.env.PROPDATA_PG_BIN) candidates.push(process.env.PROPDATA_PG_BIN);
   const root = '/usr/lib/postgresql';
@@ -63,6 +63,69 @@ function run(prefix: string[], command: string, args: string[]): void {
   }
 }
 
+/** A running throw-away cluster: its admin URL, its directory, and how to remove it. */
+export interface Cluster {
+  url: string;
+  /** The cluster's own directory (readable by the server: files for COPY go here). */
+  dir: string;
+  stop(): void;
+}
+
+/** Starts a throw-away cluster from the binaries in `binDir`, on a free port. */
+export async function startCluster(binDir: string): Promise<Cluster> {
+  const user = runAs();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-pg-'));
+  if (user.uid !== undefined && user.gid !== undefined) fs.chownSync(dir, user.uid, user.gid);
+  const dataDir = path.join(dir, 'data');
+  const port = await freePort();
+  try {
+    run(user.prefix, path.join(binDir, 'initdb'), [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-locale',
+      '--no-sync',
+    ]);
+    run(user.prefix, path.join(binDir, 'pg_ctl'), [
+      '-D',
+      dataDir,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    ]);
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dir,
+    stop() {
+      try {
+        run(user.prefix, path.join(binDir, 'pg_ctl'), [
+          '-D',
+          dataDir,
+          '-m',
+          'immediate',
+          '-w',
+          'stop',
+        ]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
 export default async function setup(project: TestProject): Promise<() => void> {
   const binDir = findBinDir();
   if (!binDir) {
@@ -72,47 +135,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     project.provide('postgresUrl', '');
     return () => undefined;
   }
-  const user = runAs();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-pg-'));
-  if (user.uid !== undefined && user.gid !== undefined) fs.chownSync(dir, user.uid, user.gid);
-  const dataDir = path.join(dir, 'data');
-  const port = await freePort();
-  run(user.prefix, path.join(binDir, 'initdb'), [
-    '-D',
-    dataDir,
-    '-U',
-    'postgres',
-    '--auth=trust',
-    '-E',
-    'UTF8',
-    '--no-locale',
-    '--no-sync',
-  ]);
-  run(user.prefix, path.join(binDir, 'pg_ctl'), [
-    '-D',
-    dataDir,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    '-t',
-    '60',
-    'start',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-  ]);
-  project.provide('postgresUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
-  return () => {
-    try {
-      run(user.prefix, path.join(binDir, 'pg_ctl'), [
-        '-D',
-        dataDir,
-        '-m',
-        'immediate',
-        '-w',
-        'stop',
-      ]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  };
+  const cluster = await startCluster(binDir);
+  project.provide('postgresUrl', cluster.url);
+  return () => cluster.stop();
 }
