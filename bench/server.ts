@@ -3,12 +3,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { openAccountDatabase } from '../src/accounts/database.js';
 import { createOrganization } from '../src/accounts/organizations.js';
 import { issueToken } from '../src/accounts/tokens.js';
 import { createUser } from '../src/accounts/users.js';
+import { freePort } from '../test/helpers/free-port.js';
 
 export interface BenchServer {
   url: string;
@@ -43,18 +43,6 @@ function childrenOf(pid: number): number[] {
   } catch {
     return [];
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Creates a bench organization and user in a new SQLite database; returns an API token. */

@@ -5,6 +5,7 @@ import { tempDir } from '../../../test/helpers/backends.js';
 import { csv, writeFile } from '../../../test/helpers/market.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { importFile } from '../../market/import/run-import.js';
+import { OFFER_METRICS, type OfferMetric } from '../../market/queries/offer-statistics.js';
 import type { StatisticsResponse } from './schemas.js';
 
 /*
@@ -47,18 +48,9 @@ interface Offer {
   longitude: number;
 }
 
-const METRICS = [
-  'sale_price',
-  'sale_price_per_square_meter',
-  'rent_gross',
-  'rent_gross_per_square_meter',
-  'rent_net',
-  'rent_net_per_square_meter',
-  'living_area',
-  'number_of_rooms',
-  'days_on_market',
-] as const;
-type Metric = (typeof METRICS)[number];
+// Every metric but number_of_bedrooms, which the AT data here does not have.
+type Metric = Exclude<OfferMetric, 'number_of_bedrooms'>;
+const METRICS = OFFER_METRICS.filter((m): m is Metric => m !== 'number_of_bedrooms');
 
 function metricValue(o: Offer, metric: Metric): number | null {
   const perArea = (v: number | null) =>

@@ -1,12 +1,13 @@
 import { monthIndex } from '../../dates.js';
 import { EARTH_RADIUS_M } from '../geo.js';
-import { DEAL_CODES, KIND_CODES, type DivisionSlice, type SliceNumber } from './division-slice.js';
-import type {
-  OfferMetric,
-  OfferSelection,
-  OfferStatisticsQuery,
-  RangeFilter,
-  StatisticsGroupResult,
+import { DEAL_CODES, KIND_CODES, type DivisionSlice } from './division-slice.js';
+import {
+  RANGE_FILTERS,
+  type OfferMetric,
+  type OfferSelection,
+  type OfferStatisticsQuery,
+  type RangeFilter,
+  type StatisticsGroupResult,
 } from './offer-statistics.js';
 import { percentiles } from './order-statistics.js';
 
@@ -16,15 +17,6 @@ import { percentiles } from './order-statistics.js';
  * per statistic the same formula — sums in the slice's row order, percentiles by DuckDB's
  * interpolation.
  */
-
-const RANGE_NUMBER: Record<RangeFilter, SliceNumber> = {
-  salePrice: 'sale_price',
-  rentGross: 'rent_gross',
-  livingArea: 'living_area',
-  buildingYear: 'building_year',
-  numberOfRooms: 'number_of_rooms',
-  daysOnMarket: 'days_on_market',
-};
 
 const FLAG_FILTERS = [
   ['isActive', 'is_active'],
@@ -78,7 +70,8 @@ function conditionsOf(slice: DivisionSlice, selection: OfferSelection): ((i: num
     tests.push((i) => flags[i] === code);
   }
   for (const [name, range] of Object.entries(selection.ranges ?? {})) {
-    const column = slice.numbers[RANGE_NUMBER[name as RangeFilter]];
+    // The range filters' columns are columns of the slice, by the same names.
+    const column = slice.numbers[RANGE_FILTERS[name as RangeFilter]];
     const { min, max } = range;
     // NaN (NULL) fails both comparisons, as NULL does in SQL.
     if (min !== undefined) tests.push((i) => (column[i] as number) >= min);
