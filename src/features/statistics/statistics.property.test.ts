@@ -212,6 +212,19 @@ const valueGroupArb = fc
     };
   });
 
+/** Ranges one after the other (the usual request: histogram bins), ends open or not. */
+const consecutiveGroupsArb = fc
+  .tuple(fc.uniqueArray(boundArb, { minLength: 2, maxLength: 6 }), fc.boolean(), fc.boolean())
+  .map(([bounds, openLow, openHigh]) => {
+    const sorted = [...bounds].sort((a, b) => a - b);
+    const groups: { lowerBound?: number; upperBound?: number }[] = sorted
+      .slice(1)
+      .map((upper, i) => ({ lowerBound: sorted[i] as number, upperBound: upper }));
+    if (openLow) groups.unshift({ upperBound: sorted[0] as number });
+    if (openHigh) groups.push({ lowerBound: sorted.at(-1) as number });
+    return groups;
+  });
+
 /** Present in about one request in five, so that most requests still match some offers. */
 const sometimes = <T>(arb: fc.Arbitrary<T>) =>
   fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: arb, weight: 1 });
@@ -249,7 +262,10 @@ const requestArb: fc.Arbitrary<Request> = fc
       }),
       fc.record({
         field: fc.constantFrom(...METRICS),
-        groups: fc.array(valueGroupArb, { minLength: 1, maxLength: 4 }),
+        groups: fc.oneof(
+          fc.array(valueGroupArb, { minLength: 1, maxLength: 4 }),
+          consecutiveGroupsArb,
+        ),
       }),
     ),
   })

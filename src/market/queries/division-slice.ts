@@ -11,6 +11,12 @@ import { MONTH_INDEX_SQL } from './offer-columns.js';
  */
 export interface DivisionSlice {
   readonly length: number;
+  /**
+   * The offers are ordered by deal type, property type and start month: each (deal, kind) pair
+   * is one run of offers, `from` included to `to` excluded, ordered by month within it — so the
+   * usual filters (deal type, property type, months) are runs found by binary search.
+   */
+  readonly runs: readonly { deal: number; kind: number; from: number; to: number }[];
   readonly deal: Uint8Array;
   readonly kind: Uint8Array;
   readonly month: Int32Array;
@@ -74,7 +80,8 @@ export async function loadDivisionSlice(
        ${MONTH_INDEX_SQL}::integer as month,
        ${SLICE_FLAGS.map((f) => `${f}::tinyint as ${f}`).join(', ')},
        ${SLICE_NUMBERS.map((n) => `${n}::double as ${n}`).join(', ')}
-     from offers where country_code = $country and division_level${key.level} = $id`,
+     from offers where country_code = $country and division_level${key.level} = $id
+     order by deal, kind, month`,
     { country: key.countryCode, id: key.id },
   );
   const columns = reader.getColumnsObjectJS() as Record<string, (number | null)[]>;
@@ -89,5 +96,20 @@ export async function loadDivisionSlice(
   const numbers = Object.fromEntries(
     SLICE_NUMBERS.map((n) => [n, Float64Array.from(column(n), (v) => (v === null ? NaN : v))]),
   ) as Record<SliceNumber, Float64Array>;
-  return { length, deal, kind, month, flags, numbers, bytes: length * SLICE_BYTES_PER_OFFER };
+  const runs: { deal: number; kind: number; from: number; to: number }[] = [];
+  for (let i = 0; i < length; i++) {
+    const last = runs.at(-1);
+    if (last && last.deal === deal[i] && last.kind === kind[i]) last.to = i + 1;
+    else runs.push({ deal: deal[i] as number, kind: kind[i] as number, from: i, to: i + 1 });
+  }
+  return {
+    length,
+    runs,
+    deal,
+    kind,
+    month,
+    flags,
+    numbers,
+    bytes: length * SLICE_BYTES_PER_OFFER,
+  };
 }
