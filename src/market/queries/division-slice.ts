@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api';
 import type { CountryCode, DivisionLevel } from '../countries.js';
 import { queryPrepared } from '../duck.js';
 import { MONTH_INDEX_SQL } from './offer-columns.js';
@@ -68,34 +68,67 @@ export async function divisionOfferCount(db: DuckDBConnection, key: DivisionKey)
 }
 
 /**
- * Reads a division's offers into a slice with one query. The columns are read as a whole
- * (DuckDB's columnar result) rather than row by row: about 10× faster for large divisions.
+ * Copies a vector without NULLs (the query coalesces them) into `target` at `offset`: at once
+ * from the typed array node-api reads the vector into (its `items`, which its types do not make
+ * public), else value by value.
+ */
+function copyVector(
+  vector: DuckDBVector,
+  target: Uint8Array | Int8Array | Int32Array | Float64Array,
+  offset: number,
+): void {
+  const items = (vector as unknown as { items?: unknown }).items;
+  if (items instanceof target.constructor) {
+    target.set(items as typeof target, offset);
+    return;
+  }
+  for (let row = 0; row < vector.itemCount; row++)
+    target[offset + row] = Number(vector.getItem(row));
+}
+
+/**
+ * Reads a division's offers into a slice with one query, copying each result chunk's vectors
+ * into the typed arrays (converting the result to JavaScript rows or columns first costs ten
+ * times more, and the first request of a division waits for this).
  */
 export async function loadDivisionSlice(
   db: DuckDBConnection,
   key: DivisionKey,
 ): Promise<DivisionSlice> {
-  const reader = await db.runAndReadAll(
+  const result = await db.run(
     `select (deal_type = 'rent')::utinyint as deal, (property_type = 'house')::utinyint as kind,
        ${MONTH_INDEX_SQL}::integer as month,
-       ${SLICE_FLAGS.map((f) => `${f}::tinyint as ${f}`).join(', ')},
-       ${SLICE_NUMBERS.map((n) => `${n}::double as ${n}`).join(', ')}
+       ${SLICE_FLAGS.map((f) => `coalesce(${f}::tinyint, -1) as ${f}`).join(', ')},
+       ${SLICE_NUMBERS.map((n) => `coalesce(${n}::double, 'NaN'::double) as ${n}`).join(', ')}
      from offers where country_code = $country and division_level${key.level} = $id
      order by deal, kind, month`,
     { country: key.countryCode, id: key.id },
   );
-  const columns = reader.getColumnsObjectJS() as Record<string, (number | null)[]>;
-  const length = reader.currentRowCount;
-  const column = (name: string) => columns[name] ?? [];
-  const deal = Uint8Array.from(column('deal'), (v) => v ?? 0);
-  const kind = Uint8Array.from(column('kind'), (v) => v ?? 0);
-  const month = Int32Array.from(column('month'), (v) => v ?? 0);
-  const flags = Object.fromEntries(
-    SLICE_FLAGS.map((f) => [f, Int8Array.from(column(f), (v) => (v === null ? -1 : v))]),
-  ) as Record<SliceFlag, Int8Array>;
+  const chunks = await result.fetchAllChunks();
+  const length = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
+  const deal = new Uint8Array(length);
+  const kind = new Uint8Array(length);
+  const month = new Int32Array(length);
+  const flags = Object.fromEntries(SLICE_FLAGS.map((f) => [f, new Int8Array(length)])) as Record<
+    SliceFlag,
+    Int8Array
+  >;
   const numbers = Object.fromEntries(
-    SLICE_NUMBERS.map((n) => [n, Float64Array.from(column(n), (v) => (v === null ? NaN : v))]),
+    SLICE_NUMBERS.map((n) => [n, new Float64Array(length)]),
   ) as Record<SliceNumber, Float64Array>;
+  // Columns in the order of the select, each of the vector type's own array type.
+  const targets = [
+    deal,
+    kind,
+    month,
+    ...SLICE_FLAGS.map((f) => flags[f]),
+    ...SLICE_NUMBERS.map((n) => numbers[n]),
+  ];
+  let offset = 0;
+  for (const chunk of chunks) {
+    targets.forEach((array, column) => copyVector(chunk.getColumnVector(column), array, offset));
+    offset += chunk.rowCount;
+  }
   const runs: { deal: number; kind: number; from: number; to: number }[] = [];
   for (let i = 0; i < length; i++) {
     const last = runs.at(-1);
