@@ -13,7 +13,15 @@ import {
   removeOldSnapshots,
 } from './snapshots.js';
 
-export const MARKET_TABLES = ['offers', 'projects', 'divisions'] as const;
+/** The imported tables of a snapshot, in the order a build fills them (offers need divisions). */
+export const MARKET_TABLES = [
+  'divisions',
+  'projects',
+  'offers',
+  'pois',
+  'transit_stops',
+  'indicators',
+] as const;
 export type MarketTable = (typeof MARKET_TABLES)[number];
 
 export interface SnapshotBuild {
@@ -27,8 +35,14 @@ export interface SnapshotBuild {
  * added since the previous snapshot was written are null.
  */
 export async function copyPrevious(build: SnapshotBuild, table: MarketTable): Promise<void> {
-  if (build.hasPrevious)
+  if (!build.hasPrevious) return;
+  // A snapshot written before the table existed has nothing to copy.
+  const has = await build.db.runAndReadAll(
+    `select 1 from duckdb_tables() where database_name = 'prev' and table_name = '${table}'`,
+  );
+  if (has.currentRowCount > 0) {
     await build.db.run(`insert into ${table} by name select * from prev.${table}`);
+  }
 }
 
 /**

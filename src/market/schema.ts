@@ -88,10 +88,42 @@ export const PLACE_INDEX_SQL = `
   select * from offers where latitude is not null and longitude is not null
   order by country_code, deal_type, property_type, floor(latitude * 20), longitude`;
 
+/** Points of interest (places data), with a category of places/categories.ts. */
+export const POI_COLUMNS = `
+  country_code VARCHAR NOT NULL,
+  id VARCHAR NOT NULL,
+  category VARCHAR NOT NULL,
+  subcategory VARCHAR,
+  name VARCHAR,
+  latitude DOUBLE NOT NULL,
+  longitude DOUBLE NOT NULL`;
+
+/** Public transport stops (places data). */
+export const TRANSIT_STOP_COLUMNS = `
+  country_code VARCHAR NOT NULL,
+  id VARCHAR NOT NULL,
+  name VARCHAR NOT NULL,
+  mode VARCHAR,
+  latitude DOUBLE NOT NULL,
+  longitude DOUBLE NOT NULL`;
+
+/** Indicators of an area (population, income…), each for one division, indicator and year. */
+export const INDICATOR_COLUMNS = `
+  country_code VARCHAR NOT NULL,
+  level INTEGER NOT NULL,
+  division_id VARCHAR NOT NULL,
+  indicator VARCHAR NOT NULL,
+  year INTEGER NOT NULL,
+  value DOUBLE NOT NULL,
+  unit VARCHAR`;
+
 /** Creates the empty tables of a new snapshot. */
 export const CREATE_TABLES = `
   create table offers (${OFFER_COLUMNS});
   create table projects (${PROJECT_COLUMNS});
   create table divisions (${DIVISION_COLUMNS});
   create table snapshot_info (key VARCHAR PRIMARY KEY, value VARCHAR);
-  create table offer_truth (${OFFER_TRUTH_COLUMNS});`;
+  create table offer_truth (${OFFER_TRUTH_COLUMNS});
+  create table pois (${POI_COLUMNS});
+  create table transit_stops (${TRANSIT_STOP_COLUMNS});
+  create table indicators (${INDICATOR_COLUMNS});`;

@@ -35,7 +35,7 @@ export function registerMarketCommands(program: Command): void {
   program
     .command('import')
     .description(
-      'import offers, building projects or divisions from CSV, NDJSON or Parquet (optionally .gz)',
+      'import offers, building projects, divisions or places (points of interest, transit stops, area indicators) from CSV, NDJSON or Parquet (optionally .gz)',
     )
     .argument('<entity>', IMPORT_ENTITIES.join(' | '))
     .argument('<file>', 'file in the canonical format of the entity (see README)')
@@ -114,16 +114,34 @@ export function registerMarketCommands(program: Command): void {
 
   program
     .command('convert')
-    .description('convert a known third-party dataset into the canonical offer format')
+    .description('convert a known third-party dataset into the canonical import formats')
     .argument(
       '<dataset>',
-      'vienna-rent: willhaben Vienna rental listings (shared/data/vienna-rent); dvf: Etalab geolocated DVF sales (one CSV per département and year, or a column subset)',
+      'vienna-rent: willhaben Vienna rental listings (shared/data/vienna-rent); dvf: Etalab geolocated DVF sales (one CSV per département and year, or a column subset); vienna-places: the places of Vienna (shared/data/vienna-places)',
     )
-    .argument('<source>', 'the dataset file, e.g. willhaben-vienna-rent.csv.gz or 75.csv.gz')
-    .argument('<target>', 'canonical offers CSV to write (.csv or .csv.gz)')
+    .argument(
+      '<source>',
+      'the dataset file, e.g. willhaben-vienna-rent.csv.gz or 75.csv.gz; for vienna-places its folder',
+    )
+    .argument(
+      '<target>',
+      'canonical offers CSV to write (.csv or .csv.gz); for vienna-places a folder for pois.csv, transit.csv and indicators.csv',
+    )
     .action(async (dataset: string, source: string, target: string) => {
-      if (dataset !== 'vienna-rent' && dataset !== 'dvf')
-        throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent, dvf`);
+      if (dataset !== 'vienna-rent' && dataset !== 'dvf' && dataset !== 'vienna-places')
+        throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent, dvf, vienna-places`);
+      if (dataset === 'vienna-places') {
+        const { convertViennaPlaces, VIENNA_PLACES_ATTRIBUTION } =
+          await import('../../market/convert/vienna-places.js');
+        const result = await convertViennaPlaces(source, target).catch((error: unknown) => {
+          throw new CliError((error as Error).message);
+        });
+        print(
+          `wrote ${result.pois} points of interest, ${result.transit} transit stops (${result.transitSkipped} platforms without a position or name left out) and ${result.indicators} indicator values to ${target}`,
+        );
+        print(VIENNA_PLACES_ATTRIBUTION);
+        return;
+      }
       if (!/\.csv(\.gz)?$/.test(target)) throw new CliError('target must end in .csv or .csv.gz');
       if (dataset === 'dvf') {
         await convertDvfCommand(source, target);

@@ -283,6 +283,10 @@ export async function generateDemoData(
   const progress = options.progress ?? silentProgress;
   return buildSnapshot(dataDir, async (build) => {
     await copyPrevious(build, 'divisions');
+    // Places data is not generated: what was imported stays.
+    for (const table of ['pois', 'transit_stops', 'indicators'] as const) {
+      await copyPrevious(build, table);
+    }
     const postcodes = await loadPostcodes(build);
     const random = new Random(options.seed);
 

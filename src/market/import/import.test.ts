@@ -674,6 +674,9 @@ describe('README example files', () => {
     ['offers', 'examples/offers.ndjson', 2],
     ['projects', 'examples/projects.csv', 2],
     ['divisions', 'examples/divisions.csv', 3],
+    ['pois', 'examples/pois.csv', 3],
+    ['transit', 'examples/transit.csv', 2],
+    ['indicators', 'examples/indicators.csv', 3],
   ] as const)('%s %s imports with --strict', async (entity, file, rows) => {
     const report = await importFile(referenceDataDir(), entity, path.resolve(file), {
       strict: true,

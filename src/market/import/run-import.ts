@@ -2,6 +2,7 @@ import {
   buildSnapshot,
   copyPrevious,
   copyTruth,
+  MARKET_TABLES,
   type MarketTable,
   type SnapshotBuild,
 } from '../build-snapshot.js';
@@ -12,6 +13,17 @@ import { REFERENCE_DIVISIONS_FILE } from '../divisions/reference.js';
 import { DIVISION_FIELDS, prepareDivisions, writeDivisions } from './divisions.js';
 import type { FieldSpec } from './fields.js';
 import { OFFER_FIELDS, prepareOffers, writeOffers } from './offers.js';
+import {
+  INDICATOR_FIELDS,
+  POI_FIELDS,
+  prepareIndicators,
+  preparePois,
+  prepareTransit,
+  TRANSIT_FIELDS,
+  writeIndicators,
+  writePois,
+  writeTransit,
+} from './places.js';
 import { PROJECT_FIELDS, prepareProjects, writeProjects } from './projects.js';
 import { loadIncoming } from './source.js';
 
@@ -76,6 +88,19 @@ const PLANS: Record<ImportEntity, EntityPlan> = {
     prepare: prepareDivisions,
     write: writeDivisions,
   },
+  pois: { fields: POI_FIELDS, table: 'pois', prepare: preparePois, write: writePois },
+  transit: {
+    fields: TRANSIT_FIELDS,
+    table: 'transit_stops',
+    prepare: prepareTransit,
+    write: writeTransit,
+  },
+  indicators: {
+    fields: INDICATOR_FIELDS,
+    table: 'indicators',
+    prepare: prepareIndicators,
+    write: writeIndicators,
+  },
 };
 
 const utcToday = () => new Date().toISOString().slice(0, 10);
@@ -98,7 +123,7 @@ async function importInto(
     'done',
   ]);
   // Tables the import does not touch come over unchanged; divisions first, offers derive from them.
-  for (const table of ['divisions', 'projects', 'offers'] as const) {
+  for (const table of MARKET_TABLES) {
     if (table !== plan.table) await copyPrevious(build, table);
   }
   // The demo truth describes the generated offers only: an offers import drops it.
@@ -145,8 +170,7 @@ export async function ensureMarketData(dataDir: string): Promise<void> {
   await buildSnapshot(dataDir, async (build) => {
     if (build.hasPrevious) {
       // Another process created the first snapshot while this one waited: keep its data.
-      for (const table of ['divisions', 'projects', 'offers'] as const)
-        await copyPrevious(build, table);
+      for (const table of MARKET_TABLES) await copyPrevious(build, table);
       await copyTruth(build);
       return;
     }
