@@ -33,6 +33,7 @@ import { limits } from './limits.js';
 import { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
 import { valueProperty } from './valuation/value-property.js';
+import { CostlyWork } from './work/costly-work.js';
 import type { ValueProperty } from './valuation/types.js';
 
 export interface BuildAppOptions {
@@ -50,6 +51,8 @@ export interface BuildAppOptions {
   /** The failed-login counter (default: a new one with `limits.login`); tests pass one they can
    * fill without spending a password check per failure. */
   loginThrottle?: LoginThrottle;
+  /** The budget for costly requests (default: `limits.work`); tests pass smaller bounds. */
+  costlyWork?: CostlyWork;
 }
 
 function loggerOptions(
@@ -140,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The one place the valuation model is chosen.
     valueProperty: options.valueProperty ?? valueProperty,
     pdfInspector: new PdfInspector(),
+    costlyWork: options.costlyWork ?? new CostlyWork(),
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());
   healthRoutes(app, ctx);

@@ -117,6 +117,32 @@ export const limits = {
   valuation: {
     maxPairs: 50,
   },
+  /** Costly requests: a budget per organization with fair turns between organizations, so that
+   * one organization's heavy requests cannot make another's wait (see the README, "Costly
+   * requests"). */
+  work: {
+    /** A statistics request is costly from this many offers × statistics × groups: about 10 ms
+     * of DuckDB time on two cores (50 statistics × 24 groups over a large division: ~1 s). */
+    statisticsCostly: 5_000_000,
+    /** A valuation request is costly from this many property-date pairs (each one is 5–15 ms). */
+    valuationPairsCostly: 10,
+    /** Costly requests run at once, all organizations together: DuckDB already spreads one
+     * query over every core, so more would only slow each down. */
+    slots: 2,
+    /** Costly requests of one organization running at once. */
+    perOrganization: 1,
+    /** Costly requests of one organization waiting for their turn; the next one is refused at
+     * once with `429` and `Retry-After` (a client that sends more is not waiting for answers). */
+    waitingPerOrganization: 8,
+    /** A costly request that has not started within this is refused with `503` and
+     * `Retry-After`: its client would have given up. */
+    maxWaitMs: 20_000,
+    /** The market queries of one statistics or valuation request are interrupted after this
+     * (→ `503`): the heaviest request allowed takes about 1 s on a quiet machine. */
+    queryDeadlineMs: 15_000,
+    /** Retry-After of a request refused by the budget. */
+    retryAfterSeconds: 2,
+  },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
   /** Cover uploads (the only route that takes multipart bodies; every other route keeps the
@@ -142,5 +168,12 @@ export const limits = {
      * cover needs a few MB and milliseconds. */
     pdfWorkerHeapMb: 256,
     pdfInspectionMs: 15_000,
+    /** The worker inspects one PDF at a time, organizations taking turns. Inspections of one
+     * organization waiting at once: the next upload is refused with `429` and `Retry-After`. */
+    pdfChecksWaitingPerOrganization: 3,
+    /** An inspection not started within this is refused with `503` and `Retry-After`: with
+     * organizations taking turns, each waits for at most one inspection (≤ 15 s) per other
+     * organization with uploads under way. */
+    pdfCheckMaxWaitMs: 45_000,
   },
 } as const;
