@@ -97,6 +97,17 @@ describe('problem+json errors', () => {
     expect(res.headers.allow).toBe('POST');
   });
 
+  it('404, not 405, for a missing file under a route of the right method', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await call(world.app, { method, url: '/docs/static/nope.js' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers.allow).toBeUndefined();
+    }
+    const wrong = await call(world.app, { method: 'DELETE', url: '/docs/static/index.html' });
+    expectProblem(wrong, 405, 'method_not_allowed');
+    expect(wrong.headers.allow).toBe('GET, HEAD');
+  });
+
   it.each([
     [
       '409 from an AppError keeps its code and detail',

@@ -119,7 +119,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const pathOnly = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((m) => m !== request.method && paths.find(m, pathOnly));
+    // A route of this method that answers "not found" itself (a missing file under
+    // /docs/static/) is a 404: the method is right, the thing is missing.
+    const routed = paths.find(request.method as HTTPMethod, pathOnly) !== null;
+    const allowed = routed
+      ? []
+      : METHODS.filter((m) => m !== request.method && paths.find(m, pathOnly));
     if (allowed.length > 0) {
       return sendProblem(
         reply,
