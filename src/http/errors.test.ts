@@ -6,9 +6,17 @@ import { AppError } from './problem.js';
 
 describe('problem+json errors', () => {
   let world: World;
+  const log: string[] = [];
   beforeAll(async () => {
     world = await createWorld('sqlite', {
+      env: { LOG_LEVEL: 'info' },
+      app: { logStream: { write: (line: string) => void log.push(line) } },
       beforeReady(app) {
+        app.get('/api/v1/test/busy', { config: { auth: 'none' } }, () => {
+          throw new AppError('overloaded', 'The server is overloaded; retry later', {
+            headers: { 'retry-after': '10' },
+          });
+        });
         app.get('/api/v1/test/boom', { config: { auth: 'none' } }, () => {
           throw new Error('SELECT secret FROM internal_table failed at /srv/app.ts:42');
         });
@@ -126,6 +134,25 @@ describe('problem+json errors', () => {
   ] as const)('%s', async (_name, path, status, code, detail) => {
     const res = await call(world.app, { method: 'GET', url: `/api/v1/test/${path}` });
     expect(expectProblem(res, status, code).detail).toBe(detail);
+  });
+
+  it('503 overloaded is logged as a warning without a stack, a 500 as an error with one', async () => {
+    log.length = 0;
+    expectProblem(
+      await call(world.app, { method: 'GET', url: '/api/v1/test/busy' }),
+      503,
+      'overloaded',
+    );
+    await call(world.app, { method: 'GET', url: '/api/v1/test/boom' });
+    const entries = log.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; err?: { stack?: string } },
+    );
+    const shed = entries.find((e) => e.msg === 'request shed');
+    expect(shed?.level).toBe(40);
+    expect(JSON.stringify(shed)).not.toMatch(/stack|\n\s+at /);
+    const failed = entries.find((e) => e.msg === 'request failed');
+    expect(failed?.level).toBe(50);
+    expect(failed?.err?.stack).toBeDefined();
   });
 
   it('500 reveals nothing internal', async () => {
