@@ -109,6 +109,11 @@ export const limits = {
    * `409 conflict`); lists are paged, `defaultPageSize` items unless `limit` (≤ `pageSize`) says. */
   dossiers: {
     perOrganization: 10_000,
+    /** Coordinates given for a property must have a postcode centroid of its country within
+     * this many kilometres north–south and east–west (else `400`): postcodes lie a few km apart
+     * even in the countryside, so a point in the country always has one, and a point in another
+     * country or the sea has none. */
+    countryReachKm: 30,
     pageSize: 100,
     defaultPageSize: 20,
   },
