@@ -184,14 +184,11 @@ describeBackends('dossiers', (backend) => {
 
   it('refuses coordinates outside the dossier’s country at write time, near its border not', async () => {
     const at = (countryCode: string, latitude: number, longitude: number) => {
-      const body = dossier();
+      const body = structuredClone(EXAMPLE_DOSSIER);
       return {
         ...body,
         countryCode,
-        property: {
-          ...body.property,
-          location: { coordinates: { latitude, longitude } },
-        },
+        property: { ...body.property, location: { coordinates: { latitude, longitude } } },
       };
     };
     for (const [countryCode, latitude, longitude] of [
