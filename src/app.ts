@@ -17,6 +17,7 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerJsonGuards } from './http/json-guards.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerUuidParams } from './http/uuid-params.js';
 import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
@@ -146,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     costlyWork: options.costlyWork ?? new CostlyWork(),
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());
+  if (config.metricsToken) registerMetrics(app, ctx, config.metricsToken);
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   divisionRoutes(app, ctx);

@@ -1,4 +1,7 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { limits } from '../limits.js';
+import type { SnapshotView } from '../market/market-store.js';
+import { withQueryDeadline } from './query-deadline.js';
 import { DivisionRows } from './cost.js';
 import { FairQueue, type FairQueueOptions } from './fair-queue.js';
 
@@ -25,6 +28,27 @@ export class CostlyWork {
 
   constructor(readonly options: CostlyWorkOptions = defaultCostlyWorkOptions()) {
     this.queue = new FairQueue(options);
+  }
+
+  /** Told how long each request's market queries took, by kind (metrics listen here). */
+  onQueries: ((kind: string, seconds: number, outcome: 'done' | 'failed') => void) | undefined;
+
+  /** A request's market queries: with the deadline, timed. */
+  async queries<T>(
+    kind: string,
+    db: DuckDBConnection,
+    view: SnapshotView,
+    work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>,
+  ): Promise<T> {
+    const started = performance.now();
+    let outcome: 'done' | 'failed' = 'failed';
+    try {
+      const result = await withQueryDeadline(db, view, this.options.queryDeadlineMs, work);
+      outcome = 'done';
+      return result;
+    } finally {
+      this.onQueries?.(kind, (performance.now() - started) / 1000, outcome);
+    }
   }
 
   /** Runs `work` at once when `costly` is false, else in the organization's turn. */

@@ -3,7 +3,6 @@ import { DIVISION_LEVELS } from '../../market/countries.js';
 import type { MarketStore } from '../../market/market-store.js';
 import { statisticsCost } from '../../work/cost.js';
 import type { CostlyWork } from '../../work/costly-work.js';
-import { withQueryDeadline } from '../../work/query-deadline.js';
 import { computeStatistics, statisticsQuery } from './query.js';
 import { divisionFilter, type StatisticsRequest, type StatisticsResponse } from './schemas.js';
 import { checkStatisticsRequest } from './validate.js';
@@ -47,7 +46,7 @@ export async function offerStatistics(
   const costly = (await requestCost(deps, request)) >= deps.work.options.statisticsCostly;
   return deps.work.run(caller.organizationId, costly, () =>
     deps.market.read((db, view) =>
-      withQueryDeadline(db, view, deps.work.options.queryDeadlineMs, (db, view) =>
+      deps.work.queries('statistics', db, view, (db, view) =>
         computeStatistics(db, view, request, { minSample: deps.minSample }),
       ),
     ),

@@ -9,7 +9,6 @@ import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { resolveProperty } from '../dossiers/validate.js';
 import { firstOfferDate } from '../../market/offer-dates.js';
-import { withQueryDeadline } from '../../work/query-deadline.js';
 import { checkValuationDate } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
 import type { PropertyValueRequest } from './schemas.js';
@@ -47,10 +46,11 @@ export async function valueProperties(
   }
   // Many pairs are costly work: they take the organization's turn; every request has a deadline.
   const costly = pairs >= deps.costlyWork.options.valuationPairsCostly;
-  const deadlineMs = deps.costlyWork.options.queryDeadlineMs;
   return deps.costlyWork.run(caller.organizationId, costly, () =>
     deps.market.read((db, view) =>
-      withQueryDeadline(db, view, deadlineMs, (db) => valueAll(deps, db, request, dossiers, today)),
+      deps.costlyWork.queries('valuation', db, view, (db) =>
+        valueAll(deps, db, request, dossiers, today),
+      ),
     ),
   );
 }
