@@ -3,6 +3,7 @@
 import os from 'node:os';
 import { benchFairness } from './fairness.js';
 import { benchLoad } from './load.js';
+import { benchLoadTail } from './load-tail.js';
 import { benchMarket } from './market.js';
 import { benchStatistics } from './statistics.js';
 import { benchValuation } from './valuation.js';
@@ -14,6 +15,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
   valuation: benchValuation,
   load: benchLoad,
   fairness: benchFairness,
+  'load-tail': benchLoadTail,
 };
 
 const args = process.argv.slice(2);
