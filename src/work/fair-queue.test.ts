@@ -118,6 +118,10 @@ describe('fair queue', () => {
       maxWaitMs: 60_000,
     });
     await expect(queue.run('A', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    const throwsAtOnce = (): Promise<string> => {
+      throw new Error('at once');
+    };
+    await expect(queue.run('A', throwsAtOnce)).rejects.toThrow('at once');
     expect(await queue.run('A', () => Promise.resolve('next'))).toBe('next');
   });
 });

@@ -22,7 +22,6 @@ export interface FairQueueOptions {
 
 interface Waiting {
   start: () => void;
-  refuse: (error: QueueRefusal) => void;
   timer: NodeJS.Timeout;
 }
 
@@ -66,18 +65,22 @@ export class FairQueue {
           if (left <= 0 && !this.waiting.has(organization)) this.served.delete(organization);
           this.next();
         };
-        work().then(
-          (value) => {
-            release();
-            resolve(value);
-          },
-          (error: unknown) => {
-            release();
-            // The work's own failure, passed on as it is.
-            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-            reject(error);
-          },
-        );
+        // Started a tick later, so that work failing at once (before it returns a promise) still
+        // gives its slot back.
+        Promise.resolve()
+          .then(work)
+          .then(
+            (value) => {
+              release();
+              resolve(value);
+            },
+            (error: unknown) => {
+              release();
+              // The work's own failure, passed on as it is.
+              // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+              reject(error);
+            },
+          );
       };
       const queued = this.waiting.get(organization) ?? [];
       if (queued.length === 0 && this.mayStart(organization)) {
@@ -95,7 +98,6 @@ export class FairQueue {
       }
       const entry: Waiting = {
         start,
-        refuse: reject,
         timer: setTimeout(() => {
           this.remove(organization, entry);
           reject(new QueueRefusal('wait_too_long', 'Costly work waited too long for its turn'));
