@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createWorld, type World } from '../../test/helpers/world.js';
 import { expectProblem } from '../../test/helpers/problem.js';
 import { InsufficientDataError } from '../valuation/errors.js';
+import { QueueRefusal } from '../work/fair-queue.js';
+import { QueryDeadlineExceeded } from '../work/query-deadline.js';
+import { toAppError } from './errors.js';
 import { AppError } from './problem.js';
 
 describe('problem+json errors', () => {
@@ -160,5 +163,22 @@ describe('problem+json errors', () => {
     const body = expectProblem(res, 500, 'internal');
     expect(body.detail).toBe('Internal server error');
     expect(res.body).not.toMatch(/SELECT|internal_table|app\.ts|stack/);
+  });
+});
+
+describe('refusals of the budget for costly work', () => {
+  it.each([
+    [new QueueRefusal('organization_busy', 'too much waiting'), 429, 'rate_limited'],
+    [new QueueRefusal('wait_too_long', 'no turn in time'), 503, 'overloaded'],
+    [new QueryDeadlineExceeded(15_000), 503, 'overloaded'],
+  ] as const)('%s → %i %s with Retry-After', (error, status, code) => {
+    const answer = toAppError(error as never);
+    expect(answer).toMatchObject({ status, code, headers: { 'retry-after': '2' } });
+  });
+
+  it('says how long the market queries were allowed', () => {
+    expect(toAppError(new QueryDeadlineExceeded(15_000) as never).detail).toMatch(
+      /took longer than 15 s and were stopped/,
+    );
   });
 });
