@@ -147,7 +147,7 @@ export const limits = {
     /** A costly request that has not started within this is refused with `503` and
      * `Retry-After`: its client would have given up. */
     maxWaitMs: 20_000,
-    /** The market queries of one statistics or valuation request are interrupted after this
+    /** The market queries of one statistics, valuation or tracker request are interrupted after this
      * (→ `503`): the heaviest request allowed takes about 1 s on a quiet machine. */
     queryDeadlineMs: 15_000,
     /** Retry-After of a request refused by the budget. */

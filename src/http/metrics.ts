@@ -40,7 +40,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, token: st
   });
   const queries = new Histogram({
     name: 'propdata_market_query_duration_seconds',
-    help: 'Time of the DuckDB market queries of one statistics or valuation request',
+    help: 'Time of the DuckDB market queries of one statistics, valuation or property tracker request',
     labelNames: ['kind', 'outcome'],
     buckets: BUCKETS,
     registers: [registry],
