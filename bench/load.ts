@@ -32,7 +32,7 @@ async function onePagePdf(): Promise<Uint8Array> {
 }
 
 /** A flat where the demo market is busy, so that the tracker always has data to value from. */
-async function busyFlat(dataDir: string) {
+export async function busyFlat(dataDir: string) {
   const snapshot = await openBenchSnapshot(dataDir);
   try {
     const row = await queryOne(
@@ -79,7 +79,7 @@ async function send(
 }
 
 /** The objects the mix reads: a dossier, a template and a cover of the bench organization. */
-async function setUp(server: BenchServer, flat: Awaited<ReturnType<typeof busyFlat>>) {
+export async function setUp(server: BenchServer, flat: Awaited<ReturnType<typeof busyFlat>>) {
   const dossier = await send(
     server,
     'POST',
@@ -109,7 +109,10 @@ async function setUp(server: BenchServer, flat: Awaited<ReturnType<typeof busyFl
   return { dossierId: dossier.id ?? '', templateId: template.id ?? '', coverId: cover.uuid ?? '' };
 }
 
-function mix(flat: Awaited<ReturnType<typeof busyFlat>>, ids: Awaited<ReturnType<typeof setUp>>) {
+export function mix(
+  flat: Awaited<ReturnType<typeof busyFlat>>,
+  ids: Awaited<ReturnType<typeof setUp>>,
+) {
   const json = { 'content-type': 'application/json' };
   return [
     {

@@ -1,7 +1,9 @@
 // `npm run bench [-- name ...]`: runs the named benchmarks (default: all) and prints a
 // Markdown table to paste into bench/RESULTS.md. Benchmarks are not tests: they measure.
 import os from 'node:os';
+import { benchFairness } from './fairness.js';
 import { benchLoad } from './load.js';
+import { benchLoadTail } from './load-tail.js';
 import { benchMarket } from './market.js';
 import { benchStatistics } from './statistics.js';
 import { benchValuation } from './valuation.js';
@@ -12,6 +14,8 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
   statistics: benchStatistics,
   valuation: benchValuation,
   load: benchLoad,
+  fairness: benchFairness,
+  'load-tail': benchLoadTail,
 };
 
 const args = process.argv.slice(2);

@@ -13,6 +13,8 @@ import { freePort } from '../test/helpers/free-port.js';
 export interface BenchServer {
   url: string;
   token: string;
+  /** A token of a second organization, for benchmarks of fairness between organizations. */
+  otherToken: string;
   /** One request on a kept-alive connection (node:http: lighter than fetch, so the client adds little). */
   post(path: string, body: string): Promise<{ status: number; body: string }>;
   /** Resident memory of the server's processes (the supervisor and its workers), bytes. */
@@ -45,14 +47,14 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-/** Creates a bench organization and user in a new SQLite database; returns an API token. */
-async function benchToken(databaseUrl: string): Promise<string> {
+/** Creates a bench organization and user in an SQLite database; returns an API token. */
+async function benchToken(databaseUrl: string, name = 'bench'): Promise<string> {
   const accounts = await openAccountDatabase(databaseUrl);
   try {
-    const org = await createOrganization(accounts.db, 'Bench');
+    const org = await createOrganization(accounts.db, name === 'bench' ? 'Bench' : name);
     const user = await createUser(accounts.db, {
       organizationId: org.id,
-      username: 'bench',
+      username: name,
       password: 'bench password, not secret',
       isAdmin: true,
     });
@@ -87,6 +89,7 @@ export async function startBenchServer(
 ): Promise<BenchServer> {
   const databaseUrl = `sqlite:${path.join(dataDir, `bench-accounts-${Date.now()}.sqlite`)}`;
   const token = await benchToken(databaseUrl);
+  const otherToken = await benchToken(databaseUrl, 'other');
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -117,6 +120,7 @@ export async function startBenchServer(
   return {
     url,
     token,
+    otherToken,
     post: (pathname, body) =>
       new Promise((resolve, reject) => {
         const req = http.request(`${url}${pathname}`, { method: 'POST', agent, headers }, (res) => {

@@ -5,6 +5,7 @@ import type { PasswordCheckSlots } from './features/auth/password-check-slots.js
 import type { MarketStore } from './market/market-store.js';
 import type { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
+import type { CostlyWork } from './work/costly-work.js';
 import type { ValueProperty } from './valuation/types.js';
 
 /** What feature routes need from the app, handed to each feature's route function. */
@@ -19,6 +20,8 @@ export interface AppContext {
   valueProperty: ValueProperty;
   /** Parses uploaded PDFs in a worker thread; one per app, closed with it. */
   pdfInspector: PdfInspector;
+  /** The per-organization budget for costly requests (statistics, valuations). */
+  costlyWork: CostlyWork;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface ServiceDeps {
   now: () => Date;
   valueProperty: ValueProperty;
   pdfInspector: PdfInspector;
+  costlyWork: CostlyWork;
 }
 
 export function serviceDeps(ctx: AppContext): ServiceDeps {
@@ -40,5 +44,6 @@ export function serviceDeps(ctx: AppContext): ServiceDeps {
     now: ctx.now,
     valueProperty: ctx.valueProperty,
     pdfInspector: ctx.pdfInspector,
+    costlyWork: ctx.costlyWork,
   };
 }

@@ -17,6 +17,7 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerJsonGuards } from './http/json-guards.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerUuidParams } from './http/uuid-params.js';
 import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
@@ -34,6 +35,7 @@ import { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
 import { warmAfterSwitch } from './valuation/warm-after-switch.js';
 import { valueProperty } from './valuation/value-property.js';
+import { CostlyWork } from './work/costly-work.js';
 import type { ValueProperty } from './valuation/types.js';
 
 export interface BuildAppOptions {
@@ -51,6 +53,8 @@ export interface BuildAppOptions {
   /** The failed-login counter (default: a new one with `limits.login`); tests pass one they can
    * fill without spending a password check per failure. */
   loginThrottle?: LoginThrottle;
+  /** The budget for costly requests (default: `limits.work`); tests pass smaller bounds. */
+  costlyWork?: CostlyWork;
 }
 
 function loggerOptions(
@@ -147,8 +151,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now: options.now ?? (() => new Date()),
     valueProperty: model.valueProperty,
     pdfInspector: new PdfInspector(),
+    costlyWork: options.costlyWork ?? new CostlyWork(),
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());
+  if (config.metricsToken) registerMetrics(app, ctx, config.metricsToken);
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   divisionRoutes(app, ctx);

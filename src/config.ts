@@ -53,6 +53,7 @@ const EnvSchema = Type.Object({
     maximum: 86_400_000,
     default: limits.timeouts.defaultKeepAliveMs,
   }),
+  PROPDATA_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
     type: 'string',
     enum: [...LOG_LEVELS],
@@ -86,6 +87,8 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** Idle keep-alive connections are closed after this; longer than a proxy's idle timeout. */
   keepAliveTimeoutMs: number;
+  /** The bearer token `GET /metrics` requires; unset: there is no `/metrics`. */
+  metricsToken?: string;
 }
 
 export class ConfigError extends Error {}
@@ -117,5 +120,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
     keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,
+    ...(parsed.PROPDATA_METRICS_TOKEN ? { metricsToken: parsed.PROPDATA_METRICS_TOKEN } : {}),
   };
 }

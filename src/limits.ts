@@ -9,6 +9,11 @@ export const limits = {
    * handful of levels, and code that walks a value recursively (a merge patch) must not run out
    * of stack on a crafted one. Beyond it → 400. */
   jsonDepth: 32,
+  /** Values (objects, arrays, strings, numbers…, at any depth) in a JSON body or a query. The
+   * largest request takes a few thousand (50 statistics with 24 groups); beyond this → 400 before
+   * validation, which otherwise collects one error per unknown property or bad item: 80,000
+   * unknown keys in 1 MiB cost 120–330 ms of event loop. */
+  jsonValues: 10_000,
   /** The request line and headers (Node's default, stated here): a bearer token and the usual
    * headers take well under 2 KiB. Beyond it → 431, connection closed. */
   requestHeaderBytes: 16 * 1024,
@@ -109,6 +114,11 @@ export const limits = {
    * `409 conflict`); lists are paged, `defaultPageSize` items unless `limit` (≤ `pageSize`) says. */
   dossiers: {
     perOrganization: 10_000,
+    /** Coordinates given for a property must have a postcode centroid of its country within
+     * this many kilometres north–south and east–west (else `400`): postcodes lie a few km apart
+     * even in the countryside, so a point in the country always has one, and a point in another
+     * country or the sea has none. */
+    countryReachKm: 30,
     pageSize: 100,
     defaultPageSize: 20,
   },
@@ -121,6 +131,32 @@ export const limits = {
   /** Property valuation: property-date pairs per request. */
   valuation: {
     maxPairs: 50,
+  },
+  /** Costly requests: a budget per organization with fair turns between organizations, so that
+   * one organization's heavy requests cannot make another's wait (see the README, "Costly
+   * requests"). */
+  work: {
+    /** A statistics request is costly from this many offers × statistics × groups: about 10 ms
+     * of DuckDB time on two cores (50 statistics × 24 groups over a large division: ~1 s). */
+    statisticsCostly: 5_000_000,
+    /** A valuation request is costly from this many property-date pairs (each one is 5–15 ms). */
+    valuationPairsCostly: 10,
+    /** Costly requests run at once, all organizations together: DuckDB already spreads one
+     * query over every core, so more would only slow each down. */
+    slots: 2,
+    /** Costly requests of one organization running at once. */
+    perOrganization: 1,
+    /** Costly requests of one organization waiting for their turn; the next one is refused at
+     * once with `429` and `Retry-After` (a client that sends more is not waiting for answers). */
+    waitingPerOrganization: 8,
+    /** A costly request that has not started within this is refused with `503` and
+     * `Retry-After`: its client would have given up. */
+    maxWaitMs: 20_000,
+    /** The market queries of one statistics, valuation or tracker request are interrupted after this
+     * (→ `503`): the heaviest request allowed takes about 1 s on a quiet machine. */
+    queryDeadlineMs: 15_000,
+    /** Retry-After of a request refused by the budget. */
+    retryAfterSeconds: 2,
   },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
@@ -147,5 +183,13 @@ export const limits = {
      * cover needs a few MB and milliseconds. */
     pdfWorkerHeapMb: 256,
     pdfInspectionMs: 15_000,
+    /** The worker inspects one PDF at a time, organizations taking turns. Inspections of one
+     * organization waiting at once (more than the covers of a side, so that a client filling a
+     * side at once is not refused): the next upload is refused with `429` and `Retry-After`. */
+    pdfChecksWaitingPerOrganization: 16,
+    /** An inspection not started within this is refused with `503` and `Retry-After`: with
+     * organizations taking turns, each waits for at most one inspection (≤ 15 s) per other
+     * organization with uploads under way. */
+    pdfCheckMaxWaitMs: 45_000,
   },
 } as const;

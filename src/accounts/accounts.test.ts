@@ -1,10 +1,15 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeBackends, freshDatabaseUrl } from '../../test/helpers/backends.js';
 import { openAccountDatabase, type AccountDatabase } from './database.js';
-import { countOrganizations, createOrganization, findOrganizationByName } from './organizations.js';
+import {
+  countOrganizations,
+  createOrganization,
+  findOrganizationByName,
+  OrganizationNameTaken,
+} from './organizations.js';
 import { verifyPassword } from './passwords.js';
 import { findTokenOwner, issueToken, listTokens, revokeTokens } from './tokens.js';
-import { createUser, findUserByUsername } from './users.js';
+import { createUser, findUserByUsername, UsernameTaken } from './users.js';
 
 describeBackends('account store', (backend) => {
   let url: string;
@@ -56,6 +61,32 @@ describeBackends('account store', (backend) => {
         isAdmin: false,
       }),
     ).rejects.toThrow();
+  });
+
+  it('tells a taken name from a failure, also when two creations race past the check', async () => {
+    // No check before the insert here: the constraint is what refuses the second one.
+    const orgs = await Promise.allSettled([
+      createOrganization(store.db, 'Twice'),
+      createOrganization(store.db, 'Twice'),
+    ]);
+    expect(orgs.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const lostOrg = orgs.find((o) => o.status === 'rejected');
+    expect(lostOrg?.reason).toBeInstanceOf(OrganizationNameTaken);
+    const org = await findOrganizationByName(store.db, 'Twice');
+    const user = {
+      organizationId: org?.id ?? '',
+      username: 'same',
+      password: 'pa55word!',
+      isAdmin: false,
+    };
+    const users = await Promise.allSettled([
+      createUser(store.db, user),
+      createUser(store.db, user),
+    ]);
+    expect(users.filter((u) => u.status === 'fulfilled')).toHaveLength(1);
+    const lostUser = users.find((u) => u.status === 'rejected');
+    expect(lostUser?.reason).toBeInstanceOf(UsernameTaken);
+    expect((lostUser?.reason as Error).message).toBe('username "same" is taken');
   });
 
   it('refuses a user in an organization that does not exist', async () => {

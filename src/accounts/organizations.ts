@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from './unique-violation.js';
 import type { AccountDb } from './database.js';
 import type { OrganizationRow } from './tables.js';
 
+/** The organization name is in use already (also when both were created at once). */
+export class OrganizationNameTaken extends Error {
+  constructor(readonly organizationName: string) {
+    super(`organization "${organizationName}" already exists`);
+    this.name = 'OrganizationNameTaken';
+  }
+}
+
 export async function createOrganization(db: AccountDb, name: string): Promise<OrganizationRow> {
   const row: OrganizationRow = { id: randomUUID(), name, created_at: new Date().toISOString() };
-  await db.insertInto('organizations').values(row).execute();
+  try {
+    await db.insertInto('organizations').values(row).execute();
+  } catch (error) {
+    throw isUniqueViolation(error) ? new OrganizationNameTaken(name) : error;
+  }
   return row;
 }
 

@@ -43,6 +43,25 @@ export async function issueToken(db: AccountDb, options: IssueTokenOptions): Pro
   return { id, secret, expiresAt };
 }
 
+/**
+ * Deletes the user's login tokens that have expired. Each login mints one; without this they
+ * would pile up for as long as the user logs in. Run at each login, so a user's expired login
+ * tokens are gone by their next one (API tokens are kept: their owner lists and revokes them).
+ */
+export async function purgeExpiredLoginTokens(
+  db: AccountDb,
+  userId: string,
+  now: Date,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('tokens')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'login')
+    .where('expires_at', '<=', now.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export interface TokenOwner {
   tokenId: string;
   userId: string;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountDb } from './database.js';
 import { hashPassword } from './passwords.js';
 import type { UserRow } from './tables.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export interface NewUser {
   organizationId: string;
@@ -17,6 +18,14 @@ export function normalizeUsername(username: string): string {
 
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._@-]{2,63}$/;
 
+/** The username belongs to another user already (also when both were created at once). */
+export class UsernameTaken extends Error {
+  constructor(readonly username: string) {
+    super(`username "${username}" is taken`);
+    this.name = 'UsernameTaken';
+  }
+}
+
 export async function createUser(db: AccountDb, user: NewUser): Promise<UserRow> {
   const row: UserRow = {
     id: randomUUID(),
@@ -26,7 +35,11 @@ export async function createUser(db: AccountDb, user: NewUser): Promise<UserRow>
     is_admin: user.isAdmin ? 1 : 0,
     created_at: new Date().toISOString(),
   };
-  await db.insertInto('users').values(row).execute();
+  try {
+    await db.insertInto('users').values(row).execute();
+  } catch (error) {
+    throw isUniqueViolation(error) ? new UsernameTaken(row.username) : error;
+  }
   return row;
 }
 

@@ -87,6 +87,10 @@ function bearerFrom(request: FastifyRequest, mode: AuthMode): string | undefined
   return typeof fromQuery === 'string' ? fromQuery : undefined;
 }
 
+const declaresBody = (request: FastifyRequest): boolean =>
+  request.headers['transfer-encoding'] !== undefined ||
+  Number(request.headers['content-length'] ?? 0) > 0;
+
 export function registerAuth(app: FastifyInstance, db: AccountDb): void {
   app.decorateRequest('caller', null);
   const catalog: CatalogRoute[] = [];
@@ -111,14 +115,21 @@ export function registerAuth(app: FastifyInstance, db: AccountDb): void {
     route.schema.response = { ...errorResponses(401), ...(route.schema.response as object) };
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const mode = request.routeOptions.config.auth ?? 'none';
     if (mode === 'none') return;
-    const secret = bearerFrom(request, mode);
-    if (secret === undefined) throw unauthenticated('An access token is required', false);
-    request.caller = await resolveCaller(db, secret, (reason) => {
-      request.log.info({ reason }, 'access token refused');
-    });
+    try {
+      const secret = bearerFrom(request, mode);
+      if (secret === undefined) throw unauthenticated('An access token is required', false);
+      request.caller = await resolveCaller(db, secret, (reason) => {
+        request.log.info({ reason }, 'access token refused');
+      });
+    } catch (error) {
+      // The body is not read yet. To keep the connection, Node would read and discard all of
+      // it, however large it is declared (10 GiB); the connection is closed instead.
+      if (declaresBody(request)) reply.header('connection', 'close');
+      throw error;
+    }
   });
 }
 

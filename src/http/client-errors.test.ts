@@ -39,6 +39,19 @@ describe('requests refused before routing, on a real socket', () => {
     return problem;
   };
 
+  it('a refused token on a request that declares a large body: 401 and the connection closed, the body never read', async () => {
+    const connection = await RawConnection.open(port);
+    connection.write(
+      'POST /api/v1/offers/statistics HTTP/1.1\r\nHost: propdata\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n{"a":',
+    );
+    const answer = await connection.response();
+    expectRawProblem(answer, 401, 'unauthenticated');
+    expect(rawHeaders(answer).connection).toBe('close');
+    // Closed by the server while the client still owes almost 10 GiB.
+    await connection.closed;
+  });
+
   const health = (headers = '') => `GET /health HTTP/1.1\r\nHost: propdata\r\n${headers}\r\n`;
 
   it('headers beyond the limit (limits.requestHeaderBytes): 431 headers_too_large', async () => {

@@ -2,13 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createWorld, type World } from '../../test/helpers/world.js';
 import { expectProblem } from '../../test/helpers/problem.js';
 import { InsufficientDataError } from '../valuation/errors.js';
+import { QueueRefusal } from '../work/fair-queue.js';
+import { QueryDeadlineExceeded } from '../work/query-deadline.js';
+import { toAppError } from './errors.js';
 import { AppError } from './problem.js';
 
 describe('problem+json errors', () => {
   let world: World;
+  const log: string[] = [];
   beforeAll(async () => {
     world = await createWorld('sqlite', {
+      env: { LOG_LEVEL: 'info' },
+      app: { logStream: { write: (line: string) => void log.push(line) } },
       beforeReady(app) {
+        app.get('/api/v1/test/busy', { config: { auth: 'none' } }, () => {
+          throw new AppError('overloaded', 'The server is overloaded; retry later', {
+            headers: { 'retry-after': '10' },
+          });
+        });
         app.get('/api/v1/test/boom', { config: { auth: 'none' } }, () => {
           throw new Error('SELECT secret FROM internal_table failed at /srv/app.ts:42');
         });
@@ -97,6 +108,17 @@ describe('problem+json errors', () => {
     expect(res.headers.allow).toBe('POST');
   });
 
+  it('404, not 405, for a missing file under a route of the right method', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await call(world.app, { method, url: '/docs/static/nope.js' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers.allow).toBeUndefined();
+    }
+    const wrong = await call(world.app, { method: 'DELETE', url: '/docs/static/index.html' });
+    expectProblem(wrong, 405, 'method_not_allowed');
+    expect(wrong.headers.allow).toBe('GET, HEAD');
+  });
+
   it.each([
     [
       '409 from an AppError keeps its code and detail',
@@ -117,10 +139,46 @@ describe('problem+json errors', () => {
     expect(expectProblem(res, status, code).detail).toBe(detail);
   });
 
+  it('503 overloaded is logged as a warning without a stack, a 500 as an error with one', async () => {
+    log.length = 0;
+    expectProblem(
+      await call(world.app, { method: 'GET', url: '/api/v1/test/busy' }),
+      503,
+      'overloaded',
+    );
+    await call(world.app, { method: 'GET', url: '/api/v1/test/boom' });
+    const entries = log.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; err?: { stack?: string } },
+    );
+    const shed = entries.find((e) => e.msg === 'request shed');
+    expect(shed?.level).toBe(40);
+    expect(JSON.stringify(shed)).not.toMatch(/stack|\n\s+at /);
+    const failed = entries.find((e) => e.msg === 'request failed');
+    expect(failed?.level).toBe(50);
+    expect(failed?.err?.stack).toBeDefined();
+  });
+
   it('500 reveals nothing internal', async () => {
     const res = await call(world.app, { method: 'GET', url: '/api/v1/test/boom' });
     const body = expectProblem(res, 500, 'internal');
     expect(body.detail).toBe('Internal server error');
     expect(res.body).not.toMatch(/SELECT|internal_table|app\.ts|stack/);
+  });
+});
+
+describe('refusals of the budget for costly work', () => {
+  it.each([
+    [new QueueRefusal('organization_busy', 'too much waiting'), 429, 'rate_limited'],
+    [new QueueRefusal('wait_too_long', 'no turn in time'), 503, 'overloaded'],
+    [new QueryDeadlineExceeded(15_000), 503, 'overloaded'],
+  ] as const)('%s → %i %s with Retry-After', (error, status, code) => {
+    const answer = toAppError(error as never);
+    expect(answer).toMatchObject({ status, code, headers: { 'retry-after': '2' } });
+  });
+
+  it('says how long the market queries were allowed', () => {
+    expect(toAppError(new QueryDeadlineExceeded(15_000) as never).detail).toMatch(
+      /took longer than 15 s and were stopped/,
+    );
   });
 });

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { limits } from '../limits.js';
 import { InsufficientDataError } from '../valuation/errors.js';
+import { QueueRefusal } from '../work/fair-queue.js';
+import { QueryDeadlineExceeded } from '../work/query-deadline.js';
 import { AppError, PROBLEM_MEDIA_TYPE, problemBody, type ErrorCode } from './problem.js';
 import { invalidFields } from './field-errors.js';
 import { describeValidation } from './validation.js';
@@ -48,6 +50,21 @@ export function toAppError(error: FastifyError): AppError {
   // The valuation model's own refusal: the request was valid, the market data cannot answer it.
   if (error instanceof InsufficientDataError)
     return new AppError('insufficient_data', error.message);
+  // The budget for costly work: too much of the organization's waiting, or no turn in time.
+  if (error instanceof QueueRefusal) {
+    return new AppError(
+      error.reason === 'organization_busy' ? 'rate_limited' : 'overloaded',
+      error.message,
+      { headers: { 'retry-after': String(limits.work.retryAfterSeconds) } },
+    );
+  }
+  if (error instanceof QueryDeadlineExceeded) {
+    return new AppError(
+      'overloaded',
+      `The request's market queries took longer than ${String(error.deadlineMs / 1000)} s and were stopped; retry later or ask for less`,
+      { headers: { 'retry-after': String(limits.work.retryAfterSeconds) } },
+    );
+  }
   if (error.validation) {
     const { detail, errors } = describeValidation(
       error.validation as never,
@@ -91,14 +108,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // Shedding load is the server working as meant: a warning without a stack, which would
+    // only flood the log while the server is busiest.
+    if (appError.code === 'overloaded') {
+      request.log.warn({ code: appError.code, detail: appError.detail }, 'request shed');
+    } else if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code, detail: appError.detail }, 'request refused');
     return sendProblem(reply, appError);
   });
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const pathOnly = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((m) => m !== request.method && paths.find(m, pathOnly));
+    // A route of this method that answers "not found" itself (a missing file under
+    // /docs/static/) is a 404: the method is right, the thing is missing.
+    const routed = paths.find(request.method as HTTPMethod, pathOnly) !== null;
+    const allowed = routed
+      ? []
+      : METHODS.filter((m) => m !== request.method && paths.find(m, pathOnly));
     if (allowed.length > 0) {
       return sendProblem(
         reply,

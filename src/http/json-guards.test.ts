@@ -26,4 +26,18 @@ describe('jsonGuardError', () => {
     expect(jsonGuardError('\u0000')?.path).toBe('');
     expect(jsonGuardError({ a: 'fine', b: [1, null, true] })).toBeUndefined();
   });
+
+  it('refuses more values than the limit before validation has to list them', () => {
+    const keys = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${String(i)}`, i]));
+    // The object itself counts as one value.
+    expect(jsonGuardError(keys(limits.jsonValues - 1))).toBeUndefined();
+    expect(jsonGuardError(keys(80_000))).toEqual({
+      path: '',
+      message: `has more than ${String(limits.jsonValues)} values`,
+    });
+    expect(
+      jsonGuardError({ a: Array.from({ length: limits.jsonValues }, () => 1) })?.message,
+    ).toMatch(/more than/);
+  });
 });

@@ -13,14 +13,21 @@ const isPlainContainer = (value: unknown): value is Record<string, unknown> | un
  * The first thing about `value` (a parsed JSON body, a query or path parameters) that no route
  * accepts, or undefined: nesting deeper than `limits.jsonDepth` (code that walks a value
  * recursively, such as a merge patch, would exhaust the stack) or a string with U+0000 (which
- * PostgreSQL cannot store in text, and SQLite would; refused on both, so both answer alike).
+ * PostgreSQL cannot store in text, and SQLite would; refused on both, so both answer alike), or
+ * more than `limits.jsonValues` values (validation collects an error per unknown property or
+ * bad item, and would spend a long time on a body of tens of thousands of them).
  * Walked without recursion, and only as deep as the limit.
  */
 export function jsonGuardError(value: unknown): FieldError | undefined {
   const stack: { value: unknown; pointer: string; depth: number }[] = [
     { value, pointer: '', depth: 0 },
   ];
+  let values = 0;
   for (let next = stack.pop(); next; next = stack.pop()) {
+    values += 1;
+    if (values > limits.jsonValues) {
+      return { path: '', message: `has more than ${String(limits.jsonValues)} values` };
+    }
     if (typeof next.value === 'string') {
       if (next.value.includes('\u0000')) {
         return { path: next.pointer, message: 'must not contain the character U+0000' };

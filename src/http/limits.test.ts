@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/helpers/problem.js';
+import { issueToken } from '../accounts/tokens.js';
 import { call, createWorld, type World } from '../../test/helpers/world.js';
 
-describe('per-token rate limit', () => {
+describe('per-user rate limit', () => {
   let world: World;
   beforeAll(async () => {
     world = await createWorld('sqlite', { env: { PROPDATA_RATE_LIMIT_PER_MINUTE: '3' } });
@@ -11,7 +12,7 @@ describe('per-token rate limit', () => {
 
   const me = (token: string) => call(world.app, { method: 'GET', url: '/api/v1/me', token });
 
-  it('answers 429 with Retry-After beyond the limit, per token, leaving health checks alone', async () => {
+  it('answers 429 with Retry-After beyond the limit, per user, leaving health checks alone', async () => {
     for (let i = 0; i < 3; i++) expect((await me(world.memberA.token)).statusCode).toBe(200);
     const limited = await me(world.memberA.token);
     const body = expectProblem(limited, 429, 'rate_limited');
@@ -19,7 +20,14 @@ describe('per-token rate limit', () => {
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    // Another token of the same organization has its own budget.
+    // A new token of the same user (as each login mints) shares the user's budget…
+    const fresh = await issueToken(world.stores.accounts.db, {
+      userId: world.memberA.userId,
+      kind: 'login',
+      ttlSeconds: 3600,
+    });
+    expectProblem(await me(fresh.secret), 429, 'rate_limited');
+    // …another user of the same organization has their own.
     expect((await me(world.adminA.token)).statusCode).toBe(200);
     for (let i = 0; i < 5; i++) {
       expect((await call(world.app, { method: 'GET', url: '/health' })).statusCode).toBe(200);

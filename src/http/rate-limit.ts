@@ -5,7 +5,7 @@ import { AppError } from './problem.js';
 
 const LIMITED_PREFIXES = ['/api/', '/auth/'];
 
-/** Whether requests to `url` count against the per-token (or per-address) request limit. */
+/** Whether requests to `url` count against the per-user (or per-address) request limit. */
 export function isRateLimited(url: string): boolean {
   return (
     LIMITED_PREFIXES.some((prefix) => url.startsWith(prefix)) &&
@@ -14,8 +14,9 @@ export function isRateLimited(url: string): boolean {
 }
 
 /**
- * Per-token request limit. It runs after authentication (preHandler), so an authenticated
- * request counts against its token, whatever address it comes from; requests without a valid
+ * Per-user request limit. It runs after authentication (preHandler), so an authenticated
+ * request counts against its user, whatever token and address it comes with: every login mints
+ * a new token, and a budget per token would start afresh with each. Requests without a valid
  * token never get this far (401), except on `auth: 'none'` routes such as login, which count
  * per client address.
  */
@@ -35,7 +36,7 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
       'x-ratelimit-reset': false,
     },
     keyGenerator: (request: FastifyRequest) =>
-      request.caller ? `token:${request.caller.tokenId}` : `address:${request.ip}`,
+      request.caller ? `user:${request.caller.userId}` : `address:${request.ip}`,
     allowList: (request: FastifyRequest) => !isRateLimited(request.url),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));

@@ -16,10 +16,45 @@ const common: Options = {
   strict: false,
 };
 
+/** The keyword `withLowercaseUuids` adds to every `format: 'uuid'` string of a request schema. */
+const LOWERCASE_UUID = 'x-lowercase-uuid';
+
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ ...common, coerceTypes });
   addFormats(ajv);
+  ajv.addKeyword({
+    keyword: LOWERCASE_UUID,
+    modifying: true,
+    schemaType: 'boolean',
+    validate: (_on: boolean, data: unknown, _schema: unknown, where?: DataContext) => {
+      if (typeof data === 'string' && where?.parentData !== undefined) {
+        (where.parentData as Record<string | number, unknown>)[where.parentDataProperty] =
+          data.toLowerCase();
+      }
+      return true;
+    },
+  });
   return ajv;
+}
+
+interface DataContext {
+  parentData: unknown;
+  parentDataProperty: string | number;
+}
+
+/**
+ * A copy of a request schema in which every UUID string is turned to small letters as it is
+ * validated: UUIDs are case-insensitive (RFC 9562 §4), ids are stored and compared in small
+ * letters, and a dossier or cover id in capitals in a body must name the same object as in a
+ * path (src/http/uuid-params.ts), not pass validation and then find nothing.
+ */
+function withLowercaseUuids(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withLowercaseUuids);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = withLowercaseUuids(value);
+  if (copy.format === 'uuid') copy[LOWERCASE_UUID] = true;
+  return copy;
 }
 
 // JSON bodies keep their types: "5" is not 5. Query strings and path parameters are text by
@@ -28,7 +63,7 @@ const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(withLowercaseUuids(schema) as object);
 
 const PART_NAMES: Record<string, RequestPart> = {
   body: 'body',

@@ -1,11 +1,15 @@
 import { Worker } from 'node:worker_threads';
 import { limits } from '../limits.js';
+import { FairQueue } from '../work/fair-queue.js';
 import { PdfRefusal, type PdfFacts } from './pdf-inspection.js';
 import type { InspectionAnswer, InspectionRequest } from './pdf-worker.js';
 
 export interface InspectorLimits {
   heapMb: number;
   timeoutMs: number;
+  /** Inspections of one organization waiting at once, and how long one may wait. */
+  waitingPerOrganization?: number;
+  maxWaitMs?: number;
 }
 
 function startWorker(heapMb: number): Worker {
@@ -23,14 +27,15 @@ function startWorker(heapMb: number): Worker {
 }
 
 /**
- * Parses uploaded PDFs in a worker thread, one at a time, so that a hostile file can exhaust only
+ * Parses uploaded PDFs in a worker thread, one at a time, organizations taking turns (a fair
+ * queue: one organization's large files wait for each other, not another's small one), so that a hostile file can exhaust only
  * the worker: its heap is capped (`limits.covers.pdfWorkerHeapMb`) and each inspection has a
  * deadline (`limits.covers.pdfInspectionMs`); tests pass smaller ones. A worker that runs out of memory or time is
  * discarded and the file refused; the next inspection starts a fresh one.
  */
 export class PdfInspector {
   private worker: Worker | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  readonly queue: FairQueue;
   private nextId = 1;
   private closed = false;
 
@@ -39,12 +44,19 @@ export class PdfInspector {
       heapMb: limits.covers.pdfWorkerHeapMb,
       timeoutMs: limits.covers.pdfInspectionMs,
     },
-  ) {}
+  ) {
+    this.queue = new FairQueue({
+      slots: 1,
+      perOrganization: 1,
+      waitingPerOrganization:
+        bounds.waitingPerOrganization ?? limits.covers.pdfChecksWaitingPerOrganization,
+      maxWaitMs: bounds.maxWaitMs ?? limits.covers.pdfCheckMaxWaitMs,
+    });
+  }
 
-  inspect(bytes: Uint8Array): Promise<PdfFacts> {
-    const run = this.queue.then(() => this.run(bytes));
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** Inspects `bytes` in `organizationId`'s turn. */
+  inspect(bytes: Uint8Array, organizationId: string): Promise<PdfFacts> {
+    return this.queue.run(organizationId, () => this.run(bytes));
   }
 
   async close(): Promise<void> {

@@ -57,6 +57,9 @@ describe('PDF inspection', () => {
   });
 });
 
+/** The organization whose turn an inspection takes. */
+const ORG = 'organization-a';
+
 describe('PDF inspection worker', () => {
   const inspectors: PdfInspector[] = [];
   const inspector = (heapMb: number, timeoutMs: number) => {
@@ -69,22 +72,43 @@ describe('PDF inspection worker', () => {
   it('answers in order, and refusals come back as refusals', async () => {
     const worker = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs);
     const answers = await Promise.allSettled([
-      worker.inspect(await makePdf(3)),
-      worker.inspect(await makePdf(11)),
-      worker.inspect(await makePdf(1)),
+      worker.inspect(await makePdf(3), ORG),
+      worker.inspect(await makePdf(11), ORG),
+      worker.inspect(await makePdf(1), ORG),
     ]);
     expect(answers[0]).toEqual({ status: 'fulfilled', value: { pages: 3 } });
     expect(answers[1]).toMatchObject({ status: 'rejected', reason: { name: 'PdfRefusal' } });
     expect(answers[2]).toEqual({ status: 'fulfilled', value: { pages: 1 } });
   });
 
+  it('lets organizations take turns: one organization’s queued files do not hold up another’s', async () => {
+    const worker = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs);
+    const pdf = await makePdf(1);
+    const finished: string[] = [];
+    const inspect = (name: string, organization: string) =>
+      worker.inspect(pdf, organization).then(() => finished.push(name));
+    await Promise.all([
+      inspect('a1', 'A'),
+      inspect('a2', 'A'),
+      inspect('a3', 'A'),
+      inspect('b1', 'B'),
+    ]);
+    expect(finished).toEqual(['a1', 'b1', 'a2', 'a3']);
+    // Beyond the waiting bound, an organization's next file is refused at once.
+    const queued = Array.from({ length: 1 + limits.covers.pdfChecksWaitingPerOrganization }, () =>
+      worker.inspect(pdf, 'A'),
+    );
+    await expect(worker.inspect(pdf, 'A')).rejects.toMatchObject({ reason: 'organization_busy' });
+    await Promise.all(queued);
+  });
+
   it('refuses a file that needs more memory than the worker has, then recovers', async () => {
     // No deadline to speak of: it is the memory limit that must end this one, however slow.
     const worker = inspector(16, 600_000);
-    await expect(worker.inspect(await manyObjectsPdf(300_000))).rejects.toThrow(
+    await expect(worker.inspect(await manyObjectsPdf(300_000), ORG)).rejects.toThrow(
       'cover is too complex to read (memory limit reached)',
     );
-    await expect(worker.inspect(await makePdf(2))).resolves.toEqual({ pages: 2 });
+    await expect(worker.inspect(await makePdf(2), ORG)).resolves.toEqual({ pages: 2 });
   });
 
   it('refuses a file that takes longer than the deadline, then recovers', async () => {
@@ -94,13 +118,13 @@ describe('PDF inspection worker', () => {
     // dozens of starts to parse.
     const probe = inspector(1024, 600_000);
     const started = performance.now();
-    await probe.inspect(await makePdf(1));
+    await probe.inspect(await makePdf(1), ORG);
     const deadlineMs = Math.max(2000, 5 * (performance.now() - started));
     const worker = inspector(1024, deadlineMs);
     const hostile = await manyObjectsPdf(1_000_000);
-    await expect(worker.inspect(hostile)).rejects.toThrow(
+    await expect(worker.inspect(hostile, ORG)).rejects.toThrow(
       'cover is too complex to read (time limit reached)',
     );
-    await expect(worker.inspect(await makePdf(2))).resolves.toEqual({ pages: 2 });
+    await expect(worker.inspect(await makePdf(2), ORG)).resolves.toEqual({ pages: 2 });
   }, 300_000);
 });

@@ -149,6 +149,21 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
       ['users', 'create', '--org', 'Acme Immobilien', '--username', 'zed', '--password', 'short'],
       /password must be/,
     ],
+    [['orgs', 'create', 'Acme\u202Eevil'], /control or bidirectional formatting characters/],
+    [['orgs', 'create', 'Line\u0085break'], /control or bidirectional formatting characters/],
+    [
+      [
+        'users',
+        'create',
+        '--org',
+        'Acme Immobilien',
+        '--username',
+        'eve\u202E',
+        '--password',
+        'long-enough',
+      ],
+      /username must be/,
+    ],
     [['tokens', 'create', '--username', 'boss', '--ttl', '1y'], /--ttl "1y" is not a duration/],
     [['tokens', 'revoke'], /exactly one of/],
   ];
@@ -162,6 +177,25 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
       expect(result.stderr).not.toMatch(/\n\s+at /);
     },
   );
+
+  it('creating one username from several processes at once: one succeeds, the others print one line', async () => {
+    const args = [
+      'users',
+      'create',
+      '--org',
+      'Acme Immobilien',
+      '--username',
+      'racer',
+      '--password',
+      'long-enough',
+    ];
+    const results = await Promise.all([1, 2, 3].map(() => cli(...args)));
+    expect(results.filter((r) => r.status === 0)).toHaveLength(1);
+    for (const lost of results.filter((r) => r.status !== 0)) {
+      expect(lost.status).toBe(1);
+      expect(lost.stderr.trim()).toMatch(/^[^\n]*username "racer" is taken$/);
+    }
+  });
 
   it.runIf(backend === 'sqlite')('exits 2 on usage errors', async () => {
     const unknown = await cli('frobnicate');

@@ -81,7 +81,7 @@ export async function createWorld(
      * login throttle. */
     app?: Pick<
       BuildAppOptions,
-      'now' | 'valueProperty' | 'timeouts' | 'logStream' | 'loginThrottle'
+      'now' | 'valueProperty' | 'timeouts' | 'logStream' | 'loginThrottle' | 'costlyWork'
     >;
   } = {},
 ): Promise<World> {

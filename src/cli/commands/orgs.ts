@@ -3,10 +3,15 @@ import {
   createOrganization,
   findOrganizationByName,
   listOrganizations,
+  OrganizationNameTaken,
 } from '../../accounts/organizations.js';
+import { ONE_LINE_PATTERN } from '../../http/schemas.js';
 import { CliError, print, withAccounts } from '../context.js';
 
 export const ORG_NAME_MAX_LENGTH = 200;
+
+/** Names are shown on one line, as titles are: no control or bidirectional formatting characters. */
+const ONE_LINE = new RegExp(ONE_LINE_PATTERN, 'u');
 
 export function registerOrgCommands(program: Command): void {
   const orgs = program.command('orgs').description('manage organizations');
@@ -21,10 +26,18 @@ export function registerOrgCommands(program: Command): void {
         if (name.length === 0 || name.length > ORG_NAME_MAX_LENGTH) {
           throw new CliError(`organization name must be 1-${ORG_NAME_MAX_LENGTH} characters`);
         }
+        if (!ONE_LINE.test(name)) {
+          throw new CliError(
+            'organization name may not contain control or bidirectional formatting characters',
+          );
+        }
         if (await findOrganizationByName(db, name)) {
           throw new CliError(`organization "${name}" already exists`);
         }
-        const org = await createOrganization(db, name);
+        const org = await createOrganization(db, name).catch((error: unknown) => {
+          // Created by someone else since the check above.
+          throw error instanceof OrganizationNameTaken ? new CliError(error.message) : error;
+        });
         print(`created organization "${org.name}" (${org.id})`);
       }),
     );

@@ -7,6 +7,7 @@ import {
   listUsers,
   normalizeUsername,
   USERNAME_PATTERN,
+  UsernameTaken,
 } from '../../accounts/users.js';
 import { CliError, print, withAccounts } from '../context.js';
 
@@ -53,6 +54,9 @@ export function registerUserCommands(program: Command): void {
           username,
           password: options.password,
           isAdmin: options.admin === true,
+        }).catch((error: unknown) => {
+          // Created by someone else since the check above.
+          throw error instanceof UsernameTaken ? new CliError(error.message) : error;
         });
         print(
           `created ${user.is_admin ? 'admin' : 'user'} "${user.username}" in "${org.name}" (${user.id})`,

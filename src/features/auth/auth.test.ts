@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { issueToken, revokeTokens } from '../../accounts/tokens.js';
+import { issueToken, listTokens, revokeTokens } from '../../accounts/tokens.js';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, PASSWORD, type World } from '../../../test/helpers/world.js';
@@ -49,6 +49,28 @@ describeBackends('login and bearer auth', (backend) => {
       organizationId: world.memberA.organizationId,
       organizationName: 'Org A',
     });
+  });
+
+  it('purges the user’s expired login tokens when they log in, keeping API and live ones', async () => {
+    const db = world.stores.accounts.db;
+    const user = world.adminB.userId;
+    const past = new Date(Date.now() - 3 * 3600_000);
+    await issueToken(db, { userId: user, kind: 'login', ttlSeconds: 60, now: past });
+    await issueToken(db, { userId: user, kind: 'api', ttlSeconds: 60, now: past });
+    const live = await issueToken(db, { userId: user, kind: 'login', ttlSeconds: 86_400 });
+    const kinds = async () =>
+      (await listTokens(db, user))
+        .map(
+          (t) =>
+            `${t.kind} ${t.expires_at !== null && t.expires_at < new Date().toISOString() ? 'expired' : 'live'}`,
+        )
+        .sort();
+    expect(await kinds()).toContain('login expired');
+    expect((await login('admin-b', PASSWORD, '10.0.0.9')).statusCode).toBe(200);
+    const after = await kinds();
+    expect(after).not.toContain('login expired');
+    expect(after).toContain('api expired');
+    expect((await listTokens(db, user)).map((t) => t.id)).toContain(live.id);
   });
 
   it('answers a wrong password and an unknown user identically', async () => {

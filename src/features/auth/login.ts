@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { AccountDb } from '../../accounts/database.js';
 import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
-import { issueToken } from '../../accounts/tokens.js';
+import { issueToken, purgeExpiredLoginTokens } from '../../accounts/tokens.js';
 import {
   findUserByUsername,
   findUserProfile,
@@ -58,6 +58,7 @@ export interface LoginDeps {
   throttle: LoginThrottle;
   slots: PasswordCheckSlots;
   ttlSeconds: number;
+  now: () => Date;
 }
 
 /**
@@ -65,7 +66,7 @@ export interface LoginDeps {
  * the same answer in the same time, so the endpoint does not reveal which usernames exist.
  */
 export async function login(
-  { db, throttle, slots, ttlSeconds }: LoginDeps,
+  { db, throttle, slots, ttlSeconds, now }: LoginDeps,
   input: LoginInput,
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
@@ -92,7 +93,9 @@ export async function login(
     throw unauthenticated('Wrong username or password', false);
   }
   attempt.succeed();
-  const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds });
+  const at = now();
+  await purgeExpiredLoginTokens(db, user.id, at);
+  const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds, now: at });
   return { access_token: token.secret, expires_in: ttlSeconds };
 }
 

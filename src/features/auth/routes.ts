@@ -12,6 +12,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     throttle: ctx.loginThrottle,
     slots: ctx.passwordCheckSlots,
     ttlSeconds: ctx.config.loginTokenTtlSeconds,
+    now: ctx.now,
   };
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(

@@ -84,7 +84,7 @@ export async function addCover(
   const upload = await readUpload();
   let pages: number;
   try {
-    ({ pages } = await deps.pdfInspector.inspect(upload.bytes));
+    ({ pages } = await deps.pdfInspector.inspect(upload.bytes, caller.organizationId));
   } catch (error) {
     if (!(error instanceof PdfRefusal)) throw error;
     throw invalidField('/cover', error.reason);

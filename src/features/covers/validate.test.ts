@@ -26,6 +26,9 @@ describe('cover titles and downloads', () => {
     expect(titleFromFileName('C:\\fakepath\\Front.pdf')).toBe('Front.pdf');
     expect(titleFromFileName(' Tab\tbed\u0000.pdf ')).toBe('Tabbed.pdf');
     expect(titleFromFileName('')).toBe('cover.pdf');
+    // Bidirectional formatting would show "invoice\u202Efdp.exe" as "invoiceexe.pdf".
+    expect(titleFromFileName('invoice\u202Efdp.exe\u2066.pdf')).toBe('invoicefdp.exe.pdf');
+    expect(titleFromFileName('a\u0085b\u200F.pdf')).toBe('ab.pdf');
     expect(titleFromFileName(`${'é'.repeat(300)}.pdf`)).toBe('é'.repeat(200));
   });
 });

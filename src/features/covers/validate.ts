@@ -24,14 +24,19 @@ export function orderErrors(
   return errors;
 }
 
+/** Control characters (tab included) and the bidirectional formatting characters that one-line
+ * texts refuse (src/http/schemas.ts): a file name is not typed into a field, so they are left out
+ * of the title rather than the upload refused. */
+const NOT_IN_TITLES = /[\p{Cc}\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/gu;
+
 /**
  * The title kept for an uploaded file name: without directories (some browsers send a full
- * path), control characters or surrounding spaces, cut to `limits.covers.titleChars`.
+ * path), control or bidirectional formatting characters or surrounding spaces, cut to
+ * `limits.covers.titleChars`.
  */
 export function titleFromFileName(fileName: string): string {
   const base = path.win32.basename(path.posix.basename(fileName));
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const clean = base.replace(NOT_IN_TITLES, '').trim();
   const title = Array.from(clean).slice(0, limits.covers.titleChars).join('');
   return title === '' ? 'cover.pdf' : title;
 }

@@ -182,6 +182,42 @@ describeBackends('dossiers', (backend) => {
     });
   });
 
+  it('refuses coordinates outside the dossier’s country at write time, near its border not', async () => {
+    const at = (countryCode: string, latitude: number, longitude: number) => {
+      const body = structuredClone(EXAMPLE_DOSSIER);
+      return {
+        ...body,
+        countryCode,
+        property: { ...body.property, location: { coordinates: { latitude, longitude } } },
+      };
+    };
+    for (const [countryCode, latitude, longitude] of [
+      ['DE', 48.2087, 16.3695], // Vienna
+      ['FR', -45, 170], // the sea off New Zealand
+    ] as const) {
+      const refused = expectProblem(
+        await d.create(world.memberA, at(countryCode, latitude, longitude)),
+        400,
+        'validation_failed',
+      );
+      expect(refused.errors).toEqual([
+        {
+          path: '/property/location/coordinates',
+          message: `lie outside ${countryCode}: no postcode of ${countryCode} is within 30 km`,
+        },
+      ]);
+    }
+    // Salzburg, a few km from the German border, is in AT; Freilassing, across it, in DE.
+    expect((await d.create(world.memberA, at('AT', 47.8095, 13.055))).statusCode).toBe(201);
+    expect((await d.create(world.memberA, at('DE', 47.8407, 12.9787))).statusCode).toBe(201);
+    // A patch that moves a dossier abroad is refused the same way.
+    const id = await created(d.create(world.memberA, dossier()));
+    const moved = await d.patch(world.memberA, id, {
+      property: { location: { coordinates: { latitude: 52.52, longitude: 13.405 } } },
+    });
+    expectProblem(moved, 400, 'validation_failed');
+  });
+
   describe('PATCH (JSON merge patch)', () => {
     it('merges objects, removes with null, replaces values; plain JSON works too', async () => {
       const id = await created(d.create(world.memberA, dossier()));

@@ -3,7 +3,8 @@ import { checkCountry, invalidField, invalidFields } from '../../http/field-erro
 import { describeValidation, validatorCompiler } from '../../http/validation.js';
 import type { CountryCode } from '../../market/countries.js';
 import type { Dossier, DossierContent, DossierProperty } from './dossier.js';
-import { postcodeCentroid } from '../../market/queries/divisions.js';
+import { limits } from '../../limits.js';
+import { nearCountry, postcodeCentroid } from '../../market/queries/divisions.js';
 import { DossierBody } from './schemas.js';
 
 /** Rules between fields that the schema cannot say. */
@@ -34,6 +35,15 @@ export async function resolveProperty(
   const { location } = property;
   const postCode = location.address?.postCode;
   if (location.coordinates && location.precision !== 'postcode') {
+    if (
+      (await nearCountry(db, countryCode, location.coordinates, limits.dossiers.countryReachKm)) ===
+      false
+    ) {
+      throw invalidField(
+        `${path}/location/coordinates`,
+        `lie outside ${countryCode}: no postcode of ${countryCode} is within ${String(limits.dossiers.countryReachKm)} km`,
+      );
+    }
     return {
       ...property,
       location: { ...location, coordinates: location.coordinates, precision: 'coordinates' },

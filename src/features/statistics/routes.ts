@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../app-context.js';
+import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { StatisticsRequest, StatisticsResponse } from './schemas.js';
 import { offerStatistics, type StatisticsDeps } from './statistics.js';
 
 export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const deps: StatisticsDeps = { market: ctx.stores.market, minSample: ctx.config.minSample };
+  const deps: StatisticsDeps = {
+    market: ctx.stores.market,
+    minSample: ctx.config.minSample,
+    work: ctx.costlyWork,
+  };
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/api/v1/offers/statistics',
     {
@@ -25,6 +30,6 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: StatisticsResponse, ...errorResponses(400, 413, 415) },
       },
     },
-    (request) => offerStatistics(deps, request.body),
+    (request) => offerStatistics(deps, callerOf(request), request.body),
   );
 }

@@ -220,8 +220,8 @@ const consecutiveGroupsArb = fc
     const groups: { lowerBound?: number; upperBound?: number }[] = sorted
       .slice(1)
       .map((upper, i) => ({ lowerBound: sorted[i] as number, upperBound: upper }));
-    if (openLow) groups.unshift({ upperBound: sorted[0] as number });
-    if (openHigh) groups.push({ lowerBound: sorted.at(-1) as number });
+    if (openLow) groups.unshift({ upperBound: sorted[0] });
+    if (openHigh) groups.push({ lowerBound: sorted.at(-1) });
     return groups;
   });
 

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../app-context.js';
+import type { Caller } from '../../http/caller.js';
 import { invalidField } from '../../http/field-errors.js';
 import {
   computeOfferStatistics,
@@ -6,11 +6,19 @@ import {
 } from '../../market/queries/offer-statistics.js';
 import { periodsBetween } from '../../market/queries/periods.js';
 import { divisionOf, toOfferStatisticsQuery } from './market-query.js';
+import { statisticsCost } from '../../work/cost.js';
+import type { CostlyWork } from '../../work/costly-work.js';
+import type { MarketStore } from '../../market/market-store.js';
 import { divisionFilter, type StatisticsRequest, type StatisticsResponse } from './schemas.js';
 import { checkStatisticsRequest } from './validate.js';
 
 /** What offer statistics need: the market data and the smallest sample a value is shown for. */
-export type StatisticsDeps = Pick<ServiceDeps, 'market'> & { minSample: number };
+export interface StatisticsDeps {
+  market: MarketStore;
+  minSample: number;
+  /** The budget for costly requests, per organization. */
+  work: CostlyWork;
+}
 
 /** A group of the answer: the key the query's results carry, and how the answer names it. */
 interface Group {
@@ -70,16 +78,18 @@ function answerOf(
 
 /**
  * The statistics of one request over the market data, the same for every caller: the rules a
- * schema cannot say, then one query on the current snapshot.
+ * schema cannot say, then one query on the current snapshot, with a deadline, in the caller's
+ * organization's turn when the request is costly.
  */
-export function offerStatistics(
+export async function offerStatistics(
   deps: StatisticsDeps,
+  caller: Caller,
   request: StatisticsRequest,
 ): Promise<StatisticsResponse> {
   checkStatisticsRequest(request);
   const query = toOfferStatisticsQuery(request);
-  return deps.market.read(async (db, view) => {
-    const { level, id } = divisionOf(request.filters);
+  const { level, id } = divisionOf(request.filters);
+  const rows = await deps.market.read((db, view) => {
     if (!view.hasDivision(request.countryCode, level, id)) {
       throw invalidField(
         `/filters/${divisionFilter(level)}`,
@@ -90,6 +100,19 @@ export function offerStatistics(
         },
       );
     }
-    return answerOf(request, await computeOfferStatistics(db, view, query), deps.minSample);
+    return deps.work.divisionRows.estimate(db, deps.market.snapshotFile, {
+      countryCode: request.countryCode,
+      level,
+      id,
+    });
   });
+  // The cost of a request: the offers of its division × statistics × groups.
+  const cost = statisticsCost(rows, request.statistics.length, groupsOf(request).length);
+  return deps.work.run(caller.organizationId, cost >= deps.work.options.statisticsCostly, () =>
+    deps.market.read((db, view) =>
+      deps.work.queries('statistics', db, view, async (db, view) =>
+        answerOf(request, await computeOfferStatistics(db, view, query), deps.minSample),
+      ),
+    ),
+  );
 }

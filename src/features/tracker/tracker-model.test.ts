@@ -136,7 +136,7 @@ describeBackends('property tracker and property value with the valuation model',
     expect(valuations[1]).toEqual(valuations[0]);
   });
 
-  it('says so with 422 insufficient_data where there is no market to value from', async () => {
+  it('refuses with 400 coordinates outside the country, rather than a 422 from the model', async () => {
     const res = await call(world.app, {
       method: 'POST',
       url: '/api/v1/valuation/property_value',
@@ -147,7 +147,7 @@ describeBackends('property tracker and property value with the valuation model',
         valuationInputs: [
           {
             property: {
-              // In the country's bounding box, but tens of kilometres from any postcode.
+              // In Germany (near Würzburg), inside Austria's bounding box only.
               location: { coordinates: { latitude: 49.5, longitude: 10.0 } },
               propertyType: { code: 'apartment' },
               livingArea: 70,
@@ -156,6 +156,7 @@ describeBackends('property tracker and property value with the valuation model',
         ],
       },
     });
-    expectProblem(res, 422, 'insufficient_data');
+    const problem = expectProblem(res, 400, 'validation_failed');
+    expect(problem.errors?.[0]?.path).toBe('/valuationInputs/0/property/location/coordinates');
   });
 });

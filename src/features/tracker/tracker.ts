@@ -33,7 +33,10 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
 }
 
 /** What the tracker needs: the account store, the market data, the model and the time. */
-export type TrackerDeps = Pick<ServiceDeps, 'db' | 'market' | 'valueProperty' | 'now'>;
+export type TrackerDeps = Pick<
+  ServiceDeps,
+  'db' | 'market' | 'valueProperty' | 'now' | 'costlyWork'
+>;
 
 /**
  * Insights about a dossier the caller can see (interface document 4.2): valuations at `date`
@@ -47,8 +50,11 @@ export async function trackDossier(
 ): Promise<TrackerResponse> {
   const dossier = await visibleDossier(deps.db, caller, request.dossierId);
   const today = isoDay(deps.now());
+  // A fixed amount of work per request, so never costly; but its queries have the deadline.
   return deps.market.read((db, view) =>
-    trackProperty(db, view, deps.valueProperty, dossier, request, today),
+    deps.costlyWork.queries('tracker', db, view, (db, view) =>
+      trackProperty(db, view, deps.valueProperty, dossier, request, today),
+    ),
   );
 }
 

@@ -159,6 +159,17 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
     );
   });
 
+  it('reads a dossier id in capitals as the same dossier', async () => {
+    const payload = { dealType: 'sale', countryCode: 'AT', valuationDates: [TODAY] };
+    const lower = await post({ ...payload, valuationInputs: [{ dossierId }] });
+    const upper = await post({
+      ...payload,
+      valuationInputs: [{ dossierId: dossierId.toUpperCase() }],
+    });
+    expect(upper.statusCode, upper.body).toBe(200);
+    expect(upper.json()).toEqual(lower.json());
+  });
+
   it('accepts the token as the access_token query parameter', async () => {
     const res = await call(world.app, {
       method: 'POST',

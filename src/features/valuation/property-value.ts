@@ -13,7 +13,10 @@ import { checkValuationDate } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
 import type { PropertyValueRequest } from './schemas.js';
 
-export type PropertyValueDeps = Pick<ServiceDeps, 'db' | 'market' | 'valueProperty' | 'now'>;
+export type PropertyValueDeps = Pick<
+  ServiceDeps,
+  'db' | 'market' | 'valueProperty' | 'now' | 'costlyWork'
+>;
 
 /**
  * Values each input (a property, or a visible dossier of the same country) at each date
@@ -25,7 +28,7 @@ export async function valueProperties(
   request: PropertyValueRequest,
 ): Promise<{ valuations: Valuation[][] }> {
   const today = isoDay(deps.now());
-  const countryCode = checkCountry(request.countryCode);
+  checkCountry(request.countryCode);
   const dates = request.valuationDates ?? [today];
   const pairs = dates.length * request.valuationInputs.length;
   if (pairs > limits.valuation.maxPairs) {
@@ -41,40 +44,58 @@ export async function valueProperties(
       'dossierId' in input ? await visibleDossier(deps.db, caller, input.dossierId) : undefined,
     );
   }
-  return deps.market.read(async (db: DuckDBConnection) => {
-    const first = await firstOfferDate(db, countryCode);
-    dates.forEach((date, i) => {
-      checkValuationDate(date, today, first, `/valuationDates/${String(i)}`);
-    });
-    const properties: PropertyToValue[] = [];
-    for (const [i, input] of request.valuationInputs.entries()) {
-      const dossier = dossiers[i];
-      if (dossier) {
-        if (dossier.countryCode !== countryCode) {
-          throw invalidField(
-            `/valuationInputs/${String(i)}/dossierId`,
-            `is a dossier in ${dossier.countryCode}, not ${countryCode}`,
-          );
-        }
-        properties.push(toPropertyToValue(countryCode, dossier.content.property));
-      } else if ('property' in input) {
-        const resolved = await resolveProperty(
-          db,
-          countryCode,
-          input.property,
-          `/valuationInputs/${String(i)}/property`,
-        );
-        properties.push(toPropertyToValue(countryCode, resolved));
-      }
-    }
-    const valuations: Valuation[][] = [];
-    for (const property of properties) {
-      const row: Valuation[] = [];
-      for (const date of dates) {
-        row.push(await deps.valueProperty(db, { property, dealType: request.dealType, date }));
-      }
-      valuations.push(row);
-    }
-    return { valuations };
+  // Many pairs are costly work: they take the organization's turn; every request has a deadline.
+  const costly = pairs >= deps.costlyWork.options.valuationPairsCostly;
+  return deps.costlyWork.run(caller.organizationId, costly, () =>
+    deps.market.read((db, view) =>
+      deps.costlyWork.queries('valuation', db, view, (db) =>
+        valueAll(deps, db, request, dossiers, today),
+      ),
+    ),
+  );
+}
+
+async function valueAll(
+  deps: PropertyValueDeps,
+  db: DuckDBConnection,
+  request: PropertyValueRequest,
+  dossiers: (Dossier | undefined)[],
+  today: string,
+): Promise<{ valuations: Valuation[][] }> {
+  const countryCode = checkCountry(request.countryCode);
+  const dates = request.valuationDates ?? [today];
+  const first = await firstOfferDate(db, countryCode);
+  dates.forEach((date, i) => {
+    checkValuationDate(date, today, first, `/valuationDates/${String(i)}`);
   });
+  const properties: PropertyToValue[] = [];
+  for (const [i, input] of request.valuationInputs.entries()) {
+    const dossier = dossiers[i];
+    if (dossier) {
+      if (dossier.countryCode !== countryCode) {
+        throw invalidField(
+          `/valuationInputs/${String(i)}/dossierId`,
+          `is a dossier in ${dossier.countryCode}, not ${countryCode}`,
+        );
+      }
+      properties.push(toPropertyToValue(countryCode, dossier.content.property));
+    } else if ('property' in input) {
+      const resolved = await resolveProperty(
+        db,
+        countryCode,
+        input.property,
+        `/valuationInputs/${String(i)}/property`,
+      );
+      properties.push(toPropertyToValue(countryCode, resolved));
+    }
+  }
+  const valuations: Valuation[][] = [];
+  for (const property of properties) {
+    const row: Valuation[] = [];
+    for (const date of dates) {
+      row.push(await deps.valueProperty(db, { property, dealType: request.dealType, date }));
+    }
+    valuations.push(row);
+  }
+  return { valuations };
 }

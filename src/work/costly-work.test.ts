@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBackends } from '../../test/helpers/backends.js';
+import { expectProblem } from '../../test/helpers/problem.js';
+import { fixedValuer } from '../../test/helpers/valuer.js';
+import { call, createWorld, type Member, type World } from '../../test/helpers/world.js';
+import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
+import { CostlyWork, defaultCostlyWorkOptions } from './costly-work.js';
+
+const STATISTICS = {
+  countryCode: 'AT',
+  filters: { divisionLevel6: '900', dealType: 'sale' },
+  statistics: [{ type: 'count', metric: 'sale_price' }],
+};
+const VALUATION = {
+  dealType: 'sale',
+  countryCode: 'AT',
+  valuationDates: ['2026-01-01', '2026-02-01'],
+  valuationInputs: [{ property: { ...EXAMPLE_DOSSIER.property, livingArea: 50 } }],
+};
+
+describeBackends('costly requests: a budget per organization', (backend) => {
+  let world: World;
+  // Every statistics request and every valuation of two pairs or more is costly here; one runs
+  // per organization, none waits.
+  const work = new CostlyWork({
+    ...defaultCostlyWorkOptions(),
+    statisticsCostly: 1,
+    valuationPairsCostly: 2,
+    slots: 2,
+    perOrganization: 1,
+    waitingPerOrganization: 0,
+  });
+  beforeAll(async () => {
+    world = await createWorld(backend, {
+      app: {
+        costlyWork: work,
+        now: () => new Date('2026-06-15T08:00:00Z'),
+        valueProperty: fixedValuer({}, 5000),
+      },
+    });
+  });
+  afterAll(() => world.close());
+
+  const post = (url: string, payload: object, who: Member) =>
+    call(world.app, { method: 'POST', url, token: who.token, payload });
+
+  /** Takes organization A's one slot until the returned function is called. */
+  function occupyA(): () => Promise<void> {
+    let release!: () => void;
+    const held = work.queue.run(
+      world.memberA.organizationId,
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    return () => {
+      release();
+      return held;
+    };
+  }
+
+  it('refuses an organization’s costly request beyond its budget with 429, while another organization’s runs', async () => {
+    const release = occupyA();
+    try {
+      for (const [url, payload] of [
+        ['/api/v1/offers/statistics', STATISTICS],
+        ['/api/v1/valuation/property_value', VALUATION],
+      ] as const) {
+        const refused = await post(url, payload, world.memberA);
+        expectProblem(refused, 429, 'rate_limited');
+        expect(refused.headers['retry-after']).toBe('2');
+        expect((await post(url, payload, world.memberB)).statusCode).toBe(200);
+      }
+      // A cheap request does not wait for the budget: one valuation pair.
+      const cheap = await post(
+        '/api/v1/valuation/property_value',
+        { ...VALUATION, valuationDates: ['2026-01-01'] },
+        world.memberA,
+      );
+      expect(cheap.statusCode, cheap.body).toBe(200);
+    } finally {
+      await release();
+    }
+    expect((await post('/api/v1/offers/statistics', STATISTICS, world.memberA)).statusCode).toBe(
+      200,
+    );
+    expect(work.queue.size).toEqual({ running: 0, waiting: 0 });
+  });
+});
