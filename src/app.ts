@@ -17,6 +17,7 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerJsonGuards } from './http/json-guards.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { registerUuidParams } from './http/uuid-params.js';
 import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.addHook('onRoute', (route) => {
     if (!route.schema) return;

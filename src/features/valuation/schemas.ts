@@ -5,8 +5,10 @@ import { COUNTRIES } from '../../market/countries.js';
 import { DEAL_TYPES } from '../../market/schema.js';
 import { CONFIDENCES } from '../../valuation/types.js';
 import { EXAMPLE_DOSSIER, PropertyBody } from '../dossiers/schemas.js';
+import { DAY_OR_DATE_TIME_PATTERN } from './valuation-date.js';
+import { NET_RENT_TEXT } from './rent-text.js';
 
-const Range = Type.Object({ lower: Type.Number(), upper: Type.Number() });
+export const Range = Type.Object({ lower: Type.Number(), upper: Type.Number() });
 
 /** Interface document 2.4. */
 export const ValuationSchema = Type.Object(
@@ -20,6 +22,14 @@ export const ValuationSchema = Type.Object(
     valueRange: Range,
     salePrice: Type.Number({ description: 'The sale value, whatever the deal type.' }),
     salePriceRange: Range,
+    rentGross: Type.Optional(
+      Type.Number({ description: 'Rent valuations only: the monthly gross rent (= `value`).' }),
+    ),
+    rentGrossRange: Type.Optional(Range),
+    rentNet: Type.Optional(
+      Type.Number({ description: `Rent valuations only: the monthly net rent. ${NET_RENT_TEXT}` }),
+    ),
+    rentNetRange: Type.Optional(Range),
   },
   {
     description:
@@ -28,9 +38,44 @@ export const ValuationSchema = Type.Object(
   },
 );
 
+/** A day, or a date-time whose day is used (clients send `2026-11-23T00:00:00`). */
+export const DayText = Type.String({
+  pattern: DAY_OR_DATE_TIME_PATTERN,
+  description:
+    '`YYYY-MM-DD`, or an ISO 8601 date-time (`2026-11-23T00:00:00`, with or without zone) of ' +
+    'which the date part is used.',
+});
+
 export const DateText = Type.String({ format: 'date', description: '`YYYY-MM-DD`.' });
 
-const countryText = `One of ${COUNTRIES.join(', ')}; anything else is \`400 unsupported_country\`.`;
+/**
+ * One valuation input: exactly one of `property` or `dossierId`, checked by the service
+ * (validate.ts) so that an error names only the real problem, not every alternative.
+ */
+export const ValuationInput = StrictObject(
+  {
+    property: Type.Optional(PropertyBody),
+    dossierId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'A dossier of the caller’s organization.' }),
+    ),
+    buildingId: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Not supported (this service holds no building register): 400.',
+      }),
+    ),
+    simulationId: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Not supported (this service holds no simulations): 400.',
+      }),
+    ),
+  },
+  { description: 'Exactly one of `property` or `dossierId`.' },
+);
+export type ValuationInput = Static<typeof ValuationInput>;
+
+export const countryText = `One of ${COUNTRIES.join(', ')}; anything else is \`400 unsupported_country\`.`;
 
 export const PropertyValueRequest = Object.assign(
   StrictObject({
@@ -38,7 +83,7 @@ export const PropertyValueRequest = Object.assign(
       description: 'What `value` is: sale price or monthly rent.',
     }),
     valuationDates: Type.Optional(
-      Type.Array(DateText, {
+      Type.Array(DayText, {
         minItems: 1,
         maxItems: limits.valuation.maxPairs,
         description:
@@ -46,21 +91,23 @@ export const PropertyValueRequest = Object.assign(
           'today).',
       }),
     ),
-    valuationInputs: Type.Array(
-      Type.Union([
-        StrictObject({ property: PropertyBody }),
-        StrictObject({
-          dossierId: Type.String({
-            format: 'uuid',
-            description: 'A dossier of the caller’s organization.',
-          }),
-        }),
-      ]),
-      {
-        minItems: 1,
-        maxItems: limits.valuation.maxPairs,
-        description: 'Each a `property` (as in a dossier) or a `dossierId`.',
-      },
+    valuationInputs: Type.Array(ValuationInput, {
+      minItems: 1,
+      maxItems: limits.valuation.maxPairs,
+      description: 'Each a `property` (as in a dossier) or a `dossierId`.',
+    }),
+    returnScores: Type.Optional(
+      Type.Boolean({
+        description:
+          'Accepted and ignored: no scores are returned (the market data holds nothing to ' +
+          'score location, condition or quality against).',
+      }),
+    ),
+    dossierId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'Accepted and ignored (sent by some clients beside the inputs).',
+      }),
     ),
     countryCode: Type.String({ maxLength: 64, description: countryText }),
   }),
