@@ -9,6 +9,7 @@ import { createLoginThrottle, type LoginThrottle } from './features/auth/login-t
 import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
+import { poiRoutes } from './features/pois/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
@@ -153,5 +154,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);
+  poiRoutes(app, ctx);
   return app;
 }
