@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
+import { dossierLinkRoutes } from './features/dossier-links/routes.js';
 import { createLoginThrottle, type LoginThrottle } from './features/auth/login-throttle.js';
 import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
@@ -151,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   statisticsRoutes(app, ctx);
   templateRoutes(app, ctx);
   coverRoutes(app, ctx);
+  dossierLinkRoutes(app, ctx);
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);

@@ -35,6 +35,9 @@ const EnvSchema = Type.Object({
     maximum: 86_400_000,
     default: limits.timeouts.defaultKeepAliveMs,
   }),
+  PROPDATA_PUBLIC_BASE_URL: Type.Optional(
+    Type.String({ pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$', maxLength: 500 }),
+  ),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
     type: 'string',
     enum: [...LOG_LEVELS],
@@ -66,6 +69,8 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** Idle keep-alive connections are closed after this; longer than a proxy's idle timeout. */
   keepAliveTimeoutMs: number;
+  /** Where people reach the service: dossier sharing links are built on it (no trailing slash). */
+  publicBaseUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -96,5 +101,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
     keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,
+    publicBaseUrl: (
+      parsed.PROPDATA_PUBLIC_BASE_URL ?? `http://${parsed.HOST}:${String(parsed.PORT)}`
+    ).replace(/\/+$/, ''),
   };
 }
