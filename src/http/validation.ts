@@ -76,7 +76,9 @@ function withoutTypeAlternatives(errors: ErrorObject[]): ErrorObject[] {
   const detailed = new Set<ErrorObject>();
   const kept: ErrorObject[] = [];
   for (const error of errors) {
-    const union = unions.find((u) => u !== error && error.schemaPath.startsWith(`${u.schemaPath}/`));
+    const union = unions.find(
+      (u) => u !== error && error.schemaPath.startsWith(`${u.schemaPath}/`),
+    );
     if (union && error.keyword === 'type' && error.instancePath === union.instancePath) {
       typesOf.get(union)?.push(String((error.params as { type?: unknown }).type));
     } else {

@@ -100,6 +100,65 @@ describe('replay of the client libraries’ recorded requests', () => {
     }
   });
 
+  it('PHP and .NET: the light valuation answers the Valuation itself', async () => {
+    const sale = await post('/api/v1/valuation/property_value_light', req(php, 'valuationLight'));
+    expect(sale.statusCode, sale.body).toBe(200);
+    // The PHP fixture's recorded item, without its `valuations` wrapping (the .NET model reads
+    // `confidence`, `currency` and `valueRange` at the top).
+    const recorded = (php.valuationLight?.response as { valuations: object[][] })
+      .valuations[0]?.[0];
+    expectShape(sale.json(), recorded);
+    const rent = await post(
+      '/api/v1/valuation/property_value_light',
+      req(dotnet, 'valuationLight'),
+    );
+    expect(rent.statusCode, rent.body).toBe(200);
+    const body = rent.json<Record<string, unknown>>();
+    for (const key of [...(dotnet.valuationLight?.responseKeys ?? []), 'rentGross', 'rentNet']) {
+      expect(body).toHaveProperty(key);
+    }
+    expect(body.rentGross).toBe(body.value);
+  });
+
+  it('.NET: dossier creation, its valuation with timelines, and a sharing link', async () => {
+    const created = await post('/api/v1/dossiers', req(dotnet, 'dossier'));
+    const { id } = created.json<{ id: string }>();
+    const valuation = await post(
+      `/api/v1/dossiers/${id}/valuation`,
+      req(dotnet, 'dossierValuation'),
+    );
+    expect(valuation.statusCode, valuation.body).toBe(200);
+    const body = valuation.json<Record<string, unknown>>();
+    expect(Object.keys(body).sort()).toEqual(
+      [...(dotnet.dossierValuation?.responseKeys ?? [])].sort(),
+    );
+    const sale = body.valuationSale as Record<string, unknown>;
+    for (const key of (dotnet.dossierValuation as { valuationKeys: string[] }).valuationKeys) {
+      expect(sale).toHaveProperty(key);
+    }
+    expect(Number.isInteger(sale.value)).toBe(true);
+    expect((body.valuationSaleTimeline as unknown[]).length).toBe(24);
+    const share = await post('/api/v1/dossiers/links', { ...req(dotnet, 'share'), dossierId: id });
+    expect(share.statusCode, share.body).toBe(201);
+    for (const key of dotnet.share?.responseKeys ?? []) expect(share.json()).toHaveProperty(key);
+  });
+
+  it('Ruby: the recorded link request is answered with an id and a URL', async () => {
+    const created = await post('/api/v1/dossiers', req(ruby, 'dossier'));
+    const { id } = created.json<{ id: string }>();
+    const res = await post('/api/v1/dossiers/links', { ...req(ruby, 'link'), dossierId: id });
+    expect(res.statusCode, res.body).toBe(201);
+    expectShape(res.json(), ruby.link?.response);
+  });
+
+  it('PHP: points of interest in the recorded shape, empty while there are no places', async () => {
+    const res = await post('/api/v1/pois', req(php, 'pois'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ items: [], totalItems: 0 });
+    const recorded = php.pois?.response as { items: unknown[] };
+    expectShape({ ...res.json<object>(), items: recorded.items }, recorded);
+  });
+
   it('an input with none of property and dossierId is one message, as the original names it', async () => {
     const problem = expectProblem(
       await post('/api/v1/valuation/property_value', {

@@ -46,7 +46,11 @@ function documentOf(lang: Language, title: string, body: string): string {
 
 export function notFoundPage(lang: Language): string {
   const t = TEXT[lang];
-  return documentOf(lang, t.notFoundTitle, `<h1>${escape(t.notFoundTitle)}</h1><p>${escape(t.notFound)}</p>`);
+  return documentOf(
+    lang,
+    t.notFoundTitle,
+    `<h1>${escape(t.notFoundTitle)}</h1><p>${escape(t.notFound)}</p>`,
+  );
 }
 
 /** The map: the property in the middle, offers around it, the 1 km circle and a scale bar. */
@@ -87,7 +91,8 @@ function trendSvg(trend: PageData['trend'], money: (n: number) => string, label:
   const min = Math.min(...values);
   const max = Math.max(...values);
   const span = max - min || Math.max(1, max * 0.05);
-  const x = (i: number) => pad.left + (i * (w - pad.left - pad.right)) / Math.max(trend.length - 1, 1);
+  const x = (i: number) =>
+    pad.left + (i * (w - pad.left - pad.right)) / Math.max(trend.length - 1, 1);
   const y = (v: number) => pad.top + ((max - v) * (h - pad.top - pad.bottom)) / span;
   const points = trend.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(' ');
   const first = trend[0]?.date ?? '';
@@ -104,7 +109,12 @@ function trendSvg(trend: PageData['trend'], money: (n: number) => string, label:
   );
 }
 
-export function sharedPage(data: PageData, locale: string, lang: Language, expiresAt: string): string {
+export function sharedPage(
+  data: PageData,
+  locale: string,
+  lang: Language,
+  expiresAt: string,
+): string {
   const t = TEXT[lang];
   const tag = locale.replace('_', '-');
   const intlTag = Intl.NumberFormat.supportedLocalesOf(tag).length > 0 ? tag : lang;
@@ -119,7 +129,10 @@ export function sharedPage(data: PageData, locale: string, lang: Language, expir
   const p = content.property;
   const a = p.location.address;
   const address = a
-    ? [[a.street, a.houseNumber].filter(Boolean).join(' '), [a.postCode, a.city].filter(Boolean).join(' ')]
+    ? [
+        [a.street, a.houseNumber].filter(Boolean).join(' '),
+        [a.postCode, a.city].filter(Boolean).join(' '),
+      ]
         .filter((s) => s !== '')
         .join(', ')
     : '';
@@ -127,8 +140,12 @@ export function sharedPage(data: PageData, locale: string, lang: Language, expir
     ...(address ? [[t.address, address] as [string, string]] : []),
     [t.propertyType, t.types[p.propertyType.code] ?? p.propertyType.code],
     [t.livingArea, `${number(p.livingArea)} m²`],
-    ...(p.numberOfRooms === undefined ? [] : [[t.rooms, number(p.numberOfRooms)] as [string, string]]),
-    ...(p.buildingYear === undefined ? [] : [[t.buildingYear, String(p.buildingYear)] as [string, string]]),
+    ...(p.numberOfRooms === undefined
+      ? []
+      : [[t.rooms, number(p.numberOfRooms)] as [string, string]]),
+    ...(p.buildingYear === undefined
+      ? []
+      : [[t.buildingYear, String(p.buildingYear)] as [string, string]]),
     ...(p.floorNumber === undefined ? [] : [[t.floor, number(p.floorNumber)] as [string, string]]),
   ];
   const title = content.title ?? t.types[p.propertyType.code] ?? t.facts;

@@ -8,7 +8,10 @@ export const LOCALE_PATTERN = '^[A-Za-z]{2}([_-][A-Za-z]{2})?$';
 
 export const CreateLinkRequest = Object.assign(
   StrictObject({
-    dossierId: Type.String({ format: 'uuid', description: 'A dossier of the caller’s organization.' }),
+    dossierId: Type.String({
+      format: 'uuid',
+      description: 'A dossier of the caller’s organization.',
+    }),
     daysToLive: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -33,7 +36,11 @@ export const CreateLinkRequest = Object.assign(
       Type.Boolean({ description: 'Accepted and ignored: the page offers no PDF.' }),
     ),
   }),
-  { examples: [{ dossierId: '301785bc-ec45-4183-ae58-48abd2a0f1d0', daysToLive: 30, locale: 'de_CH' }] },
+  {
+    examples: [
+      { dossierId: '301785bc-ec45-4183-ae58-48abd2a0f1d0', daysToLive: 30, locale: 'de_CH' },
+    ],
+  },
 );
 export type CreateLinkRequest = Static<typeof CreateLinkRequest>;
 

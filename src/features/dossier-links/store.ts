@@ -18,7 +18,13 @@ export async function countLinks(db: AccountDb, dossierId: string): Promise<numb
 export async function insertLink(
   db: AccountDb,
   viewer: Viewer,
-  link: { dossierId: string; tokenHash: string; locale: string; createdAt: string; expiresAt: string },
+  link: {
+    dossierId: string;
+    tokenHash: string;
+    locale: string;
+    createdAt: string;
+    expiresAt: string;
+  },
 ): Promise<string> {
   const id = randomUUID();
   await db

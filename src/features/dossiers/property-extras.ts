@@ -90,9 +90,9 @@ export const DOSSIER_EXTRAS = {
     }),
   ),
   images: Type.Optional(
-    Type.Array(
-      OneLineText({ minLength: 1, maxLength: 2048, description: 'URL or identifier.' }),
-      { maxItems: 50, description: 'Image references, at most 50. Kept, not used.' },
-    ),
+    Type.Array(OneLineText({ minLength: 1, maxLength: 2048, description: 'URL or identifier.' }), {
+      maxItems: 50,
+      description: 'Image references, at most 50. Kept, not used.',
+    }),
   ),
 };

@@ -17,7 +17,12 @@ export function monthlyDates(today: string, months: number): string[] {
   return Array.from({ length: months }, (_, i) => addMonths(first, i - months + 1));
 }
 
-const dated = (valuation: Valuation, date: string, value: number, range = valuation.valueRange) => ({
+const dated = (
+  valuation: Valuation,
+  date: string,
+  value: number,
+  range = valuation.valueRange,
+) => ({
   value,
   valueRange: range,
   valuationDate: date,

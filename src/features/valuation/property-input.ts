@@ -24,7 +24,8 @@ export function toPropertyToValue(
     livingArea: property.livingArea,
   };
   const optional = {
-    postalCode: location.address?.postCode === undefined ? undefined : String(location.address.postCode),
+    postalCode:
+      location.address?.postCode === undefined ? undefined : String(location.address.postCode),
     numberOfRooms: property.numberOfRooms,
     numberOfBedrooms: property.numberOfBedrooms,
     buildingYear: property.buildingYear,
