@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
       keepAliveTimeoutMs: 72_000,
+      publicBaseUrl: 'http://127.0.0.1:8080',
     });
   });
 
@@ -33,8 +34,10 @@ describe('loadConfig', () => {
       PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '250',
       PROPDATA_DUCKDB_MEMORY_LIMIT: '512MB',
       PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '650000',
+      PROPDATA_PUBLIC_BASE_URL: 'https://propdata.example.com/',
     });
     expect(config).toMatchObject({
+      publicBaseUrl: 'https://propdata.example.com',
       duckdbMemoryLimit: '512MB',
       rateLimitPerMinute: 0,
       maxEventLoopDelayMs: 250,
@@ -56,6 +59,7 @@ describe('loadConfig', () => {
     [{ PROPDATA_TOKEN_TTL_SECONDS: '5' }, /PROPDATA_TOKEN_TTL_SECONDS must be >= 60/],
     [{ PROPDATA_DUCKDB_MEMORY_LIMIT: 'lots' }, /PROPDATA_DUCKDB_MEMORY_LIMIT must match pattern/],
     [{ PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '72' }, /PROPDATA_KEEP_ALIVE_TIMEOUT_MS must be >= 1000/],
+    [{ PROPDATA_PUBLIC_BASE_URL: 'ftp://x' }, /PROPDATA_PUBLIC_BASE_URL must match pattern/],
   ])('fails fast with a message naming the variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
