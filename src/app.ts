@@ -156,6 +156,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);
-  poiRoutes(app, ctx);
+  poiRoutes(app);
   return app;
 }

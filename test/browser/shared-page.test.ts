@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFile } from '../../src/market/import/run-import.js';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
@@ -13,6 +13,10 @@ import { call, createWorld, type World } from '../helpers/world.js';
 // browser), JavaScript off, every request it makes recorded, a screenshot taken and read back.
 
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
+
+/** Evaluates an expression in the page (text, so that this file needs no DOM types). */
+const inBrowser = <T>(page: Page, expression: string): Promise<T> =>
+  page.evaluate(expression) as Promise<T>;
 const TODAY = '2026-06-15';
 const { latitude: LAT, longitude: LON } = EXAMPLE_DOSSIER.property.location.coordinates;
 
@@ -106,7 +110,7 @@ describe('the shared dossier page in a browser', () => {
     expect(requested).toEqual([pageUrl]);
 
     // What a person reads: each section in order, in German.
-    const text = await page.$eval('main', (m) => (m as HTMLElement).innerText);
+    const text = await inBrowser<string>(page, `document.querySelector('main').innerText`);
     const order = [
       'Flat in the first district',
       'Objekt',
@@ -129,11 +133,14 @@ describe('the shared dossier page in a browser', () => {
 
     // The layout: sections stacked top to bottom in one column, nothing wider than the page,
     // the map square, five offers drawn within 1 km, the trend a line.
-    const boxes = await page.$$eval('section', (sections) =>
-      sections.map((s) => {
+    const boxes = await inBrowser<
+      { id: string; top: number; bottom: number; left: number; width: number }[]
+    >(
+      page,
+      `[...document.querySelectorAll('section')].map((s) => {
         const r = s.getBoundingClientRect();
         return { id: s.id, top: r.top, bottom: r.bottom, left: r.left, width: r.width };
-      }),
+      })`,
     );
     expect(boxes.map((b) => b.id)).toEqual(['facts', 'valuation', 'map', 'trend']);
     for (const [i, box] of boxes.entries()) {
@@ -141,45 +148,52 @@ describe('the shared dossier page in a browser', () => {
       expect(box.left).toBe(boxes[0]?.left);
       if (i > 0) expect(box.top).toBeGreaterThanOrEqual(boxes[i - 1]?.bottom ?? 0);
     }
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const scrollWidth = await inBrowser<number>(page, 'document.documentElement.scrollWidth');
     expect(scrollWidth).toBeLessThanOrEqual(800);
-    const map = await page.$eval('#map svg', (s) => {
-      const r = s.getBoundingClientRect();
-      return {
-        width: r.width,
-        height: r.height,
-        offers: s.querySelectorAll('circle[fill="#2f6fdb"]').length,
-      };
-    });
+    const map = await inBrowser<{ width: number; height: number; offers: number }>(
+      page,
+      `(() => {
+        const s = document.querySelector('#map svg');
+        const r = s.getBoundingClientRect();
+        return {
+          width: r.width,
+          height: r.height,
+          offers: s.querySelectorAll('circle[fill="#2f6fdb"]').length,
+        };
+      })()`,
+    );
     expect(map.offers).toBe(5);
     expect(Math.abs(map.width - map.height)).toBeLessThan(1);
-    expect(await page.$$eval('#trend polyline', (l) => l.length)).toBe(1);
+    expect(
+      await inBrowser<number>(page, `document.querySelectorAll('#trend polyline').length`),
+    ).toBe(1);
 
     // The screenshot: the property's red marker is painted at the map's centre.
     const shot = Buffer.from(await page.screenshot({ type: 'png', fullPage: true }));
-    const centre = await page.$eval('#map svg', (s) => {
-      const r = s.getBoundingClientRect();
-      return {
-        x: Math.round(r.left + r.width / 2 + window.scrollX),
-        y: Math.round(r.top + r.height / 2 + window.scrollY),
-      };
-    });
+    const centre = await inBrowser<{ x: number; y: number }>(
+      page,
+      `(() => {
+        const r = document.querySelector('#map svg').getBoundingClientRect();
+        return {
+          x: Math.round(r.left + r.width / 2 + window.scrollX),
+          y: Math.round(r.top + r.height / 2 + window.scrollY),
+        };
+      })()`,
+    );
     const reader = await browser.newPage();
     await reader.setContent(`<img src="data:image/png;base64,${shot.toString('base64')}">`);
-    const pixel = await reader.$eval(
-      'img',
-      async (img, at) => {
-        const image = img as HTMLImageElement;
+    const pixel = await inBrowser<number[]>(
+      reader,
+      `(async () => {
+        const image = document.querySelector('img');
         await image.decode();
         const canvas = document.createElement('canvas');
         canvas.width = image.naturalWidth;
         canvas.height = image.naturalHeight;
         const context = canvas.getContext('2d');
-        if (!context) return [];
         context.drawImage(image, 0, 0);
-        return Array.from(context.getImageData(at.x, at.y, 1, 1).data);
-      },
-      centre,
+        return Array.from(context.getImageData(${String(centre.x)}, ${String(centre.y)}, 1, 1).data);
+      })()`,
     );
     expect(pixel.slice(0, 3)).toEqual([0xd7, 0x26, 0x3d]);
     await reader.close();
@@ -196,7 +210,7 @@ describe('the shared dossier page in a browser', () => {
     await page.setJavaScriptEnabled(false);
     const response = await page.goto(pageUrl, { waitUntil: 'load' });
     expect(response?.status()).toBe(404);
-    const text = await page.$eval('main', (m) => (m as HTMLElement).innerText);
+    const text = await inBrowser<string>(page, `document.querySelector('main').innerText`);
     expect(text).toContain('Page not found');
     expect(text).not.toContain('Flat in the first district');
     await page.close();

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../app-context.js';
 import { errorResponses } from '../../http/schemas.js';
 import { findPois } from './pois.js';
 import { PoisRequest, PoisResponse } from './schemas.js';
 
-export function poiRoutes(app: FastifyInstance, _ctx: AppContext): void {
+/** Points of interest read the market data only, when it has places; no context is needed yet. */
+export function poiRoutes(app: FastifyInstance): void {
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/api/v1/pois',
     {

@@ -36,8 +36,11 @@ export async function valuePropertyLight(
     if (dossier) {
       property = dossierProperty(dossier, countryCode, '/dossierId');
     } else if (request.property) {
-      const { condition: _unused, ...facts } = request.property;
-      property = await requestedProperty(db, countryCode, facts as DossierProperty, '/property');
+      // The light property is a dossier property but for its one-word `condition`, not used.
+      const facts = Object.fromEntries(
+        Object.entries(request.property).filter(([key]) => key !== 'condition'),
+      ) as DossierProperty;
+      property = await requestedProperty(db, countryCode, facts, '/property');
     } else {
       throw invalidField('/property', 'is required unless dossierId is given');
     }
