@@ -61,6 +61,12 @@ describeBackends('dossier sharing links', (backend) => {
     const a = (await share({ dossierId, daysToLive: 1 })).json<{ id: string; url: string }>();
     const b = (await share({ dossierId, daysToLive: 3, locale: 'fr' })).json<{ url: string }>();
     expect((await page(b.url)).body).toContain('Prix de vente estimé');
+    // The Ruby client appends `?lang=` to every link.
+    const italian = await call(world.app, {
+      method: 'GET',
+      url: `${new URL(b.url).pathname.replace('/propdata', '')}?lang=it`,
+    });
+    expect(italian.body).toContain('Prezzo di vendita stimato');
     const revoked = await call(world.app, {
       method: 'DELETE',
       url: `${BASE}/${a.id}`,

@@ -15,6 +15,7 @@ import {
   LinkListQuery,
   LinkParams,
   PageParams,
+  PageQuery,
 } from './schemas.js';
 
 const BASE = '/api/v1/dossiers/links';
@@ -98,10 +99,11 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
           'It loads nothing from elsewhere and runs no script (its Content-Security-Policy ' +
           'allows only its own inline style). Unknown, expired or revoked: a plain HTML 404 page.',
         params: PageParams,
+        querystring: PageQuery,
       },
     },
     async (request, reply) => {
-      const page = await openSharedPage(deps, request.params.token);
+      const page = await openSharedPage(deps, request.params.token, request.query.lang);
       return reply
         .code(page.status)
         .header('content-type', 'text/html; charset=utf-8')

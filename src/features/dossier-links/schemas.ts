@@ -83,3 +83,14 @@ export const LinkParams = Type.Object({
 export const PageParams = Type.Object({
   token: Type.String({ maxLength: 200, description: 'The secret part of the link.' }),
 });
+
+export const PageQuery = StrictObject({
+  lang: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z]{2}$',
+      description:
+        'Language of the page instead of the link’s locale (`de`, `fr`, `it`, else English); ' +
+        'the original service’s Ruby client appends it to every link.',
+    }),
+  ),
+});
