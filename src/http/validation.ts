@@ -102,7 +102,10 @@ export function describeValidation(
   const part = PART_NAMES[httpPart ?? 'body'] ?? 'body';
   const seen = new Set<string>();
   const fieldErrors: FieldError[] = [];
-  for (const error of withoutTypeAlternatives(errors)) {
+  // A value outside an enum is one error: "must be one of …" says the type too.
+  const enumPaths = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
+  const single = errors.filter((e) => !(e.keyword === 'type' && enumPaths.has(e.instancePath)));
+  for (const error of withoutTypeAlternatives(single)) {
     if (NOISY_KEYWORDS.has(error.keyword)) continue;
     const fieldError = toFieldError(error);
     const key = `${fieldError.path} ${fieldError.message}`;

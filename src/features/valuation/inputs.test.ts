@@ -115,6 +115,72 @@ describe('valuation inputs: lenient where the original is, one message per real 
     expect(await errors({ ...base, ...over })).toEqual(expected);
   });
 
+  it('the light valuation takes a property or a dossier, not both, and answers one Valuation', async () => {
+    const light = (payload: object) =>
+      call(world.app, {
+        method: 'POST',
+        url: '/api/v1/valuation/property_value_light',
+        token: world.memberA.token,
+        payload,
+      });
+    const dossier = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    const dossierId = dossier.json<{ id: string }>().id;
+    const byDossier = await light({ ...base, dossierId });
+    expect(byDossier.statusCode, byDossier.body).toBe(200);
+    expect(byDossier.json()).toMatchObject({ value: 360000, currency: 'EUR' });
+    const rent = await light({
+      dealType: 'rent',
+      countryCode: 'AT',
+      property: {
+        location: property.location,
+        propertyType: property.propertyType,
+        livingArea: 60,
+        condition: 'well_maintained',
+      },
+    });
+    expect(rent.json()).toMatchObject({ value: 1000, rentGross: 1000, rentNet: 800 });
+    const lightProperty = {
+      location: property.location,
+      propertyType: property.propertyType,
+      livingArea: 60,
+    };
+    const both = expectProblem(
+      await light({ ...base, property: lightProperty, dossierId }),
+      400,
+      'validation_failed',
+    );
+    expect(both.message).toBe('body must have either property or dossierId, not both');
+    const neither = expectProblem(await light(base), 400, 'validation_failed');
+    expect(neither.errors).toEqual([
+      { path: '/property', message: 'is required unless dossierId is given' },
+    ]);
+    const wrong = expectProblem(
+      await light({
+        ...base,
+        property: {
+          location: property.location,
+          propertyType: property.propertyType,
+          livingArea: 60,
+          condition: { kitchen: 'simple' },
+        },
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(wrong.errors).toEqual([
+      {
+        path: '/property/condition',
+        message:
+          'must be one of "renovation_needed", "well_maintained", "new_or_recently_renovated"',
+      },
+    ]);
+  });
+
   it('a multi-family house is stored on a dossier but cannot be valued', async () => {
     const res = await post({
       ...base,
