@@ -87,6 +87,29 @@ describe('replay of the client libraries’ recorded requests', () => {
     expectShape(res.json(), ruby.valuation?.response);
   });
 
+  it('PHP: a numeric postcode is kept as the text it stands for', async () => {
+    const [input] = (req(php, 'valuationFull') as { valuationInputs: { property: object }[] })
+      .valuationInputs;
+    const created = await post('/api/v1/dossiers', {
+      dealType: 'sale',
+      countryCode: 'CH',
+      property: input?.property,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const read = await call(world.app, {
+      method: 'GET',
+      url: `/api/v1/dossiers/${created.json<{ id: string }>().id}`,
+      token,
+    });
+    expect(read.json()).toMatchObject({
+      property: {
+        location: { address: { postCode: '8037' }, precision: 'postcode' },
+        gardenArea: 25,
+        numberOfIndoorParkingSpaces: 1,
+      },
+    });
+  });
+
   it('.NET: date-times, returnScores and the whole property model are accepted', async () => {
     const res = await post('/api/v1/valuation/property_value', req(dotnet, 'valuation'));
     expect(res.statusCode, res.body).toBe(200);
