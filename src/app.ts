@@ -5,10 +5,12 @@ import type { Config } from './config.js';
 import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
+import { dossierLinkRoutes } from './features/dossier-links/routes.js';
 import { createLoginThrottle, type LoginThrottle } from './features/auth/login-throttle.js';
 import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
+import { poiRoutes } from './features/pois/routes.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
@@ -18,6 +20,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerJsonGuards } from './http/json-guards.js';
 import { registerMetrics } from './http/metrics.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { registerUuidParams } from './http/uuid-params.js';
 import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
@@ -107,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.addHook('onRoute', (route) => {
     if (!route.schema) return;
@@ -161,8 +165,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   statisticsRoutes(app, ctx);
   templateRoutes(app, ctx);
   coverRoutes(app, ctx);
+  dossierLinkRoutes(app, ctx);
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);
+  poiRoutes(app);
   return app;
 }

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
       keepAliveTimeoutMs: 72_000,
+      publicBaseUrl: 'http://127.0.0.1:8080',
     });
   });
 
@@ -37,9 +38,11 @@ describe('loadConfig', () => {
       PROPDATA_DUCKDB_MEMORY_LIMIT: '512MB',
       PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '650000',
       PROPDATA_STATS_CACHE_MB: '0',
+      PROPDATA_PUBLIC_BASE_URL: 'https://propdata.example.com/',
     });
     expect(config).toMatchObject({
       statsCacheMb: 0,
+      publicBaseUrl: 'https://propdata.example.com',
       duckdbMemoryLimit: '512MB',
       rateLimitPerMinute: 0,
       maxEventLoopDelayMs: 250,
@@ -61,6 +64,7 @@ describe('loadConfig', () => {
     [{ PROPDATA_TOKEN_TTL_SECONDS: '5' }, /PROPDATA_TOKEN_TTL_SECONDS must be >= 60/],
     [{ PROPDATA_DUCKDB_MEMORY_LIMIT: 'lots' }, /PROPDATA_DUCKDB_MEMORY_LIMIT must match pattern/],
     [{ PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '72' }, /PROPDATA_KEEP_ALIVE_TIMEOUT_MS must be >= 1000/],
+    [{ PROPDATA_PUBLIC_BASE_URL: 'ftp://x' }, /PROPDATA_PUBLIC_BASE_URL must match pattern/],
   ])('fails fast with a message naming the variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -54,6 +54,9 @@ const EnvSchema = Type.Object({
     default: limits.timeouts.defaultKeepAliveMs,
   }),
   PROPDATA_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
+  PROPDATA_PUBLIC_BASE_URL: Type.Optional(
+    Type.String({ pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$', maxLength: 500 }),
+  ),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
     type: 'string',
     enum: [...LOG_LEVELS],
@@ -89,6 +92,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** The bearer token `GET /metrics` requires; unset: there is no `/metrics`. */
   metricsToken?: string;
+  /** Where people reach the service: dossier sharing links are built on it (no trailing slash). */
+  publicBaseUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -121,5 +126,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
     keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,
     ...(parsed.PROPDATA_METRICS_TOKEN ? { metricsToken: parsed.PROPDATA_METRICS_TOKEN } : {}),
+    publicBaseUrl: (
+      parsed.PROPDATA_PUBLIC_BASE_URL ?? `http://${parsed.HOST}:${String(parsed.PORT)}`
+    ).replace(/\/+$/, ''),
   };
 }

@@ -131,6 +131,27 @@ export const limits = {
   /** Property valuation: property-date pairs per request. */
   valuation: {
     maxPairs: 50,
+    /** Rent offers stating both net and gross rent needed to measure their ratio in an area. */
+    rentRatioMinOffers: 30,
+    /** Net share of a gross rent where the data cannot measure it: service charges and heating
+     * are commonly about a fifth of a gross rent in the covered markets. */
+    defaultNetRentRatio: 0.8,
+    /** Dossier valuation timeline: months back from today, one valuation on each month's first. */
+    timelineMonths: 24,
+  },
+  /** Points of interest: search radius in meters, and items per page. */
+  pois: {
+    maxRadius: 10_000,
+    maxLimit: 100,
+    defaultLimit: 20,
+  },
+  /** Dossier sharing links: lifetime in days, and links an organization keeps. */
+  dossierLinks: {
+    maxDaysToLive: 365,
+    defaultDaysToLive: 30,
+    perDossier: 100,
+    /** Random bytes of a link token: 256 bits, far past guessing. */
+    tokenBytes: 32,
   },
   /** Costly requests: a budget per organization with fair turns between organizations, so that
    * one organization's heavy requests cannot make another's wait (see the README, "Costly

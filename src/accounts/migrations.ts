@@ -152,6 +152,39 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Sharing links of dossiers (src/features/dossier-links): a link opens a read-only page of
+  // the dossier without a login until it expires or is revoked. Only the SHA-256 of its token is
+  // kept, so the table read by someone else opens nothing. A link goes with its dossier.
+  '0006_dossier_links': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('dossier_links')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('dossier_id', 'text', (c) =>
+          c.notNull().references('dossiers.id').onDelete('cascade'),
+        )
+        .addColumn('creator_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('locale', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('dossier_links_dossier')
+        .on('dossier_links')
+        .columns(['dossier_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('dossier_links_organization')
+        .on('dossier_links')
+        .columns(['organization_id', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

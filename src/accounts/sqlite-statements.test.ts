@@ -15,10 +15,10 @@ function open(): void {
   database = new SQLite(':memory:');
   // Counts what reaches better-sqlite3's prepare.
   const prepare = database.prepare.bind(database);
-  database.prepare = ((text: string) => {
+  database.prepare = (text: string) => {
     prepared.push(text);
     return prepare(text);
-  });
+  };
   db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: keepingStatements(database) }),
   });

@@ -63,6 +63,7 @@ export interface AccountTables {
   covers: CoversTable;
   cover_files: CoverFilesTable;
   dossiers: DossiersTable;
+  dossier_links: DossierLinksTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -109,3 +110,18 @@ export interface DossiersTable {
 }
 
 export type DossierRow = Selectable<DossiersTable>;
+
+/** A sharing link of a dossier (src/features/dossier-links): only its token's SHA-256 is kept. */
+export interface DossierLinksTable {
+  id: string;
+  organization_id: string;
+  dossier_id: string;
+  creator_id: string | null;
+  token_hash: string;
+  locale: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export type DossierLinkRow = Selectable<DossierLinksTable>;

@@ -99,6 +99,37 @@ function toFieldError(error: ErrorObject): FieldError {
 // anyOf/oneOf failures repeat every branch's complaint; the summary line at the union says enough.
 const NOISY_KEYWORDS = new Set(['if', 'then', 'else']);
 
+/**
+ * The errors of an `anyOf` that only offers alternative types (a postcode as text or number):
+ * when the value has one of the types, only that branch's complaints are kept; when it has
+ * none, the branches' "must be T" become one "must be T1 or T2". Other errors pass unchanged.
+ */
+function withoutTypeAlternatives(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf');
+  if (unions.length === 0) return errors;
+  const typesOf = new Map<ErrorObject, string[]>(unions.map((u) => [u, []]));
+  const detailed = new Set<ErrorObject>();
+  const kept: ErrorObject[] = [];
+  for (const error of errors) {
+    const union = unions.find(
+      (u) => u !== error && error.schemaPath.startsWith(`${u.schemaPath}/`),
+    );
+    if (union && error.keyword === 'type' && error.instancePath === union.instancePath) {
+      typesOf.get(union)?.push(String((error.params as { type?: unknown }).type));
+    } else {
+      if (union) detailed.add(union);
+      kept.push(error);
+    }
+  }
+  return kept.flatMap((error) => {
+    const types = typesOf.get(error);
+    if (!types) return [error];
+    // The branch whose type the value has said what is wrong; the union adds nothing.
+    if (detailed.has(error)) return [];
+    return [{ ...error, message: `must be ${types.join(' or ')}` }];
+  });
+}
+
 export function describeValidation(
   errors: ErrorObject[],
   httpPart: string | undefined,
@@ -106,7 +137,10 @@ export function describeValidation(
   const part = PART_NAMES[httpPart ?? 'body'] ?? 'body';
   const seen = new Set<string>();
   const fieldErrors: FieldError[] = [];
-  for (const error of errors) {
+  // A value outside an enum is one error: "must be one of …" says the type too.
+  const enumPaths = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
+  const single = errors.filter((e) => !(e.keyword === 'type' && enumPaths.has(e.instancePath)));
+  for (const error of withoutTypeAlternatives(single)) {
     if (NOISY_KEYWORDS.has(error.keyword)) continue;
     const fieldError = toFieldError(error);
     const key = `${fieldError.path} ${fieldError.message}`;

@@ -43,3 +43,16 @@ export function expectRefusal(res: LightMyRequestResponse, where: string): void 
   expect(ERROR_STATUS[code], answer).toBe(res.statusCode);
   expect(status, answer).toBe(res.statusCode);
 }
+
+/**
+ * The public HTML page of a sharing link answers anything that is not an open link's secret
+ * with its plain 404 page (a person reads it, not a client); other refusals (a path parameter
+ * over its length) are problem+json as everywhere.
+ */
+export function expectPageRefusal(res: LightMyRequestResponse, where: string): void {
+  if (String(res.headers['content-type']).startsWith('text/html')) {
+    expect(res.statusCode, `${where} → ${String(res.statusCode)}`).toBe(404);
+    return;
+  }
+  expectRefusal(res, where);
+}

@@ -36,6 +36,13 @@ const ROUTES: Record<string, AuthMode> = {
   'DELETE /api/v1/dossiers/:id': 'bearer-or-query',
   'POST /api/v1/property_tracker': 'bearer-or-query',
   'POST /api/v1/valuation/property_value': 'bearer-or-query',
+  'POST /api/v1/valuation/property_value_light': 'bearer-or-query',
+  'POST /api/v1/dossiers/:id/valuation': 'bearer-or-query',
+  'POST /api/v1/pois': 'bearer-or-query',
+  'POST /api/v1/dossiers/links': 'bearer-or-query',
+  'GET /api/v1/dossiers/links': 'bearer-or-query',
+  'DELETE /api/v1/dossiers/links/:id': 'bearer-or-query',
+  'GET /shared/dossier/:token': 'none',
 };
 
 /** A plausible value for each path parameter, so that only authentication can fail first. */
@@ -46,6 +53,7 @@ const PARAMS: Record<string, string> = {
   uuid: '5f0e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f',
   scope: 'user',
   side: 'front',
+  token: 'x'.repeat(43),
 };
 
 const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => PARAMS[name] ?? 'x');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogRoute } from '../../src/http/auth.js';
 import { describeBackends } from '../helpers/backends.js';
-import { accountState, expectRefusal, FUZZ_SEED } from '../helpers/fuzz.js';
+import { accountState, expectPageRefusal, expectRefusal, FUZZ_SEED } from '../helpers/fuzz.js';
 import { call, createWorld, type World } from '../helpers/world.js';
 
 /*
@@ -161,7 +161,7 @@ describeBackends('fuzzing every route', (backend) => {
               ...(attempt.body !== undefined ? { payload: attempt.body } : {}),
               headers: attempt.contentType ? { 'content-type': attempt.contentType } : {},
             });
-            expectRefusal(
+            (route.url.startsWith('/shared/') ? expectPageRefusal : expectRefusal)(
               res,
               `${route.method} ${route.url} ${JSON.stringify(attempt).slice(0, 300)}`,
             );

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { CountryCode } from '../../market/countries.js';
+import { PROPERTY_TYPES } from '../../market/schema.js';
 import type { CoordinatesBody, DossierBody, PropertyBody } from './schemas.js';
 
 /**
@@ -14,6 +15,13 @@ export const CONDITIONS = [
   'well_maintained',
   'new_or_recently_renovated',
 ] as const;
+/**
+ * Property types a dossier may hold: those of the market data (valued) and
+ * `multi_family_house`, which clients of the original service send but no offer has.
+ */
+export const PROPERTY_CODES = [...PROPERTY_TYPES, 'multi_family_house'] as const;
+export type PropertyCode = (typeof PROPERTY_CODES)[number];
+
 export const QUALITIES = ['simple', 'normal', 'high_quality', 'luxury'] as const;
 /** The parts of a building rated by `condition` and `quality`. */
 export const RATED_PARTS = ['bathrooms', 'kitchen', 'flooring', 'windows', 'masonry'] as const;

@@ -2,8 +2,9 @@ import { Type, type Static, type TOptional, type TSchema, type TUnsafe } from 't
 import { OneLineText, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES } from '../../market/countries.js';
-import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
-import { CONDITIONS, PRECISIONS, QUALITIES, RATED_PARTS } from './dossier.js';
+import { DEAL_TYPES } from '../../market/schema.js';
+import { CONDITIONS, PRECISIONS, PROPERTY_CODES, QUALITIES, RATED_PARTS } from './dossier.js';
+import { DOSSIER_EXTRAS, EXTRAS_TEXT, MODEL_EXTRAS, PostCode } from './property-extras.js';
 
 const countryList = COUNTRIES.join(', ');
 
@@ -45,21 +46,37 @@ export const PropertyBody = StrictObject(
       {
         address: Type.Optional(
           StrictObject({
-            postCode: Type.Optional(text(20, 'Postcode, with or without its usual space.')),
+            postCode: Type.Optional(PostCode),
             city: Type.Optional(text(200, 'City.')),
             street: Type.Optional(text(200, 'Street.')),
             houseNumber: Type.Optional(text(20, 'House number.')),
+            buildingName: Type.Optional(text(200, 'Name of the building. Kept, not used.')),
+            unitIdentifier: Type.Optional(
+              text(100, 'The flat or unit within the building. Kept, not used.'),
+            ),
           }),
         ),
         coordinates: Type.Optional(CoordinatesBody),
         precision: Type.Optional(
           StringEnum(PRECISIONS, { description: 'How the point was found (see `location`).' }),
         ),
+
+        uprn: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            maximum: 999_999_999_999,
+            description: 'Unique Property Reference Number (United Kingdom). Kept, not used.',
+          }),
+        ),
       },
       { description: LOCATION_TEXT },
     ),
     propertyType: StrictObject({
-      code: StringEnum(PROPERTY_TYPES),
+      code: StringEnum(PROPERTY_CODES, {
+        description:
+          '`apartment` and `house` are valued; `multi_family_house` is kept on dossiers, but ' +
+          'the market data holds no such offers, so valuing it is `422 insufficient_data`.',
+      }),
       subcode: Type.Optional(text(50, 'Finer kind, free text (e.g. `penthouse`).')),
     }),
     // More than 0, said as a minimum: OpenAPI 3.0 has no numeric exclusiveMinimum.
@@ -89,8 +106,9 @@ export const PropertyBody = StrictObject(
     renovationYear: Type.Optional(year('1000–2100, not before `buildingYear`.')),
     condition: Type.Optional(ratings(CONDITIONS, 'Condition of the parts of the building.')),
     quality: Type.Optional(ratings(QUALITIES, 'Quality of the parts of the building.')),
+    ...MODEL_EXTRAS,
   },
-  { description: 'The property.' },
+  { description: `The property. ${EXTRAS_TEXT}` },
 );
 
 const dossierFields = {
@@ -109,6 +127,7 @@ const dossierFields = {
     Type.Number({ minimum: 0, maximum: 1e10, description: 'In the country’s main currency.' }),
   ),
   property: PropertyBody,
+  ...DOSSIER_EXTRAS,
 };
 
 export const EXAMPLE_DOSSIER = {

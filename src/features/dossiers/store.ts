@@ -11,7 +11,7 @@ import type { Dossier } from './dossier.js';
 // Storage of dossiers. Every query is scoped by the viewer's organization, here in SQL: no
 // query can reach another organization's dossier, and one that is not visible looks missing.
 
-function toDossier(row: DossierRow): Dossier {
+export function toDossier(row: DossierRow): Dossier {
   return {
     id: row.id,
     organizationId: row.organization_id,

@@ -32,8 +32,14 @@ export async function resolveProperty(
   path = '/property',
 ): Promise<ResolvedProperty> {
   checkPropertyRules(property, path);
-  const { location } = property;
-  const postCode = location.address?.postCode;
+  // A postcode sent as a number (`8037`) is kept as the text it stands for.
+  const given = property.location.address?.postCode;
+  const postCode = given === undefined ? undefined : String(given);
+  const location =
+    postCode === undefined
+      ? property.location
+      : { ...property.location, address: { ...property.location.address, postCode } };
+  property = { ...property, location };
   if (location.coordinates && location.precision !== 'postcode') {
     if (
       (await nearCountry(db, countryCode, location.coordinates, limits.dossiers.countryReachKm)) ===

@@ -29,7 +29,11 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
   if (postCode === undefined) {
     throw invalidField('/usePostalCode', 'needs a dossier with property.location.address.postCode');
   }
-  return { kind: 'postcode', point: location.coordinates, postcode: normalizePostcode(postCode) };
+  return {
+    kind: 'postcode',
+    point: location.coordinates,
+    postcode: normalizePostcode(String(postCode)),
+  };
 }
 
 /** What the tracker needs: the account store, the market data, the model and the time. */
@@ -73,13 +77,13 @@ async function trackProperty(
   checkValuationDate(request.date, today, await firstOfferDate(db, dossier.countryCode), '/date');
   const { content, countryCode } = dossier;
   const area = areaOf(dossier, request);
+  const property = toPropertyToValue(countryCode, content.property);
   const search = {
     countryCode,
     dealType: content.dealType,
-    propertyType: content.property.propertyType.code,
+    propertyType: property.propertyType,
     area,
   };
-  const property = toPropertyToValue(countryCode, content.property);
   const [around, recent] = trendPeriods(request.date, today);
   const { livingArea } = content.property;
   const [past, now, offers, projects, trendAround, trendRecent] = await Promise.all([

@@ -1,4 +1,5 @@
 import type { CountryCode } from '../../market/countries.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
 import type { PropertyToValue } from '../../valuation/types.js';
 import type { ResolvedProperty } from '../dossiers/validate.js';
 
@@ -8,16 +9,23 @@ export function toPropertyToValue(
   property: ResolvedProperty,
 ): PropertyToValue {
   const { location } = property;
+  const code = property.propertyType.code;
+  if (code === 'multi_family_house') {
+    throw new InsufficientDataError(
+      'A multi_family_house cannot be valued: the market data holds only apartment and house offers',
+    );
+  }
   const out: PropertyToValue = {
     countryCode,
-    propertyType: property.propertyType.code,
+    propertyType: code,
     latitude: location.coordinates.latitude,
     longitude: location.coordinates.longitude,
     locationPrecision: location.precision === 'postcode' ? 'postcode' : 'exact',
     livingArea: property.livingArea,
   };
   const optional = {
-    postalCode: location.address?.postCode,
+    postalCode:
+      location.address?.postCode === undefined ? undefined : String(location.address.postCode),
     numberOfRooms: property.numberOfRooms,
     numberOfBedrooms: property.numberOfBedrooms,
     buildingYear: property.buildingYear,
@@ -26,6 +34,9 @@ export function toPropertyToValue(
     hasLift: property.hasLift,
     landArea: property.landArea,
     renovationYear: property.renovationYear,
+    isFurnished: property.isFurnished,
+    // A balcony's area says whether there is one; the market data knows only that.
+    hasBalcony: property.balconyArea === undefined ? undefined : property.balconyArea > 0,
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) Object.assign(out, { [key]: value });

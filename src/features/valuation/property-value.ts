@@ -3,20 +3,68 @@ import type { ServiceDeps } from '../../app-context.js';
 import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
-import type { PropertyToValue, Valuation } from '../../valuation/types.js';
+import type { CountryCode } from '../../market/countries.js';
+import type { DealType, PropertyToValue, Valuation } from '../../valuation/types.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { resolveProperty } from '../dossiers/validate.js';
 import { firstOfferDate } from '../../market/queries/offer-dates.js';
-import { checkValuationDate } from './valuation-date.js';
+import { checkValuationDate, dayOf } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
+import { netRentRatio, withRents } from './rent-ratio.js';
 import type { PropertyValueRequest } from './schemas.js';
+import { checkInput } from './validate.js';
 
 export type PropertyValueDeps = Pick<
   ServiceDeps,
   'db' | 'market' | 'valueProperty' | 'now' | 'costlyWork'
 >;
+
+/**
+ * Values a property at each date; rent valuations carry their gross and net rents (the net by
+ * the ratio measured where the property is, rent-ratio.ts).
+ */
+export async function valueAtDates(
+  deps: Pick<PropertyValueDeps, 'valueProperty'>,
+  db: DuckDBConnection,
+  property: PropertyToValue,
+  dealType: DealType,
+  dates: readonly string[],
+): Promise<Valuation[]> {
+  const ratio =
+    dealType === 'rent'
+      ? (await netRentRatio(db, property.countryCode, property.postalCode)).ratio
+      : undefined;
+  const row: Valuation[] = [];
+  for (const date of dates) {
+    const valuation = await deps.valueProperty(db, { property, dealType, date });
+    row.push(ratio === undefined ? valuation : withRents(valuation, ratio));
+  }
+  return row;
+}
+
+/** A property given in a request, its location resolved, as the model takes it. */
+export async function requestedProperty(
+  db: DuckDBConnection,
+  countryCode: CountryCode,
+  property: Parameters<typeof resolveProperty>[2],
+  path: string,
+): Promise<PropertyToValue> {
+  return toPropertyToValue(countryCode, await resolveProperty(db, countryCode, property, path));
+}
+
+/** The dossier's property, when the dossier is of the request's country (else a 400 at `path`). */
+export function dossierProperty(
+  dossier: Dossier,
+  countryCode: CountryCode,
+  path: string,
+): PropertyToValue {
+  if (dossier.countryCode !== countryCode) {
+    throw invalidField(path, `is a dossier in ${dossier.countryCode}, not ${countryCode}`);
+  }
+  return toPropertyToValue(countryCode, dossier.content.property);
+}
 
 /**
  * Values each input (a property, or a visible dossier of the same country) at each date
@@ -28,9 +76,14 @@ export async function valueProperties(
   request: PropertyValueRequest,
 ): Promise<{ valuations: Valuation[][] }> {
   const today = isoDay(deps.now());
-  checkCountry(request.countryCode);
-  const dates = request.valuationDates ?? [today];
-  const pairs = dates.length * request.valuationInputs.length;
+  const countryCode = checkCountry(request.countryCode);
+  const inputs = request.valuationInputs.map((input, i) =>
+    checkInput(input, `/valuationInputs/${String(i)}`),
+  );
+  const dates = (request.valuationDates ?? [today]).map((text, i) =>
+    dayOf(text, `/valuationDates/${String(i)}`),
+  );
+  const pairs = dates.length * inputs.length;
   if (pairs > limits.valuation.maxPairs) {
     throw invalidField(
       '/valuationInputs',
@@ -39,7 +92,7 @@ export async function valueProperties(
   }
   // Dossiers first: a foreign one is a 404 before anything else is looked at.
   const dossiers: (Dossier | undefined)[] = [];
-  for (const input of request.valuationInputs) {
+  for (const input of inputs) {
     dossiers.push(
       'dossierId' in input ? await visibleDossier(deps.db, caller, input.dossierId) : undefined,
     );
@@ -49,53 +102,55 @@ export async function valueProperties(
   return deps.costlyWork.run(caller.organizationId, costly, () =>
     deps.market.read((db, view) =>
       deps.costlyWork.queries('valuation', db, view, (db) =>
-        valueAll(deps, db, request, dossiers, today),
+        valueAll(deps, db, {
+          countryCode,
+          dealType: request.dealType,
+          inputs,
+          dates,
+          dossiers,
+          today,
+        }),
       ),
     ),
   );
 }
 
+/** The valuations of checked inputs at checked dates, on one snapshot. */
 async function valueAll(
   deps: PropertyValueDeps,
   db: DuckDBConnection,
-  request: PropertyValueRequest,
-  dossiers: (Dossier | undefined)[],
-  today: string,
+  job: {
+    countryCode: CountryCode;
+    dealType: DealType;
+    inputs: ReturnType<typeof checkInput>[];
+    dates: string[];
+    dossiers: (Dossier | undefined)[];
+    today: string;
+  },
 ): Promise<{ valuations: Valuation[][] }> {
-  const countryCode = checkCountry(request.countryCode);
-  const dates = request.valuationDates ?? [today];
+  const { countryCode, dates, today } = job;
   const first = await firstOfferDate(db, countryCode);
   dates.forEach((date, i) => {
     checkValuationDate(date, today, first, `/valuationDates/${String(i)}`);
   });
   const properties: PropertyToValue[] = [];
-  for (const [i, input] of request.valuationInputs.entries()) {
-    const dossier = dossiers[i];
-    if (dossier) {
-      if (dossier.countryCode !== countryCode) {
-        throw invalidField(
-          `/valuationInputs/${String(i)}/dossierId`,
-          `is a dossier in ${dossier.countryCode}, not ${countryCode}`,
-        );
-      }
-      properties.push(toPropertyToValue(countryCode, dossier.content.property));
-    } else if ('property' in input) {
-      const resolved = await resolveProperty(
-        db,
-        countryCode,
-        input.property,
-        `/valuationInputs/${String(i)}/property`,
-      );
-      properties.push(toPropertyToValue(countryCode, resolved));
-    }
+  for (const [i, input] of job.inputs.entries()) {
+    const path = `/valuationInputs/${String(i)}`;
+    const dossier = job.dossiers[i];
+    properties.push(
+      dossier
+        ? dossierProperty(dossier, countryCode, `${path}/dossierId`)
+        : await requestedProperty(
+            db,
+            countryCode,
+            (input as { property: Parameters<typeof resolveProperty>[2] }).property,
+            `${path}/property`,
+          ),
+    );
   }
   const valuations: Valuation[][] = [];
   for (const property of properties) {
-    const row: Valuation[] = [];
-    for (const date of dates) {
-      row.push(await deps.valueProperty(db, { property, dealType: request.dealType, date }));
-    }
-    valuations.push(row);
+    valuations.push(await valueAtDates(deps, db, property, job.dealType, dates));
   }
   return { valuations };
 }

@@ -5,8 +5,18 @@ import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { LOCATION_TEXT } from '../dossiers/schemas.js';
+import { DossierParams } from '../dossiers/schemas.js';
+import { valueDossier } from './dossier-valuation.js';
+import { valuePropertyLight } from './light.js';
 import { valueProperties } from './property-value.js';
-import { PropertyValueRequest, PropertyValueResponse } from './schemas.js';
+import {
+  DossierValuationRequest,
+  DossierValuationResponse,
+  PropertyValueLightRequest,
+  PropertyValueRequest,
+  PropertyValueResponse,
+  ValuationSchema,
+} from './schemas.js';
 
 export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
@@ -31,5 +41,43 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     (request) => valueProperties(deps, callerOf(request), request.body),
+  );
+
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/api/v1/valuation/property_value_light',
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['valuation'],
+        summary: 'Value one property today (light)',
+        description:
+          'One `property` with fewer facts (or a `dossierId`, not both), valued today in ' +
+          '`dealType` with the same model as the full valuation. The answer is the Valuation ' +
+          'itself, not wrapped in `valuations` (the shape the original service’s clients read: ' +
+          '`confidence`, `currency`, `valueRange` at the top). Errors as for the full valuation.',
+        body: PropertyValueLightRequest,
+        response: { 200: ValuationSchema, ...errorResponses(400, 404, 413, 415, 422) },
+      },
+    },
+    (request) => valuePropertyLight(deps, callerOf(request), request.body),
+  );
+
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/api/v1/dossiers/:id/valuation',
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['valuation', 'dossiers'],
+        summary: 'Value a dossier today and over the last months',
+        description:
+          'The dossier’s sale value, gross and net rent today, each with a monthly timeline ' +
+          `over the last ${String(limits.valuation.timelineMonths)} months, whatever the ` +
+          'dossier’s deal type. Another organization’s dossier is a 404, as a missing one.',
+        params: DossierParams,
+        body: DossierValuationRequest,
+        response: { 200: DossierValuationResponse, ...errorResponses(400, 404, 413, 415, 422) },
+      },
+    },
+    (request) => valueDossier(deps, callerOf(request), request.params.id),
   );
 }

@@ -4,9 +4,12 @@ import { limits } from '../../limits.js';
 import { COUNTRIES } from '../../market/countries.js';
 import { DEAL_TYPES } from '../../market/schema.js';
 import { CONFIDENCES } from '../../valuation/types.js';
+import { CONDITIONS } from '../dossiers/dossier.js';
 import { EXAMPLE_DOSSIER, PropertyBody } from '../dossiers/schemas.js';
+import { DAY_OR_DATE_TIME_PATTERN } from './valuation-date.js';
+import { NET_RENT_TEXT } from './rent-text.js';
 
-const Range = Type.Object({ lower: Type.Number(), upper: Type.Number() });
+export const Range = Type.Object({ lower: Type.Number(), upper: Type.Number() });
 
 /** Interface document 2.4. */
 export const ValuationSchema = Type.Object(
@@ -20,6 +23,14 @@ export const ValuationSchema = Type.Object(
     valueRange: Range,
     salePrice: Type.Number({ description: 'The sale value, whatever the deal type.' }),
     salePriceRange: Range,
+    rentGross: Type.Optional(
+      Type.Number({ description: 'Rent valuations only: the monthly gross rent (= `value`).' }),
+    ),
+    rentGrossRange: Type.Optional(Range),
+    rentNet: Type.Optional(
+      Type.Number({ description: `Rent valuations only: the monthly net rent. ${NET_RENT_TEXT}` }),
+    ),
+    rentNetRange: Type.Optional(Range),
   },
   {
     description:
@@ -28,9 +39,44 @@ export const ValuationSchema = Type.Object(
   },
 );
 
+/** A day, or a date-time whose day is used (clients send `2026-11-23T00:00:00`). */
+export const DayText = Type.String({
+  pattern: DAY_OR_DATE_TIME_PATTERN,
+  description:
+    '`YYYY-MM-DD`, or an ISO 8601 date-time (`2026-11-23T00:00:00`, with or without zone) of ' +
+    'which the date part is used.',
+});
+
 export const DateText = Type.String({ format: 'date', description: '`YYYY-MM-DD`.' });
 
-const countryText = `One of ${COUNTRIES.join(', ')}; anything else is \`400 unsupported_country\`.`;
+/**
+ * One valuation input: exactly one of `property` or `dossierId`, checked by the service
+ * (validate.ts) so that an error names only the real problem, not every alternative.
+ */
+export const ValuationInput = StrictObject(
+  {
+    property: Type.Optional(PropertyBody),
+    dossierId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'A dossier of the caller’s organization.' }),
+    ),
+    buildingId: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Not supported (this service holds no building register): 400.',
+      }),
+    ),
+    simulationId: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Not supported (this service holds no simulations): 400.',
+      }),
+    ),
+  },
+  { description: 'Exactly one of `property` or `dossierId`.' },
+);
+export type ValuationInput = Static<typeof ValuationInput>;
+
+export const countryText = `One of ${COUNTRIES.join(', ')}; anything else is \`400 unsupported_country\`.`;
 
 export const PropertyValueRequest = Object.assign(
   StrictObject({
@@ -38,7 +84,7 @@ export const PropertyValueRequest = Object.assign(
       description: 'What `value` is: sale price or monthly rent.',
     }),
     valuationDates: Type.Optional(
-      Type.Array(DateText, {
+      Type.Array(DayText, {
         minItems: 1,
         maxItems: limits.valuation.maxPairs,
         description:
@@ -46,21 +92,23 @@ export const PropertyValueRequest = Object.assign(
           'today).',
       }),
     ),
-    valuationInputs: Type.Array(
-      Type.Union([
-        StrictObject({ property: PropertyBody }),
-        StrictObject({
-          dossierId: Type.String({
-            format: 'uuid',
-            description: 'A dossier of the caller’s organization.',
-          }),
-        }),
-      ]),
-      {
-        minItems: 1,
-        maxItems: limits.valuation.maxPairs,
-        description: 'Each a `property` (as in a dossier) or a `dossierId`.',
-      },
+    valuationInputs: Type.Array(ValuationInput, {
+      minItems: 1,
+      maxItems: limits.valuation.maxPairs,
+      description: 'Each a `property` (as in a dossier) or a `dossierId`.',
+    }),
+    returnScores: Type.Optional(
+      Type.Boolean({
+        description:
+          'Accepted and ignored: no scores are returned (the market data holds nothing to ' +
+          'score location, condition or quality against).',
+      }),
+    ),
+    dossierId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'Accepted and ignored (sent by some clients beside the inputs).',
+      }),
     ),
     countryCode: Type.String({ maxLength: 64, description: countryText }),
   }),
@@ -82,3 +130,97 @@ export const PropertyValueResponse = Type.Object({
     description: 'One array per input, in request order, holding one Valuation per date.',
   }),
 });
+
+const P = PropertyBody.properties;
+
+/** The light valuation's property: fewer facts, `condition` one rating for the whole. */
+export const PropertyLightBody = StrictObject(
+  {
+    location: P.location,
+    propertyType: P.propertyType,
+    livingArea: P.livingArea,
+    buildingYear: P.buildingYear,
+    landArea: P.landArea,
+    numberOfRooms: P.numberOfRooms,
+    numberOfBedrooms: P.numberOfBedrooms,
+    numberOfBathrooms: P.numberOfBathrooms,
+    hasOpenKitchen: P.hasOpenKitchen,
+    condition: Type.Optional(
+      StringEnum(CONDITIONS, { description: 'Overall condition. Accepted, not used.' }),
+    ),
+  },
+  { description: 'The property, as in a dossier but with fewer facts.' },
+);
+
+export const PropertyValueLightRequest = Object.assign(
+  StrictObject({
+    dealType: StringEnum(DEAL_TYPES, {
+      description: 'What `value` is: sale price or monthly gross rent.',
+    }),
+    property: Type.Optional(PropertyLightBody),
+    dossierId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'A dossier of the caller’s organization.' }),
+    ),
+    countryCode: Type.String({ maxLength: 64, description: countryText }),
+  }),
+  {
+    examples: [
+      {
+        dealType: 'rent',
+        property: {
+          location: { address: { postCode: '1010', city: 'Wien' } },
+          propertyType: { code: 'apartment' },
+          buildingYear: 1910,
+          livingArea: 48,
+        },
+        countryCode: 'AT',
+      },
+    ],
+  },
+);
+export type PropertyValueLightRequest = Static<typeof PropertyValueLightRequest>;
+
+/** One valuation of a dossier at a date, as the original service's dossier valuation gives it. */
+export const DatedValuation = Type.Object({
+  value: Type.Number({ description: 'Sale price, or monthly gross or net rent.' }),
+  valueRange: Range,
+  valuationDate: Type.String({ format: 'date' }),
+  confidence: StringEnum(CONFIDENCES),
+  valuationConfidence: StringEnum(CONFIDENCES, {
+    description: 'Same as `confidence`, under the name some clients read.',
+  }),
+  currency: Type.String(),
+});
+export type DatedValuation = Static<typeof DatedValuation>;
+
+const current = (what: string) =>
+  Type.Union([DatedValuation, Type.Null()], {
+    description: `${what} today; null when the market data cannot support it.`,
+  });
+const timeline = (what: string) =>
+  Type.Array(DatedValuation, {
+    description:
+      `${what} on the first day of each of the last ${String(limits.valuation.timelineMonths)} ` +
+      'months, oldest first; months the market data cannot support, or before its first ' +
+      'offer, are left out.',
+  });
+
+export const DossierValuationRequest = StrictObject(
+  {},
+  { description: 'Nothing to send: `{}` (the dossier says what is valued).' },
+);
+
+export const DossierValuationResponse = Type.Object({
+  valuationSale: current('The sale value'),
+  valuationSaleTimeline: timeline('The sale value'),
+  valuationRentGross: current('The monthly gross rent'),
+  valuationRentGrossTimeline: timeline('The monthly gross rent'),
+  valuationRentNet: current(`The monthly net rent (${NET_RENT_TEXT})`),
+  valuationRentNetTimeline: timeline('The monthly net rent'),
+  isValuationStale: Type.Boolean({
+    description:
+      'Always false: the valuation is computed on request from the dossier as it is and the ' +
+      'current market data, so it cannot be older than either.',
+  }),
+});
+export type DossierValuationResponse = Static<typeof DossierValuationResponse>;

@@ -1,7 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { MAIN_CURRENCY, type CountryCode } from '../countries.js';
 import { queryPrepared, type Row } from '../duck.js';
-import { DISTANCE_SQL } from '../geo.js';
+import { DISTANCE_SQL, withinRadius } from '../geo.js';
 import type { DEAL_TYPES, PROPERTY_TYPES } from '../schema.js';
 import { PRICE_COLUMN } from './offer-columns.js';
 import { areaConditions, areaTable, type Area } from './offer-area.js';
@@ -140,4 +140,67 @@ export async function meanPricePerSquareMeter(
   );
   const count = numberOf(row?.n);
   return count > 0 ? { count, mean: Number(row?.mean) } : { count };
+}
+
+/**
+ * The points of the latest offers of a deal and property type within `radius` meters of a
+ * point (newest first, then by id); at most `limit`.
+ */
+export async function latestOfferPointsNear(
+  db: DuckDBConnection,
+  search: {
+    countryCode: CountryCode;
+    dealType: DealType;
+    propertyType: PropertyType;
+    point: { latitude: number; longitude: number };
+    radius: number;
+  },
+  limit: number,
+): Promise<{ latitude: number; longitude: number }[]> {
+  const params: Record<string, DuckDBValue> = {
+    country: search.countryCode,
+    deal: search.dealType,
+    kind: search.propertyType,
+    limit,
+  };
+  const where = [
+    'country_code = $country',
+    'deal_type = $deal',
+    'property_type = $kind',
+    ...withinRadius(search.point, search.radius, params),
+  ];
+  const rows = await queryPrepared(
+    db,
+    `select latitude, longitude from offers_by_place where ${where.join(' and ')}
+     order by start_date desc, id limit $limit`,
+    params,
+  );
+  return rows.flatMap((r) => pointOrNull(r.latitude, r.longitude) ?? []);
+}
+
+/**
+ * The median share of the gross rent that is net rent, and the number of rent offers it is
+ * measured on: those stating both, with net ≤ gross (else the fields were swapped at the
+ * source), in the country or, given a postcode, in the postcode's level-6 region.
+ */
+export async function netRentShare(
+  db: DuckDBConnection,
+  countryCode: CountryCode,
+  postcode?: string,
+): Promise<{ median: number | null; offers: number }> {
+  const params: Record<string, DuckDBValue> = { country: countryCode };
+  let region = '';
+  if (postcode !== undefined) {
+    params.postcode = postcode;
+    region = `and division_level6 = (select level6_id from divisions
+      where country_code = $country and level = 100 and id = $postcode)`;
+  }
+  const [row] = await queryPrepared(
+    db,
+    `select median(rent_net / rent_gross) as ratio, count(*)::integer as n from offers
+     where country_code = $country and deal_type = 'rent'
+       and rent_gross > 0 and rent_net > 0 and rent_net <= rent_gross ${region}`,
+    params,
+  );
+  return { median: numberOrNull(row?.ratio), offers: numberOf(row?.n) };
 }

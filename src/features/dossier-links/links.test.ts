@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { hashToken } from '../../accounts/secrets.js';
+import { describeBackends } from '../../../test/helpers/backends.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { fixedValuer } from '../../../test/helpers/valuer.js';
+import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+
+const BASE = '/api/v1/dossiers/links';
+const DAY = 86_400_000;
+
+describeBackends('dossier sharing links', (backend) => {
+  let world: World;
+  let clock = new Date('2026-06-15T08:00:00Z');
+  let dossierId: string;
+  beforeAll(async () => {
+    world = await createWorld(backend, {
+      env: { PROPDATA_PUBLIC_BASE_URL: 'https://share.example.test/propdata/' },
+      app: { now: () => clock, valueProperty: fixedValuer() },
+    });
+    const res = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    dossierId = res.json<{ id: string }>().id;
+  });
+  afterAll(() => world.close());
+
+  const share = (payload: object, who: Member = world.memberA) =>
+    call(world.app, { method: 'POST', url: BASE, token: who.token, payload });
+  const page = (url: string) =>
+    call(world.app, { method: 'GET', url: new URL(url).pathname.replace('/propdata', '') });
+
+  it('makes a link on the public base URL whose page opens without a token, in its language', async () => {
+    const res = await share({ dossierId, daysToLive: 2, countryCode: 'AT', locale: 'de_AT' });
+    expect(res.statusCode, res.body).toBe(201);
+    const { id, url, expiresAt } = res.json<{ id: string; url: string; expiresAt: string }>();
+    expect(url).toMatch(/^https:\/\/share\.example\.test\/propdata\/shared\/dossier\/[\w-]{43}$/);
+    expect(expiresAt).toBe(new Date(clock.getTime() + 2 * DAY).toISOString());
+    // Only the hash of the secret is stored.
+    const secret = url.split('/').at(-1) ?? '';
+    const rows = await world.stores.accounts.db.selectFrom('dossier_links').selectAll().execute();
+    const row = rows.find((r) => r.id === id);
+    expect(row?.token_hash).toBe(hashToken(secret));
+    expect(JSON.stringify(rows)).not.toContain(secret);
+
+    const opened = await page(url);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(opened.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(opened.headers['referrer-policy']).toBe('no-referrer');
+    expect(opened.body).toContain('<html lang="de">');
+    expect(opened.body).toContain('Flat in the first district');
+    expect(opened.body).toContain('Geschätzter Kaufpreis');
+    expect(opened.body).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+  });
+
+  it('lists the links, and a revoked or expired link is a plain 404 page', async () => {
+    const a = (await share({ dossierId, daysToLive: 1 })).json<{ id: string; url: string }>();
+    const b = (await share({ dossierId, daysToLive: 3, locale: 'fr' })).json<{ url: string }>();
+    expect((await page(b.url)).body).toContain('Prix de vente estimé');
+    // The Ruby client appends `?lang=` to every link.
+    const italian = await call(world.app, {
+      method: 'GET',
+      url: `${new URL(b.url).pathname.replace('/propdata', '')}?lang=it`,
+    });
+    expect(italian.body).toContain('Prezzo di vendita stimato');
+    const revoked = await call(world.app, {
+      method: 'DELETE',
+      url: `${BASE}/${a.id}`,
+      token: world.memberA.token,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(revoked.statusCode).toBe(204);
+    const gone = await page(a.url);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(gone.body).toContain('Page not found');
+    expect(gone.body).not.toContain('Flat in the first district');
+    const list = await call(world.app, {
+      method: 'GET',
+      url: `${BASE}?dossierId=${dossierId}`,
+      token: world.adminA.token,
+    });
+    const items = list.json<{
+      items: { id: string; isActive: boolean; revokedAt: string | null }[];
+    }>().items;
+    expect(items.find((l) => l.id === a.id)).toMatchObject({ isActive: false });
+    expect(items.find((l) => l.id === a.id)?.revokedAt).toBe(clock.toISOString());
+    const before = clock;
+    clock = new Date(before.getTime() + 3 * DAY + 1);
+    try {
+      expect((await page(b.url)).statusCode).toBe(404);
+    } finally {
+      clock = before;
+    }
+    expect((await page('https://x.test/shared/dossier/not-a-secret')).statusCode).toBe(404);
+  });
+
+  it('refuses out-of-range lifetimes, another country, and another organization’s dossier', async () => {
+    for (const daysToLive of [0, 366, 1.5]) {
+      const problem = expectProblem(
+        await share({ dossierId, daysToLive }),
+        400,
+        'validation_failed',
+      );
+      expect(problem.errors?.[0]?.path).toBe('/daysToLive');
+    }
+    const country = expectProblem(
+      await share({ dossierId, countryCode: 'DE' }),
+      400,
+      'validation_failed',
+    );
+    expect(country.errors?.[0]?.path).toBe('/countryCode');
+    expectProblem(await share({ dossierId }, world.memberB), 404, 'not_found');
+    const foreignList = await call(world.app, {
+      method: 'GET',
+      url: BASE,
+      token: world.adminB.token,
+    });
+    expect(foreignList.json()).toEqual({ items: [] });
+  });
+
+  it('a link goes with its dossier', async () => {
+    const created = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    const id = created.json<{ id: string }>().id;
+    const { url } = (await share({ dossierId: id })).json<{ url: string }>();
+    expect((await page(url)).statusCode).toBe(200);
+    await call(world.app, {
+      method: 'DELETE',
+      url: `/api/v1/dossiers/${id}`,
+      token: world.memberA.token,
+    });
+    expect((await page(url)).statusCode).toBe(404);
+  });
+});

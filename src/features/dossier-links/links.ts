@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { ServiceDeps } from '../../app-context.js';
+import { hashToken } from '../../accounts/secrets.js';
+import type { DossierLinkRow } from '../../accounts/tables.js';
+import type { Caller } from '../../http/caller.js';
+import { invalidField } from '../../http/field-errors.js';
+import { AppError, notFound } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+import { visibleDossier } from '../dossiers/dossiers.js';
+import type { CreatedLink, CreateLinkRequest, DossierLink } from './schemas.js';
+import { countLinks, insertLink, listLinks, revokeLink } from './store.js';
+
+export type LinkDeps = Pick<ServiceDeps, 'db' | 'now'> & { publicBaseUrl: string };
+
+/** The path of the public page of a link; the secret is its last segment. */
+export const PAGE_PATH = '/shared/dossier';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A new sharing link of a visible dossier: a secret of `limits.dossierLinks.tokenBytes` random
+ * bytes, of which only the SHA-256 is kept. The URL holding it is given this once.
+ */
+export async function createLink(
+  deps: LinkDeps,
+  caller: Caller,
+  request: Required<Pick<CreateLinkRequest, 'daysToLive' | 'locale'>> & CreateLinkRequest,
+): Promise<CreatedLink> {
+  const dossier = await visibleDossier(deps.db, caller, request.dossierId);
+  if (request.countryCode !== undefined && request.countryCode !== dossier.countryCode) {
+    throw invalidField('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
+  }
+  if ((await countLinks(deps.db, dossier.id)) >= limits.dossierLinks.perDossier) {
+    throw new AppError(
+      'conflict',
+      `A dossier may have at most ${String(limits.dossierLinks.perDossier)} links`,
+    );
+  }
+  const secret = randomBytes(limits.dossierLinks.tokenBytes).toString('base64url');
+  const now = deps.now();
+  const expiresAt = new Date(now.getTime() + request.daysToLive * DAY_MS).toISOString();
+  const id = await insertLink(deps.db, caller, {
+    dossierId: dossier.id,
+    tokenHash: hashToken(secret),
+    locale: request.locale,
+    createdAt: now.toISOString(),
+    expiresAt,
+  });
+  return { id, url: `${deps.publicBaseUrl}${PAGE_PATH}/${secret}`, expiresAt };
+}
+
+function toLink(row: DossierLinkRow, now: string): DossierLink {
+  return {
+    id: row.id,
+    dossierId: row.dossier_id,
+    locale: row.locale,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    isActive: row.revoked_at === null && row.expires_at > now,
+  };
+}
+
+/** The organization's links (of one dossier if given), newest first. */
+export async function linksOf(
+  deps: LinkDeps,
+  caller: Caller,
+  dossierId: string | undefined,
+): Promise<{ items: DossierLink[] }> {
+  const now = deps.now().toISOString();
+  return { items: (await listLinks(deps.db, caller, dossierId)).map((r) => toLink(r, now)) };
+}
+
+export async function revoke(deps: LinkDeps, caller: Caller, id: string): Promise<void> {
+  if (!(await revokeLink(deps.db, caller, id, deps.now().toISOString()))) {
+    throw notFound('Link');
+  }
+}

@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { serviceDeps, type AppContext } from '../../app-context.js';
+import { callerOf } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
+import { createLink, linksOf, PAGE_PATH, revoke } from './links.js';
+import { openSharedPage } from './page.js';
+import { PAGE_CSP } from './page-html.js';
+import {
+  CreatedLink,
+  CreateLinkRequest,
+  LinkList,
+  LinkListQuery,
+  LinkParams,
+  PageParams,
+  PageQuery,
+} from './schemas.js';
+
+const BASE = '/api/v1/dossiers/links';
+
+const ACCESS_TEXT =
+  'Links belong to the organization of their dossier: every member creates, lists and revokes ' +
+  'them; another organization’s link or dossier is a 404 as a missing one.';
+
+export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const deps = { ...serviceDeps(ctx), publicBaseUrl: ctx.config.publicBaseUrl };
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    BASE,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'Share a dossier: a link to a read-only page',
+        description:
+          `\`url\` opens, without login, a page of the dossier (facts, valuation today, offers ` +
+          'nearby, trend) in `locale`’s language, until `daysToLive` days have passed or the ' +
+          'link is revoked; then it is a plain 404 page. The secret in the URL has 256 random ' +
+          'bits; only its SHA-256 is kept, so the URL is shown only here. At most ' +
+          `${String(limits.dossierLinks.perDossier)} links per dossier (then \`409\`). ` +
+          ACCESS_TEXT,
+        body: CreateLinkRequest,
+        response: { 201: CreatedLink, ...errorResponses(400, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      // The schema's defaults (daysToLive, locale) are filled in by the validator.
+      const body = request.body as Required<Pick<CreateLinkRequest, 'daysToLive' | 'locale'>> &
+        CreateLinkRequest;
+      return reply.code(201).send(await createLink(deps, callerOf(request), body));
+    },
+  );
+
+  r.get(
+    BASE,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'List sharing links',
+        description: `All the organization’s links, or one dossier’s; newest first. ${ACCESS_TEXT}`,
+        querystring: LinkListQuery,
+        response: { 200: LinkList, ...errorResponses(400) },
+      },
+    },
+    (request) => linksOf(deps, callerOf(request), request.query.dossierId),
+  );
+
+  r.delete(
+    `${BASE}/:id`,
+    {
+      config: { auth: 'bearer-or-query' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'Revoke a sharing link',
+        description: `Its page is a 404 from now on; revoking again changes nothing. ${ACCESS_TEXT}`,
+        params: LinkParams,
+        response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      await revoke(deps, callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.get(
+    `${PAGE_PATH}/:token`,
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['dossiers'],
+        summary: 'The shared page of a dossier (HTML)',
+        description:
+          'A server-rendered HTML page, no login: the link’s secret is the last path segment. ' +
+          'It loads nothing from elsewhere and runs no script (its Content-Security-Policy ' +
+          'allows only its own inline style). Unknown, expired or revoked: a plain HTML 404 page.',
+        params: PageParams,
+        querystring: PageQuery,
+      },
+    },
+    async (request, reply) => {
+      const page = await openSharedPage(deps, request.params.token, request.query.lang);
+      return reply
+        .code(page.status)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-security-policy', PAGE_CSP)
+        .header('referrer-policy', 'no-referrer')
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex')
+        .send(page.html);
+    },
+  );
+}

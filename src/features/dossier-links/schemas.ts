@@ -1,0 +1,96 @@
+import { Type, type Static } from 'typebox';
+import { StrictObject } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
+
+const L = limits.dossierLinks;
+
+export const LOCALE_PATTERN = '^[A-Za-z]{2}([_-][A-Za-z]{2})?$';
+
+export const CreateLinkRequest = Object.assign(
+  StrictObject({
+    dossierId: Type.String({
+      format: 'uuid',
+      description: 'A dossier of the caller’s organization.',
+    }),
+    daysToLive: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: L.maxDaysToLive,
+        default: L.defaultDaysToLive,
+        description: `Days the link opens the page, 1–${String(L.maxDaysToLive)} (default ${String(L.defaultDaysToLive)}).`,
+      }),
+    ),
+    countryCode: Type.Optional(
+      Type.String({ maxLength: 64, description: 'If given, must be the dossier’s country.' }),
+    ),
+    locale: Type.Optional(
+      Type.String({
+        pattern: LOCALE_PATTERN,
+        default: 'en',
+        description:
+          'Language of the page, as `de`, `de_CH` or `de-CH`: German, French and Italian pages ' +
+          'exist, any other language is shown in English (default `en`).',
+      }),
+    ),
+    canGeneratePdf: Type.Optional(
+      Type.Boolean({ description: 'Accepted and ignored: the page offers no PDF.' }),
+    ),
+  }),
+  {
+    examples: [
+      { dossierId: '301785bc-ec45-4183-ae58-48abd2a0f1d0', daysToLive: 30, locale: 'de_CH' },
+    ],
+  },
+);
+export type CreateLinkRequest = Static<typeof CreateLinkRequest>;
+
+export const CreatedLink = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  url: Type.String({
+    description:
+      'The page’s address, holding the link’s secret: shown here once (only a hash of it is ' +
+      'kept), built on the configured public base URL.',
+  }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+export type CreatedLink = Static<typeof CreatedLink>;
+
+export const DossierLink = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  dossierId: Type.String({ format: 'uuid' }),
+  locale: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  isActive: Type.Boolean({ description: 'Neither expired nor revoked: the page opens.' }),
+});
+export type DossierLink = Static<typeof DossierLink>;
+
+export const LinkListQuery = StrictObject({
+  dossierId: Type.Optional(
+    Type.String({ format: 'uuid', description: 'Only this dossier’s links.' }),
+  ),
+});
+
+export const LinkList = Type.Object({
+  items: Type.Array(DossierLink, { description: 'Newest first.' }),
+});
+
+export const LinkParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The link id.' }),
+});
+
+export const PageParams = Type.Object({
+  token: Type.String({ maxLength: 200, description: 'The secret part of the link.' }),
+});
+
+export const PageQuery = StrictObject({
+  lang: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z]{2}$',
+      description:
+        'Language of the page instead of the link’s locale (`de`, `fr`, `it`, else English); ' +
+        'the original service’s Ruby client appends it to every link.',
+    }),
+  ),
+});

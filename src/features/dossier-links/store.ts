@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountDb } from '../../accounts/database.js';
+import type { DossierLinkRow, DossierRow } from '../../accounts/tables.js';
+import type { Viewer } from '../../http/caller.js';
+
+// Storage of sharing links. Every query an organization makes is scoped by its id in SQL; the
+// one query without a viewer finds a link by the hash of its secret, for the public page.
+
+export async function countLinks(db: AccountDb, dossierId: string): Promise<number> {
+  const { n } = await db
+    .selectFrom('dossier_links')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('dossier_id', '=', dossierId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+export async function insertLink(
+  db: AccountDb,
+  viewer: Viewer,
+  link: {
+    dossierId: string;
+    tokenHash: string;
+    locale: string;
+    createdAt: string;
+    expiresAt: string;
+  },
+): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('dossier_links')
+    .values({
+      id,
+      organization_id: viewer.organizationId,
+      dossier_id: link.dossierId,
+      creator_id: viewer.userId,
+      token_hash: link.tokenHash,
+      locale: link.locale,
+      created_at: link.createdAt,
+      expires_at: link.expiresAt,
+      revoked_at: null,
+    })
+    .execute();
+  return id;
+}
+
+export async function listLinks(
+  db: AccountDb,
+  viewer: Viewer,
+  dossierId: string | undefined,
+): Promise<DossierLinkRow[]> {
+  let query = db
+    .selectFrom('dossier_links')
+    .selectAll()
+    .where('organization_id', '=', viewer.organizationId);
+  if (dossierId !== undefined) query = query.where('dossier_id', '=', dossierId);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+/** Revokes a link (again is harmless); false when it is not the viewer's organization's. */
+export async function revokeLink(
+  db: AccountDb,
+  viewer: Viewer,
+  id: string,
+  at: string,
+): Promise<boolean> {
+  const link = await db
+    .selectFrom('dossier_links')
+    .select(['id', 'revoked_at'])
+    .where('id', '=', id)
+    .where('organization_id', '=', viewer.organizationId)
+    .executeTakeFirst();
+  if (!link) return false;
+  if (link.revoked_at === null) {
+    await db
+      .updateTable('dossier_links')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('organization_id', '=', viewer.organizationId)
+      .execute();
+  }
+  return true;
+}
+
+/** The link with this secret's hash and its dossier, if the link is neither revoked nor expired. */
+export async function findOpenLink(
+  db: AccountDb,
+  tokenHash: string,
+  now: string,
+): Promise<{ link: DossierLinkRow; dossier: DossierRow } | undefined> {
+  const link = await db
+    .selectFrom('dossier_links')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!link) return undefined;
+  const dossier = await db
+    .selectFrom('dossiers')
+    .selectAll()
+    .where('id', '=', link.dossier_id)
+    .where('organization_id', '=', link.organization_id)
+    .executeTakeFirst();
+  return dossier && { link, dossier };
+}

@@ -1,0 +1,73 @@
+import { Type, type Static } from 'typebox';
+import { OneLineText, StrictObject } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
+import { CoordinatesBody } from '../dossiers/schemas.js';
+import { countryText } from '../valuation/schemas.js';
+
+const names = (description: string) =>
+  Type.Array(OneLineText({ minLength: 1, maxLength: 50, description: 'A name.' }), {
+    maxItems: 50,
+    description,
+  });
+
+export const PoisRequest = Object.assign(
+  StrictObject({
+    coordinates: CoordinatesBody,
+    radius: Type.Optional(
+      Type.Number({
+        minimum: 1,
+        maximum: limits.pois.maxRadius,
+        description: `Meters around \`coordinates\`, 1–${String(limits.pois.maxRadius)}.`,
+      }),
+    ),
+    category: Type.Optional(names('Categories (e.g. `education`, `leisure`); at most 50.')),
+    subcategory: Type.Optional(names('Subcategories (e.g. `kindergarten`); at most 50.')),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: limits.pois.maxLimit,
+        default: limits.pois.defaultLimit,
+        description: `Items per page, 1–${String(limits.pois.maxLimit)}.`,
+      }),
+    ),
+    countryCode: Type.String({ maxLength: 64, description: countryText }),
+  }),
+  {
+    examples: [
+      {
+        coordinates: { latitude: 48.2087, longitude: 16.3695 },
+        radius: 1000,
+        category: ['education', 'leisure'],
+        offset: 0,
+        limit: 10,
+        countryCode: 'AT',
+      },
+    ],
+  },
+);
+export type PoisRequest = Static<typeof PoisRequest>;
+
+export const Poi = Type.Object({
+  category: Type.String(),
+  subcategory: Type.String(),
+  name: Type.Optional(Type.String()),
+  distance: Type.Number({ description: 'Meters from `coordinates`.' }),
+  location: Type.Object({
+    coordinates: Type.Object({ latitude: Type.Number(), longitude: Type.Number() }),
+    address: Type.Optional(
+      Type.Object({
+        postCode: Type.Optional(Type.String()),
+        city: Type.Optional(Type.String()),
+        street: Type.Optional(Type.String()),
+        houseNumber: Type.Optional(Type.String()),
+      }),
+    ),
+  }),
+});
+
+export const PoisResponse = Type.Object({
+  items: Type.Array(Poi, { description: 'Nearest first.' }),
+  totalItems: Type.Integer({ description: 'Matching points in all pages.' }),
+});
+export type PoisResponse = Static<typeof PoisResponse>;

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { fixedValuer } from '../../../test/helpers/valuer.js';
+import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
+import type { ValueProperty } from '../../valuation/types.js';
+import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+import { monthlyDates } from './dossier-valuation.js';
+import type { DossierValuationResponse } from './schemas.js';
+
+describe('monthlyDates', () => {
+  it('is the first of each month up to today’s, oldest first', () => {
+    expect(monthlyDates('2026-03-15', 4)).toEqual([
+      '2025-12-01',
+      '2026-01-01',
+      '2026-02-01',
+      '2026-03-01',
+    ]);
+  });
+});
+
+describe('POST /api/v1/dossiers/{id}/valuation', () => {
+  let world: World;
+  let dossierId: string;
+  const fixed = fixedValuer({ '2026-05-01': 4000 }, 5000);
+  // Rents cannot be valued in 2025, nor today; sales always.
+  const valuer: ValueProperty = (db, request) => {
+    if (
+      request.dealType === 'rent' &&
+      (request.date < '2026-01-01' || request.date === '2026-06-15')
+    ) {
+      return Promise.reject(new InsufficientDataError('too few rents'));
+    }
+    return fixed(db, request);
+  };
+  beforeAll(async () => {
+    world = await createWorld('sqlite', {
+      app: { now: () => new Date('2026-06-15T08:00:00Z'), valueProperty: valuer },
+    });
+    const res = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    dossierId = res.json<{ id: string }>().id;
+  });
+  afterAll(() => world.close());
+
+  it('gives today’s values and monthly timelines, leaving out what the data cannot support', async () => {
+    const res = await call(world.app, {
+      method: 'POST',
+      url: `/api/v1/dossiers/${dossierId}/valuation`,
+      token: world.memberA.token,
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<DossierValuationResponse>();
+    expect(body.valuationSale).toMatchObject({
+      value: 360000,
+      valuationDate: '2026-06-15',
+      confidence: 'medium',
+      valuationConfidence: 'medium',
+      currency: 'EUR',
+    });
+    expect(body.valuationSaleTimeline.map((v) => v.valuationDate)).toEqual(
+      monthlyDates('2026-06-15', 24),
+    );
+    expect(body.valuationSaleTimeline.find((v) => v.valuationDate === '2026-05-01')?.value).toBe(
+      288000,
+    );
+    expect(body.valuationRentGross).toBeNull();
+    expect(body.valuationRentNet).toBeNull();
+    expect(body.valuationRentGrossTimeline.map((v) => v.valuationDate)).toEqual([
+      '2026-01-01',
+      '2026-02-01',
+      '2026-03-01',
+      '2026-04-01',
+      '2026-05-01',
+      '2026-06-01',
+    ]);
+    // No rent offer states both rents here: the default ratio.
+    const [gross, net] = [body.valuationRentGrossTimeline[0], body.valuationRentNetTimeline[0]];
+    expect(net?.value).toBe(Math.round((gross?.value ?? 0) * 0.8));
+    expect(body.isValuationStale).toBe(false);
+  });
+
+  it('refuses a body with anything in it, and another organization’s dossier is a 404', async () => {
+    const url = `/api/v1/dossiers/${dossierId}/valuation`;
+    const extra = expectProblem(
+      await call(world.app, { method: 'POST', url, token: world.memberA.token, payload: { x: 1 } }),
+      400,
+      'validation_failed',
+    );
+    expect(extra.errors).toEqual([{ path: '/x', message: 'is not allowed' }]);
+    expectProblem(
+      await call(world.app, { method: 'POST', url, token: world.adminB.token, payload: {} }),
+      404,
+      'not_found',
+    );
+  });
+});

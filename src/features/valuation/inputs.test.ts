@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { fixedValuer } from '../../../test/helpers/valuer.js';
+import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+
+const URL = '/api/v1/valuation/property_value';
+const property = EXAMPLE_DOSSIER.property;
+const base = { dealType: 'sale', countryCode: 'AT' };
+
+describe('valuation inputs: lenient where the original is, one message per real problem', () => {
+  let world: World;
+  const valuer = fixedValuer();
+  beforeAll(async () => {
+    world = await createWorld('sqlite', {
+      app: { now: () => new Date('2026-06-15T08:00:00Z'), valueProperty: valuer },
+    });
+  });
+  afterAll(() => world.close());
+  const post = (payload: object) =>
+    call(world.app, { method: 'POST', url: URL, token: world.memberA.token, payload });
+  const errors = async (payload: object) =>
+    expectProblem(await post(payload), 400, 'validation_failed').errors;
+
+  it('takes date-times by their day, a numeric postcode as text, and balconyArea and isFurnished', async () => {
+    valuer.requests.length = 0;
+    const res = await post({
+      ...base,
+      valuationDates: ['2026-01-01T00:00:00', '2026-02-01T23:30:00+01:00'],
+      valuationInputs: [
+        {
+          property: {
+            ...property,
+            location: { address: { postCode: 1010 } },
+            balconyArea: 6,
+            isFurnished: true,
+          },
+        },
+      ],
+      returnScores: true,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(valuer.requests.map((r) => r.date)).toEqual(['2026-01-01', '2026-02-01']);
+    expect(valuer.requests[0]?.property).toMatchObject({
+      postalCode: '1010',
+      hasBalcony: true,
+      isFurnished: true,
+    });
+  });
+
+  it.each([
+    [
+      'a misspelt field',
+      { valuationInputs: [{ property: { ...property, livingAera: 50 } }] },
+      [{ path: '/valuationInputs/0/property/livingAera', message: 'is not allowed' }],
+    ],
+    [
+      'a postcode of the wrong type',
+      {
+        valuationInputs: [{ property: { ...property, location: { address: { postCode: true } } } }],
+      },
+      [
+        {
+          path: '/valuationInputs/0/property/location/address/postCode',
+          message: 'must be string or integer',
+        },
+      ],
+    ],
+    [
+      'a postcode too long',
+      {
+        valuationInputs: [
+          { property: { ...property, location: { address: { postCode: 'x'.repeat(21) } } } },
+        ],
+      },
+      [
+        {
+          path: '/valuationInputs/0/property/location/address/postCode',
+          message: 'must NOT have more than 20 characters',
+        },
+      ],
+    ],
+    [
+      'a day that is not in the calendar',
+      { valuationDates: ['2026-02-30T00:00:00'], valuationInputs: [{ property }] },
+      [
+        {
+          path: '/valuationDates/0',
+          message: '"2026-02-30T00:00:00" is not a day of the calendar',
+        },
+      ],
+    ],
+    [
+      'a building id',
+      { valuationInputs: [{ buildingId: 'b-1' }] },
+      [
+        {
+          path: '/valuationInputs/0/buildingId',
+          message:
+            'is not supported: this service values a property or a dossier (it holds no building register)',
+        },
+      ],
+    ],
+    [
+      'an energy label that is none',
+      { valuationInputs: [{ property: { ...property, energyLabel: 'Z' } }] },
+      [
+        {
+          path: '/valuationInputs/0/property/energyLabel',
+          message: 'must match pattern "^([A-Ha-h]|[Aa]\\+{1,3})$"',
+        },
+      ],
+    ],
+  ])('%s is one error at its field', async (_name, over, expected) => {
+    expect(await errors({ ...base, ...over })).toEqual(expected);
+  });
+
+  it('the light valuation takes a property or a dossier, not both, and answers one Valuation', async () => {
+    const light = (payload: object) =>
+      call(world.app, {
+        method: 'POST',
+        url: '/api/v1/valuation/property_value_light',
+        token: world.memberA.token,
+        payload,
+      });
+    const dossier = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    const dossierId = dossier.json<{ id: string }>().id;
+    const byDossier = await light({ ...base, dossierId });
+    expect(byDossier.statusCode, byDossier.body).toBe(200);
+    expect(byDossier.json()).toMatchObject({ value: 360000, currency: 'EUR' });
+    const rent = await light({
+      dealType: 'rent',
+      countryCode: 'AT',
+      property: {
+        location: property.location,
+        propertyType: property.propertyType,
+        livingArea: 60,
+        condition: 'well_maintained',
+      },
+    });
+    expect(rent.json()).toMatchObject({ value: 1000, rentGross: 1000, rentNet: 800 });
+    const lightProperty = {
+      location: property.location,
+      propertyType: property.propertyType,
+      livingArea: 60,
+    };
+    const both = expectProblem(
+      await light({ ...base, property: lightProperty, dossierId }),
+      400,
+      'validation_failed',
+    );
+    expect(both.message).toBe('body must have either property or dossierId, not both');
+    const neither = expectProblem(await light(base), 400, 'validation_failed');
+    expect(neither.errors).toEqual([
+      { path: '/property', message: 'is required unless dossierId is given' },
+    ]);
+    const wrong = expectProblem(
+      await light({
+        ...base,
+        property: {
+          location: property.location,
+          propertyType: property.propertyType,
+          livingArea: 60,
+          condition: { kitchen: 'simple' },
+        },
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(wrong.errors).toEqual([
+      {
+        path: '/property/condition',
+        message:
+          'must be one of "renovation_needed", "well_maintained", "new_or_recently_renovated"',
+      },
+    ]);
+  });
+
+  it('a multi-family house is stored on a dossier but cannot be valued', async () => {
+    const res = await post({
+      ...base,
+      valuationInputs: [
+        { property: { ...property, propertyType: { code: 'multi_family_house' } } },
+      ],
+    });
+    expectProblem(res, 422, 'insufficient_data');
+  });
+});

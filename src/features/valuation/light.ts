@@ -1,0 +1,51 @@
+import type { Caller } from '../../http/caller.js';
+import { checkCountry, invalidField } from '../../http/field-errors.js';
+import { isoDay } from '../../dates.js';
+import type { Valuation } from '../../valuation/types.js';
+import { visibleDossier } from '../dossiers/dossiers.js';
+import type { DossierProperty } from '../dossiers/dossier.js';
+import {
+  dossierProperty,
+  requestedProperty,
+  valueAtDates,
+  type PropertyValueDeps,
+} from './property-value.js';
+import type { PropertyValueLightRequest } from './schemas.js';
+
+/**
+ * The light valuation: one property (or a visible dossier) today, with the same model as the
+ * full one; the answer is the Valuation itself. The light property's single `condition` is
+ * accepted and not used (the model uses no condition).
+ */
+export async function valuePropertyLight(
+  deps: PropertyValueDeps,
+  caller: Caller,
+  request: PropertyValueLightRequest,
+): Promise<Valuation> {
+  const countryCode = checkCountry(request.countryCode);
+  const today = isoDay(deps.now());
+  if (request.property !== undefined && request.dossierId !== undefined) {
+    throw invalidField('', 'must have either property or dossierId, not both');
+  }
+  const dossier =
+    request.dossierId === undefined
+      ? undefined
+      : await visibleDossier(deps.db, caller, request.dossierId);
+  return deps.market.read(async (db) => {
+    let property;
+    if (dossier) {
+      property = dossierProperty(dossier, countryCode, '/dossierId');
+    } else if (request.property) {
+      // The light property is a dossier property but for its one-word `condition`, not used.
+      const facts = Object.fromEntries(
+        Object.entries(request.property).filter(([key]) => key !== 'condition'),
+      ) as DossierProperty;
+      property = await requestedProperty(db, countryCode, facts, '/property');
+    } else {
+      throw invalidField('/property', 'is required unless dossierId is given');
+    }
+    const [valuation] = await valueAtDates(deps, db, property, request.dealType, [today]);
+    if (!valuation) throw new Error('no valuation for one date');
+    return valuation;
+  });
+}

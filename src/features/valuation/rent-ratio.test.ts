@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/backends.js';
+import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
+import { createWorld, type World } from '../../../test/helpers/world.js';
+import { limits } from '../../limits.js';
+import { importFile } from '../../market/import/run-import.js';
+import { netRentRatio, withRents } from './rent-ratio.js';
+
+// Vienna 1010 (level-6 region 9) has 30 rent offers stating both rents, at 75 % net; Graz 8010
+// has 10 at 90 %, too few for its region; Germany has none.
+const offers = [
+  ...Array.from({ length: 30 }, (_, i) => [
+    `w${String(i)}`,
+    'AT',
+    'rent',
+    'apartment',
+    '2026-05-01',
+    1000 + i,
+    (1000 + i) * 0.75,
+    60,
+    10,
+    '1010',
+  ]),
+  ...Array.from({ length: 10 }, (_, i) => [
+    `g${String(i)}`,
+    'AT',
+    'rent',
+    'apartment',
+    '2026-05-01',
+    800,
+    720,
+    60,
+    10,
+    '8010',
+  ]),
+  // Swapped at the source (net above gross): left out.
+  ['x', 'AT', 'rent', 'apartment', '2026-05-01', 500, 900, 60, 10, '1010'],
+];
+
+describe('net/gross rent ratio', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite');
+    const header = [
+      ...OFFER_KEY_COLUMNS,
+      'rentGross',
+      'rentNet',
+      'livingArea',
+      'daysOnMarket',
+      'postalCode',
+    ];
+    await importFile(
+      world.config.dataDir,
+      'offers',
+      path.resolve(writeFile(tempDir(), 'offers.csv', csv(header, offers))),
+      { strict: true, today: '2026-06-15' },
+    );
+    await world.stores.market.refresh();
+  });
+  afterAll(() => world.close());
+
+  it('is measured in the region, else the country, else the default', async () => {
+    const [vienna, graz, germany] = await world.stores.market.read(async (db) => [
+      await netRentRatio(db, 'AT', '1010'),
+      await netRentRatio(db, 'AT', '8010'),
+      await netRentRatio(db, 'DE', '10115'),
+    ]);
+    expect(vienna).toEqual({ ratio: 0.75, source: 'region' });
+    // The country's 40 offers: 30 at 0.75 and 10 at 0.9, median 0.75.
+    expect(graz).toEqual({ ratio: 0.75, source: 'country' });
+    expect(germany).toEqual({ ratio: limits.valuation.defaultNetRentRatio, source: 'default' });
+  });
+
+  it('gives gross and net rents beside the value, in whole units', () => {
+    const rent = withRents(
+      {
+        confidence: 'medium',
+        coordinates: { latitude: 0, longitude: 0 },
+        currency: 'EUR',
+        value: 1001,
+        valueRange: { lower: 901, upper: 1101 },
+        salePrice: 300000,
+        salePriceRange: { lower: 270000, upper: 330000 },
+      },
+      0.8,
+    );
+    expect(rent).toMatchObject({
+      rentGross: 1001,
+      rentGrossRange: { lower: 901, upper: 1101 },
+      rentNet: 801,
+      rentNetRange: { lower: 721, upper: 881 },
+    });
+  });
+});

@@ -1,0 +1,29 @@
+import { invalidField } from '../../http/field-errors.js';
+import type { DossierProperty } from '../dossiers/dossier.js';
+import type { ValuationInput } from './schemas.js';
+
+/** A valuation input once it is known which one it is. */
+export type CheckedInput = { dossierId: string } | { property: DossierProperty };
+
+/**
+ * Exactly one of `property` and `dossierId`. The schema leaves all of them optional so that a
+ * wrong property is named alone, not beside every other alternative's complaints; this says the
+ * rest in one message at the input. `buildingId` and `simulationId`, which the original service
+ * takes, are refused by name.
+ */
+export function checkInput(input: ValuationInput, path: string): CheckedInput {
+  for (const key of ['buildingId', 'simulationId'] as const) {
+    if (input[key] !== undefined) {
+      throw invalidField(
+        `${path}/${key}`,
+        `is not supported: this service values a property or a dossier (${key === 'buildingId' ? 'it holds no building register' : 'it holds no simulations'})`,
+      );
+    }
+  }
+  if (input.property !== undefined && input.dossierId !== undefined) {
+    throw invalidField(path, 'must have either property or dossierId, not both');
+  }
+  if (input.property !== undefined) return { property: input.property };
+  if (input.dossierId !== undefined) return { dossierId: input.dossierId };
+  throw invalidField(path, 'must have property or dossierId');
+}

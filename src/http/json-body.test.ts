@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../../test/helpers/problem.js';
+import { call, createWorld, type World } from '../../test/helpers/world.js';
+import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
+
+const json = { 'content-type': 'application/json' };
+
+describe('JSON bodies', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite');
+  });
+  afterAll(() => world.close());
+
+  it('an empty body with a JSON content type is no body on DELETE and GET', async () => {
+    const token = world.memberA.token;
+    const created = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    const url = `/api/v1/dossiers/${created.json<{ id: string }>().id}`;
+    const read = await call(world.app, { method: 'GET', url, token, headers: json, payload: '' });
+    expect(read.statusCode, read.body).toBe(200);
+    const del = await call(world.app, { method: 'DELETE', url, token, headers: json, payload: '' });
+    expect(del.statusCode, del.body).toBe(204);
+    const template = await call(world.app, {
+      method: 'DELETE',
+      url: '/api/v1/user-settings/templates/00000000-0000-4000-8000-000000000000',
+      token,
+      headers: json,
+      payload: '',
+    });
+    expectProblem(template, 404, 'not_found');
+  });
+
+  it('stays malformed JSON on POST, PUT and PATCH, and broken JSON on DELETE', async () => {
+    const token = world.memberA.token;
+    const url = '/api/v1/dossiers/00000000-0000-4000-8000-000000000000';
+    for (const [method, path] of [
+      ['POST', '/api/v1/dossiers'],
+      ['PUT', url],
+      ['PATCH', url],
+    ] as const) {
+      expectProblem(
+        await call(world.app, { method, url: path, token, headers: json, payload: '' }),
+        400,
+        'invalid_json',
+      );
+    }
+    expectProblem(
+      await call(world.app, { method: 'DELETE', url, token, headers: json, payload: '{' }),
+      400,
+      'invalid_json',
+    );
+  });
+});
