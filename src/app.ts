@@ -169,6 +169,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);
-  poiRoutes(app);
+  poiRoutes(app, ctx);
   return app;
 }

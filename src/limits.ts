@@ -141,6 +141,8 @@ export const limits = {
   },
   /** Points of interest: search radius in meters, and items per page. */
   pois: {
+    /** Meters around the point when a request gives no radius: a walk of about 12 minutes. */
+    defaultRadius: 1000,
     maxRadius: 10_000,
     maxLimit: 100,
     defaultLimit: 20,

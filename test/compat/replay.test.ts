@@ -174,7 +174,7 @@ describe('replay of the client libraries’ recorded requests', () => {
     expectShape(res.json(), ruby.link?.response);
   });
 
-  it('PHP: points of interest in the recorded shape, empty while there are no places', async () => {
+  it('PHP: points of interest in the recorded shape, empty where there are no places', async () => {
     const res = await post('/api/v1/pois', req(php, 'pois'));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ items: [], totalItems: 0 });

@@ -1,12 +1,53 @@
+import type { ServiceDeps } from '../../app-context.js';
 import { checkCountry } from '../../http/field-errors.js';
+import { limits } from '../../limits.js';
+import { POI_CATEGORIES, POI_CATEGORY_NAMES } from '../../market/places/categories.js';
+import { poisNear } from '../../market/queries/places.js';
 import type { PoisRequest, PoisResponse } from './schemas.js';
 
+export type PoisDeps = Pick<ServiceDeps, 'market'>;
+
 /**
- * Points of interest around a point. The market data holds no places yet, so every area is an
- * area without data: the answer is an empty page, in the shape clients read, after the request
- * is checked as it will be once places exist (country, coordinates, radius, paging).
+ * The categories a request asks for: in the original interface a point's `category` is the
+ * group (`education`) and its `subcategory` the kind (`kindergarten`); each filter given
+ * narrows the other. Names the vocabulary does not have match nothing.
  */
-export function findPois(request: PoisRequest): PoisResponse {
-  checkCountry(request.countryCode);
-  return { items: [], totalItems: 0 };
+function wantedCategories(request: PoisRequest) {
+  const groups = request.category ? new Set<string>(request.category) : undefined;
+  const kinds = request.subcategory ? new Set<string>(request.subcategory) : undefined;
+  return POI_CATEGORY_NAMES.filter(
+    (c) => (!groups || groups.has(POI_CATEGORIES[c])) && (!kinds || kinds.has(c)),
+  );
+}
+
+/**
+ * Points of interest around a point from the imported places data (README "Places data"),
+ * nearest first: an area without data answers an empty page.
+ */
+export async function findPois(deps: PoisDeps, request: PoisRequest): Promise<PoisResponse> {
+  const countryCode = checkCountry(request.countryCode);
+  const categories = wantedCategories(request);
+  if (categories.length === 0) return { items: [], totalItems: 0 };
+  const page = await deps.market.read((db) =>
+    poisNear(
+      db,
+      {
+        countryCode,
+        point: request.coordinates,
+        radius: request.radius ?? limits.pois.defaultRadius,
+        categories,
+      },
+      { limit: request.limit ?? limits.pois.defaultLimit, offset: request.offset ?? 0 },
+    ),
+  );
+  return {
+    items: page.items.map((p) => ({
+      category: POI_CATEGORIES[p.category],
+      subcategory: p.category,
+      ...(p.name !== null ? { name: p.name } : {}),
+      distance: p.distance,
+      location: { coordinates: p.coordinates },
+    })),
+    totalItems: page.totalItems,
+  };
 }

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { serviceDeps, type AppContext } from '../../app-context.js';
 import { errorResponses } from '../../http/schemas.js';
 import { findPois } from './pois.js';
 import { PoisRequest, PoisResponse } from './schemas.js';
 
-/** Points of interest read the market data only, when it has places; no context is needed yet. */
-export function poiRoutes(app: FastifyInstance): void {
+export function poiRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const deps = serviceDeps(ctx);
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/api/v1/pois',
     {
@@ -14,14 +15,16 @@ export function poiRoutes(app: FastifyInstance): void {
         tags: ['pois'],
         summary: 'Points of interest around a point',
         description:
-          'Schools, shops, parks… within `radius` of `coordinates`, filtered by `category` and ' +
-          '`subcategory`, nearest first, paged by `offset` and `limit`. The market data holds ' +
-          'no places yet: until it does, every answer is `{"items": [], "totalItems": 0}` ' +
-          '(an area without data), after the request is checked.',
+          'Points of interest of the imported places data within `radius` (default 1,000 m) of ' +
+          '`coordinates`, nearest first, paged by `offset` and `limit`. `category` is a group ' +
+          '(`health`, `education`, `leisure`, `catering`, `shopping`), `subcategory` a kind of ' +
+          'place (`pharmacy`, `kindergarten`, … see README "Places data"); each filter given ' +
+          'narrows the other, and names without data match nothing. An area without places ' +
+          'data answers `{"items": [], "totalItems": 0}`: nothing is ever made up.',
         body: PoisRequest,
         response: { 200: PoisResponse, ...errorResponses(400, 413, 415) },
       },
     },
-    (request) => findPois(request.body),
+    (request) => findPois(deps, request.body),
   );
 }

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/backends.js';
+import { csv, writeFile } from '../../../test/helpers/market.js';
+import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { importFile } from '../../market/import/run-import.js';
+import type { PoisResponse } from './schemas.js';
+
+const CENTER = { latitude: 48.2087, longitude: 16.3695 };
+
+/** Haversine distance in meters, written out here as the reference. */
+function meters(a: typeof CENTER, b: typeof CENTER): number {
+  const r = (d: number) => (d * Math.PI) / 180;
+  const h =
+    Math.sin(r(b.latitude - a.latitude) / 2) ** 2 +
+    Math.cos(r(a.latitude)) *
+      Math.cos(r(b.latitude)) *
+      Math.sin(r(b.longitude - a.longitude) / 2) ** 2;
+  return 2 * 6_371_008.8 * Math.asin(Math.sqrt(h));
+}
+
+// Points north of the center at growing distances (0.001° latitude ≈ 111 m).
+const POINTS = [
+  ['k1', 'kindergarten', 'Kindergarten A', 0.001],
+  ['c1', 'cafe', 'Café B', 0.002],
+  ['p1', 'pharmacy', 'Apotheke C', 0.003],
+  ['k2', 'kindergarten', null, 0.004],
+  ['s1', 'school', 'Schule D', 0.02],
+] as const;
+
+describe('points of interest', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld('sqlite');
+    const file = writeFile(
+      tempDir(),
+      'pois.csv',
+      csv(
+        ['id', 'countryCode', 'category', 'name', 'latitude', 'longitude'],
+        POINTS.map(([id, category, name, dLat]) => [
+          id,
+          'AT',
+          category,
+          name,
+          CENTER.latitude + dLat,
+          CENTER.longitude,
+        ]),
+      ),
+    );
+    await importFile(world.config.dataDir, 'pois', path.resolve(file), { strict: true });
+    await world.stores.market.refresh();
+  });
+  afterAll(() => world.close());
+
+  const pois = async (body: object) => {
+    const res = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/pois',
+      token: world.memberA.token,
+      payload: { coordinates: CENTER, countryCode: 'AT', ...body },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<PoisResponse>();
+  };
+
+  it('answers the nearest first within the radius, in the original shape, distances as measured', async () => {
+    const answer = await pois({ radius: 1000 });
+    expect(answer.totalItems).toBe(4);
+    expect(answer.items.map((p) => p.name ?? null)).toEqual([
+      'Kindergarten A',
+      'Café B',
+      'Apotheke C',
+      null,
+    ]);
+    expect(answer.items[0]).toEqual({
+      category: 'education',
+      subcategory: 'kindergarten',
+      name: 'Kindergarten A',
+      distance: Math.round(meters(CENTER, { ...CENTER, latitude: CENTER.latitude + 0.001 })),
+      location: { coordinates: { latitude: CENTER.latitude + 0.001, longitude: CENTER.longitude } },
+    });
+    // Without a radius: 1,000 m. The school 2.2 km away comes with a wider one.
+    expect((await pois({})).totalItems).toBe(4);
+    expect((await pois({ radius: 3000 })).totalItems).toBe(5);
+  });
+
+  it('filters by group and kind, each narrowing the other; names without data match nothing', async () => {
+    const names = async (body: object) => (await pois(body)).items.map((p) => p.subcategory);
+    expect(await names({ category: ['education'] })).toEqual(['kindergarten', 'kindergarten']);
+    expect(await names({ category: ['education', 'health'], radius: 3000 })).toEqual([
+      'kindergarten',
+      'pharmacy',
+      'kindergarten',
+      'school',
+    ]);
+    expect(await names({ category: ['education'], subcategory: ['kindergarten', 'cafe'] })).toEqual(
+      ['kindergarten', 'kindergarten'],
+    );
+    expect(await pois({ category: ['public_transport'] })).toEqual({ items: [], totalItems: 0 });
+  });
+
+  it('pages by offset and limit, counting all', async () => {
+    const first = await pois({ limit: 2 });
+    const second = await pois({ limit: 2, offset: 2 });
+    const past = await pois({ limit: 2, offset: 10 });
+    expect(first.items.map((p) => p.name)).toEqual(['Kindergarten A', 'Café B']);
+    expect(second.items.map((p) => p.subcategory)).toEqual(['pharmacy', 'kindergarten']);
+    expect(past).toEqual({ items: [], totalItems: 4 });
+    expect([first.totalItems, second.totalItems]).toEqual([4, 4]);
+  });
+
+  it('an area without places data is an empty page', async () => {
+    expect(
+      await pois({ countryCode: 'DE', coordinates: { latitude: 52.52, longitude: 13.4 } }),
+    ).toEqual({ items: [], totalItems: 0 });
+  });
+});
