@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
+import { attachmentRoutes } from './features/attachments/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
@@ -148,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   statisticsRoutes(app, ctx);
   templateRoutes(app, ctx);
   coverRoutes(app, ctx);
+  attachmentRoutes(app, ctx);
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);

@@ -143,4 +143,24 @@ export const limits = {
     pdfWorkerHeapMb: 256,
     pdfInspectionMs: 15_000,
   },
+  /** Dossier attachments (floor plans, permits, photos…): PNG, JPEG or PDF. */
+  attachments: {
+    /** The file, as for covers: 25 MiB. Beyond it → 413. */
+    fileBytes: 25 * 1024 * 1024,
+    /** The whole body: the file, `type`, `title` and the multipart framing. Beyond it → 413. */
+    requestBytes: 25 * 1024 * 1024 + 64 * 1024,
+    /** Attachments per dossier: a report shows them all, so they stay a few; the next → 409. */
+    perDossier: 20,
+    /** Characters of a title (given, or the file name). */
+    titleChars: 200,
+    /** Pages of a PDF attachment: its pages are appended to reports. */
+    pages: 50,
+    /** Pixels of an image, read from its header before it is decoded: a small file can declare
+     * a huge image (a decompression bomb). 40 MP is a 7,700 × 5,200 photo, 160 MB decoded. */
+    maxPixels: 40_000_000,
+    /** Pixels on one side: no real photo or scan is wider. */
+    maxSide: 20_000,
+    /** Memory the JPEG decoder may use while checking an image. */
+    decodeMemoryMb: 200,
+  },
 } as const;

@@ -63,6 +63,8 @@ export interface AccountTables {
   covers: CoversTable;
   cover_files: CoverFilesTable;
   dossiers: DossiersTable;
+  attachments: AttachmentsTable;
+  attachment_files: AttachmentFilesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -109,3 +111,34 @@ export interface DossiersTable {
 }
 
 export type DossierRow = Selectable<DossiersTable>;
+
+/** What a dossier attachment is, for the report's `attachments.<type>` sections. */
+export const ATTACHMENT_TYPES = ['floorplan', 'permit', 'marketing', 'valuation', 'other'] as const;
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+
+/** The file kinds an attachment may be, recognised by content. */
+export const ATTACHMENT_CONTENT_TYPES = ['image/png', 'image/jpeg', 'application/pdf'] as const;
+export type AttachmentContentType = (typeof ATTACHMENT_CONTENT_TYPES)[number];
+
+/** A file kept with a dossier (its bytes are in `attachment_files`). Images have their
+ * dimensions, PDFs their page count. */
+export interface AttachmentsTable {
+  id: string;
+  dossier_id: string;
+  organization_id: string;
+  type: AttachmentType;
+  title: string;
+  content_type: AttachmentContentType;
+  size: number;
+  width: number | null;
+  height: number | null;
+  pages: number | null;
+  created_at: string;
+}
+
+export interface AttachmentFilesTable {
+  attachment_id: string;
+  content: Uint8Array;
+}
+
+export type AttachmentRow = Selectable<AttachmentsTable>;

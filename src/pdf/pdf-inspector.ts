@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { limits } from '../limits.js';
+import type { AttachmentFacts } from './image-inspection.js';
 import { PdfRefusal, type PdfFacts } from './pdf-inspection.js';
-import type { InspectionAnswer, InspectionRequest } from './pdf-worker.js';
+import type { InspectionAnswer, InspectionKind, InspectionRequest } from './pdf-worker.js';
 
 export interface InspectorLimits {
   heapMb: number;
@@ -42,7 +43,16 @@ export class PdfInspector {
   ) {}
 
   inspect(bytes: Uint8Array): Promise<PdfFacts> {
-    const run = this.queue.then(() => this.run(bytes));
+    return this.enqueue(bytes, 'cover') as Promise<PdfFacts>;
+  }
+
+  /** Checks a dossier attachment: a PNG, JPEG or PDF recognised by content (image-inspection). */
+  inspectAttachment(bytes: Uint8Array): Promise<AttachmentFacts> {
+    return this.enqueue(bytes, 'attachment') as Promise<AttachmentFacts>;
+  }
+
+  private enqueue(bytes: Uint8Array, kind: InspectionKind): Promise<PdfFacts | AttachmentFacts> {
+    const run = this.queue.then(() => this.run(bytes, kind));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -70,10 +80,10 @@ export class PdfInspector {
     void worker.terminate();
   }
 
-  private run(bytes: Uint8Array): Promise<PdfFacts> {
+  private run(bytes: Uint8Array, kind: InspectionKind): Promise<PdfFacts | AttachmentFacts> {
     const worker = this.workerFor();
     const id = this.nextId++;
-    return new Promise<PdfFacts>((resolve, reject) => {
+    return new Promise<PdfFacts | AttachmentFacts>((resolve, reject) => {
       const finish = (outcome: () => void): void => {
         clearTimeout(timer);
         worker.off('message', onMessage);
@@ -84,7 +94,7 @@ export class PdfInspector {
       const onMessage = (answer: InspectionAnswer): void => {
         if (answer.id !== id) return;
         finish(() => {
-          if ('pages' in answer) resolve({ pages: answer.pages });
+          if ('facts' in answer) resolve(answer.facts);
           else if ('refusal' in answer) reject(new PdfRefusal(answer.refusal));
           else reject(new Error(`PDF inspection failed: ${answer.failure}`));
         });
@@ -115,7 +125,7 @@ export class PdfInspector {
       worker.on('error', onError);
       worker.on('exit', onExit);
       // The worker gets a copy: the caller still needs the bytes to store them.
-      worker.postMessage({ id, bytes } satisfies InspectionRequest);
+      worker.postMessage({ id, kind, bytes } satisfies InspectionRequest);
     });
   }
 }
