@@ -34,6 +34,10 @@ const ROUTES: Record<string, AuthMode> = {
   'PUT /api/v1/dossiers/:id': 'bearer-or-query',
   'PATCH /api/v1/dossiers/:id': 'bearer-or-query',
   'DELETE /api/v1/dossiers/:id': 'bearer-or-query',
+  'POST /api/v1/dossiers/:id/attachments': 'bearer-or-query',
+  'GET /api/v1/dossiers/:id/attachments': 'bearer-or-query',
+  'GET /api/v1/dossiers/:id/attachments/:attachmentId': 'bearer-or-query',
+  'DELETE /api/v1/dossiers/:id/attachments/:attachmentId': 'bearer-or-query',
   'POST /api/v1/property_tracker': 'bearer-or-query',
   'POST /api/v1/valuation/property_value': 'bearer-or-query',
 };
@@ -44,6 +48,7 @@ const PARAMS: Record<string, string> = {
   level: '8',
   id: '5f0e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f',
   uuid: '5f0e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f',
+  attachmentId: '5f0e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f',
   scope: 'user',
   side: 'front',
 };
