@@ -4,6 +4,7 @@ import type { LoginThrottle } from './features/auth/login-throttle.js';
 import type { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import type { MarketStore } from './market/market-store.js';
 import type { PdfInspector } from './pdf/pdf-inspector.js';
+import type { RenderReport } from './features/reports/model.js';
 import type { Stores } from './stores.js';
 import type { ValueProperty } from './valuation/types.js';
 
@@ -19,6 +20,8 @@ export interface AppContext {
   valueProperty: ValueProperty;
   /** Parses uploaded PDFs in a worker thread; one per app, closed with it. */
   pdfInspector: PdfInspector;
+  /** Renders PDF reports (src/features/reports) in a worker thread; one per app. */
+  renderReport: RenderReport;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface ServiceDeps {
   now: () => Date;
   valueProperty: ValueProperty;
   pdfInspector: PdfInspector;
+  renderReport: RenderReport;
 }
 
 export function serviceDeps(ctx: AppContext): ServiceDeps {
@@ -40,5 +44,6 @@ export function serviceDeps(ctx: AppContext): ServiceDeps {
     now: ctx.now,
     valueProperty: ctx.valueProperty,
     pdfInspector: ctx.pdfInspector,
+    renderReport: ctx.renderReport,
   };
 }

@@ -10,6 +10,8 @@ import { createLoginThrottle, type LoginThrottle } from './features/auth/login-t
 import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
+import { reportRoutes } from './features/reports/routes.js';
+import { renderReport } from './features/reports/render/render.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
@@ -141,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The one place the valuation model is chosen.
     valueProperty: options.valueProperty ?? valueProperty,
     pdfInspector: new PdfInspector(),
+    renderReport,
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());
   healthRoutes(app, ctx);
@@ -150,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   templateRoutes(app, ctx);
   coverRoutes(app, ctx);
   attachmentRoutes(app, ctx);
+  reportRoutes(app, ctx);
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);

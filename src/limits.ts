@@ -163,4 +163,10 @@ export const limits = {
     /** Memory the JPEG decoder may use while checking an image. */
     decodeMemoryMb: 200,
   },
+  /** PDF reports. */
+  reports: {
+    /** Offers, trends and building projects around the dossier: wider than the tracker's
+     * default (200 m), so that a report has comparables to show in most places. */
+    radius: 1000,
+  },
 } as const;
