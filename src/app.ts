@@ -11,7 +11,7 @@ import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { reportRoutes } from './features/reports/routes.js';
-import { renderReport } from './features/reports/render/render.js';
+import { ReportRenderer } from './features/reports/render/renderer.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
@@ -131,6 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
 
+  const renderer = new ReportRenderer();
   const ctx: AppContext = {
     config,
     stores,
@@ -143,9 +144,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The one place the valuation model is chosen.
     valueProperty: options.valueProperty ?? valueProperty,
     pdfInspector: new PdfInspector(),
-    renderReport,
+    renderReport: (model) => renderer.render(model),
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());
+  app.addHook('onClose', () => renderer.close());
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   divisionRoutes(app, ctx);

@@ -168,5 +168,10 @@ export const limits = {
     /** Offers, trends and building projects around the dossier: wider than the tracker's
      * default (200 m), so that a report has comparables to show in most places. */
     radius: 1000,
+    /** The render worker's heap and each report's deadline: a report with every section, 500
+     * offers and 20 attachments takes well under a second and tens of MB; the attachments (at
+     * most 20 × 25 MiB) travel as buffers outside this heap. */
+    workerHeapMb: 512,
+    renderMs: 30_000,
   },
 } as const;

@@ -9,18 +9,25 @@ export interface InspectorLimits {
   timeoutMs: number;
 }
 
-function startWorker(heapMb: number): Worker {
+/**
+ * A worker thread running `name` (a module next to `base`, the caller's `import.meta.url`) with
+ * at most `heapMb` of heap.
+ */
+export function startWorker(
+  heapMb: number,
+  base: string = import.meta.url,
+  name = 'pdf-worker',
+): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: heapMb } };
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
+  if (base.endsWith('.ts')) {
     // Running from source (tests, `npm run dev`): the worker has to compile TypeScript as well.
-    const entry = JSON.stringify(new URL('./pdf-worker.ts', here).href);
+    const entry = JSON.stringify(new URL(`./${name}.ts`, base).href);
     return new Worker(
       `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`,
       { ...options, eval: true },
     );
   }
-  return new Worker(new URL('./pdf-worker.js', here), options);
+  return new Worker(new URL(`./${name}.js`, base), options);
 }
 
 /**

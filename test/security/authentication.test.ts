@@ -38,6 +38,7 @@ const ROUTES: Record<string, AuthMode> = {
   'GET /api/v1/dossiers/:id/attachments': 'bearer-or-query',
   'GET /api/v1/dossiers/:id/attachments/:attachmentId': 'bearer-or-query',
   'DELETE /api/v1/dossiers/:id/attachments/:attachmentId': 'bearer-or-query',
+  'POST /api/v1/dossiers/:id/report': 'bearer-or-query',
   'POST /api/v1/property_tracker': 'bearer-or-query',
   'POST /api/v1/valuation/property_value': 'bearer-or-query',
 };

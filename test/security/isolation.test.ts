@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
-import { exampleTemplate } from '../../src/features/templates/provider-templates.js';
+import {
+  exampleTemplate,
+  providerTemplateId,
+} from '../../src/features/templates/provider-templates.js';
 import { describeBackends } from '../helpers/backends.js';
 import { makePng } from '../helpers/images.js';
 import { coverForm, multipart } from '../helpers/multipart.js';
@@ -53,6 +56,11 @@ const KINDS: Kind[] = [
       { method: 'PUT', url: `/api/v1/dossiers/${id}`, payload: EXAMPLE_DOSSIER },
       { method: 'PATCH', url: `/api/v1/dossiers/${id}`, payload: { title: 'taken over' } },
       { method: 'GET', url: `/api/v1/dossiers/${id}/attachments` },
+      {
+        method: 'POST',
+        url: `/api/v1/dossiers/${id}/report`,
+        payload: { templateId: providerTemplateId('AT', 'appraisal') },
+      },
       { method: 'DELETE', url: `/api/v1/dossiers/${id}` },
       {
         method: 'POST',
