@@ -3,6 +3,7 @@
 import os from 'node:os';
 import { benchLoad } from './load.js';
 import { benchMarket } from './market.js';
+import { benchReports } from './reports.js';
 import { benchStatistics } from './statistics.js';
 import { benchValuation } from './valuation.js';
 
@@ -12,6 +13,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
   statistics: benchStatistics,
   valuation: benchValuation,
   load: benchLoad,
+  reports: benchReports,
 };
 
 const args = process.argv.slice(2);

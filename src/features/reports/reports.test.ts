@@ -237,8 +237,13 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(await outlineTitles(res.rawPayload)).toEqual(
       enabled.map((s) => say('cs', `section.${s.type}`)),
     );
-    const text = (await readPdf(res.rawPayload)).pages.join('\n');
+    const czech = await readPdf(res.rawPayload);
+    const text = czech.pages.join('\n');
     expect(text).toContain('15. ledna 2026');
+    // A later report of the same worker (fonts parsed once, reused) still embeds its fonts.
+    const own = czech.fonts.filter((f) => f.name.includes('DejaVuSans'));
+    expect(own.length).toBeGreaterThanOrEqual(2);
+    for (const font of own) expect(font, font.name).toMatchObject({ embedded: true });
     expect(text).toContain(say('cs', 'noData'));
     const de = await report({ templateId: template, date: '2026-01-15', locale: 'de' });
     expect((await readPdf(de.rawPayload)).pages.join('\n')).toContain('15. Januar 2026');

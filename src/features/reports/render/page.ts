@@ -36,7 +36,44 @@ export function newDocument(title: string, author: string): Doc {
   const fonts = reportFonts();
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
+  reuseParsedFonts(doc);
   return doc;
+}
+
+type MakeFont = new (doc: Doc, font: object, id: string) => { name: string };
+
+/** pdfkit's inner font state, as of the pinned version: what `reuseParsedFonts` fills in. */
+interface FontInternals {
+  _font: { font: object; constructor: MakeFont };
+  _fontCount: number;
+  _fontFamilies: Record<string, unknown>;
+}
+
+let parsed: { make: MakeFont; regular: object; bold: object } | undefined;
+
+/**
+ * pdfkit parses a registered TTF anew in every document (fontkit.create), and fontkit then
+ * decodes each glyph again: measured, the largest part of a report's CPU after the images. The
+ * parsed fonts of the first document are kept and handed to every later one; each document still
+ * embeds its own subset of the glyphs it uses.
+ */
+function reuseParsedFonts(doc: Doc): void {
+  const inner = doc as unknown as FontInternals;
+  if (!parsed) {
+    doc.font('regular');
+    const regular = inner._font;
+    doc.font('bold');
+    parsed = { make: regular.constructor, regular: regular.font, bold: inner._font.font };
+    return;
+  }
+  for (const [key, font] of [
+    ['regular', parsed.regular],
+    ['bold', parsed.bold],
+  ] as const) {
+    const embedded = new parsed.make(doc, font, `F${String(++inner._fontCount)}`);
+    inner._fontFamilies[key] = embedded;
+    inner._fontFamilies[embedded.name] = embedded;
+  }
 }
 
 /** Ensures `height` points fit below the cursor, else starts a new page. */
