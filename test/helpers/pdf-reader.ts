@@ -54,3 +54,18 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
     }),
   };
 }
+
+/** How many images each page of a PDF shows (1-based page → count), read with `pdfimages`. */
+export async function imagesPerPage(bytes: Uint8Array): Promise<Map<number, number>> {
+  const file = path.join(tempDir(), 'images.pdf');
+  writeFileSync(file, bytes);
+  const { stdout } = await run('pdfimages', ['-list', file]);
+  const counts = new Map<number, number>();
+  // Two header lines, then: page num type width height … (soft masks are listed as `smask`).
+  for (const line of stdout.split('\n').slice(2)) {
+    const [page, , type] = line.trim().split(/\s+/);
+    if (page === undefined || page === '' || type !== 'image') continue;
+    counts.set(Number(page), (counts.get(Number(page)) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
-import { makePng } from '../../../test/helpers/images.js';
+import { makeJpeg, makePng } from '../../../test/helpers/images.js';
 import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
 import { coverForm, multipart } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
-import { outlineTitles, readPdf } from '../../../test/helpers/pdf-reader.js';
+import { imagesPerPage, outlineTitles, readPdf } from '../../../test/helpers/pdf-reader.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
@@ -247,6 +247,52 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).toContain(say('cs', 'noData'));
     const de = await report({ templateId: template, date: '2026-01-15', locale: 'de' });
     expect((await readPdf(de.rawPayload)).pages.join('\n')).toContain('15. Januar 2026');
+  });
+
+  it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
+    const photo = await call(world.app, {
+      method: 'POST',
+      url: `/api/v1/dossiers/${dossier}/attachments`,
+      token: world.memberA.token,
+      ...multipart([
+        { name: 'file', filename: 'front.jpg', data: makeJpeg(320, 200) },
+        { name: 'type', data: 'marketing' },
+        { name: 'title', data: 'Street front' },
+      ]),
+    });
+    expect(photo.statusCode, photo.body).toBe(201);
+    const shown = new Set(['overview', 'attachments.floorplan']);
+    const t = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/',
+      token: world.memberA.token,
+      payload: {
+        title: 'Brochure',
+        level: 'user',
+        countryCode: 'AT',
+        frontCover: false,
+        backCover: false,
+        sections: defaultSections('AT', 'brochure').map((s) => ({
+          ...s,
+          enabled: shown.has(s.type),
+        })),
+      },
+    });
+    expect(t.statusCode, t.body).toBe(201);
+    const res = await report({ templateId: t.json<{ id: string }>().id, date: '2026-01-15' });
+    expect(res.statusCode, res.body).toBe(200);
+    const pdf = await readPdf(res.rawPayload);
+    expect(await outlineTitles(res.rawPayload)).toEqual([
+      say('en', 'section.overview'),
+      say('en', 'section.attachments.floorplan'),
+    ]);
+    // No covers: the title page, the overview led by the photo (its map may run onto a second
+    // page), the floor plan on the last page.
+    expect(pdf.pages[1]).toContain(say('en', 'highlights'));
+    expect(pdf.pages[1]).toContain('Street front');
+    expect(pdf.pages[pdf.pageCount - 1]).toContain('plan.png');
+    const images = await imagesPerPage(res.rawPayload);
+    expect([images.get(1) ?? 0, images.get(2), images.get(pdf.pageCount)]).toEqual([0, 1, 1]);
   });
 
   describe('refusals', () => {
