@@ -13,6 +13,8 @@ import { importFile } from '../../market/import/run-import.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { defaultSections } from '../templates/provider-templates.js';
 import type { Section } from '../templates/schemas.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
+import type { ValueProperty } from '../../valuation/types.js';
 import { say } from './messages.js';
 
 const TODAY = '2026-06-15';
@@ -73,6 +75,13 @@ function sections(): Section[] {
   ];
 }
 
+/** 11,000 per m², except for dossiers of 333 m², which the market data cannot value. */
+const valuer = fixedValuer({}, 11000);
+const thinMarketValuer: ValueProperty = (db, request) =>
+  request.property.livingArea === 333
+    ? Promise.reject(new InsufficientDataError('too few comparables'))
+    : valuer(db, request);
+
 describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
   let world: World;
   let dossier: string;
@@ -80,7 +89,7 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
   let enabled: Section[];
   beforeAll(async () => {
     world = await createWorld(backend, {
-      app: { now: () => new Date(`${TODAY}T12:00:00Z`), valueProperty: fixedValuer({}, 11000) },
+      app: { now: () => new Date(`${TODAY}T12:00:00Z`), valueProperty: thinMarketValuer },
     });
     const dir = tempDir();
     const options = { strict: true, today: TODAY };
@@ -293,6 +302,28 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(pdf.pages[pdf.pageCount - 1]).toContain('plan.png');
     const images = await imagesPerPage(res.rawPayload);
     expect([images.get(1) ?? 0, images.get(2), images.get(pdf.pageCount)]).toEqual([0, 1, 1]);
+  });
+
+  it('says where the market data cannot value the dossier, instead of showing numbers', async () => {
+    const created = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: { ...EXAMPLE_DOSSIER, property: { ...EXAMPLE_DOSSIER.property, livingArea: 333 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await report(
+      { templateId: template, date: '2026-01-15', locale: 'it' },
+      world.memberA,
+      created.json<{ id: string }>().id,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await outlineTitles(res.rawPayload)).toEqual(
+      enabled.map((s) => say('it', `section.${s.type}`)),
+    );
+    const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain(say('it', 'noValuation'));
+    expect(text).not.toContain(say('it', 'estimatedValue').toUpperCase());
   });
 
   describe('refusals', () => {

@@ -29,7 +29,8 @@ function titlePage(ctx: SectionContext): void {
   const d = model.dossier;
   facts(doc, [
     [t('valuationDate'), f.date(model.date)],
-    [t('coordinates'), `${f.number(d.latitude, 5)}, ${f.number(d.longitude, 5)}`],
+    // A slash between them: in most of the locales the comma is the decimal separator.
+    [t('coordinates'), `${f.number(d.latitude, 5)} / ${f.number(d.longitude, 5)}`],
     ...propertyFacts(ctx).slice(0, 6),
   ]);
   doc

@@ -217,11 +217,15 @@ const offerRow = (f: Formats, o: OfferItem) => [
 
 function comparables(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
-  const offers = model.tracker?.offers;
+  if (!model.tracker) {
+    // Without a valuation the tracker answered nothing: no offers were looked for.
+    paragraph(doc, t('noValuation'));
+    return;
+  }
+  const offers = model.tracker.offers;
   if (config(section, 'offers')) {
     subheading(doc, t('offersTable'));
-    if (!offers || offers.totalItems === 0)
-      paragraph(doc, t('noOffers', { date: f.date(model.date) }));
+    if (offers.totalItems === 0) paragraph(doc, t('noOffers', { date: f.date(model.date) }));
     else {
       paragraph(
         doc,
@@ -242,7 +246,7 @@ function comparables(ctx: SectionContext, section: Section): void {
       );
     }
   }
-  if (config(section, 'offer_details') && offers && offers.items.length > 0) {
+  if (config(section, 'offer_details') && offers.items.length > 0) {
     subheading(doc, t('offerDetails'));
     for (const o of offers.items.slice(0, DETAIL_BLOCKS)) {
       const row = offerRow(f, o);
@@ -258,7 +262,7 @@ function comparables(ctx: SectionContext, section: Section): void {
   }
   if (config(section, 'market_trends')) {
     subheading(doc, t('trendChart'), 180);
-    const [around, recent] = model.tracker?.trends ?? [];
+    const [around, recent] = model.tracker.trends;
     barChart(
       doc,
       [
@@ -275,10 +279,10 @@ function comparables(ctx: SectionContext, section: Section): void {
       ],
       f.money,
     );
-    const perSqm = (offers?.items ?? []).flatMap((o) =>
+    const perSqm = offers.items.flatMap((o) =>
       o.pricePerSquareMeter === null ? [] : [o.pricePerSquareMeter],
     );
-    const now = model.tracker?.valuations[1];
+    const now = model.tracker.valuations[1];
     if (perSqm.length > 0) {
       subheading(doc, t('histogram'), 190);
       histogram(
