@@ -5,6 +5,7 @@ import { benchFairness } from './fairness.js';
 import { benchLoad } from './load.js';
 import { benchLoadTail } from './load-tail.js';
 import { benchMarket } from './market.js';
+import { benchReports } from './reports.js';
 import { benchStatistics } from './statistics.js';
 import { benchValuation } from './valuation.js';
 
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, (args: string[]) => Promise<string>> = {
   load: benchLoad,
   fairness: benchFairness,
   'load-tail': benchLoadTail,
+  reports: benchReports,
 };
 
 const args = process.argv.slice(2);

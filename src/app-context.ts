@@ -4,6 +4,7 @@ import type { LoginThrottle } from './features/auth/login-throttle.js';
 import type { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import type { MarketStore } from './market/market-store.js';
 import type { PdfInspector } from './pdf/pdf-inspector.js';
+import type { RenderReport } from './features/reports/model.js';
 import type { Stores } from './stores.js';
 import type { CostlyWork } from './work/costly-work.js';
 import type { ValueProperty } from './valuation/types.js';
@@ -22,6 +23,8 @@ export interface AppContext {
   pdfInspector: PdfInspector;
   /** The per-organization budget for costly requests (statistics, valuations). */
   costlyWork: CostlyWork;
+  /** Renders PDF reports (src/features/reports) in a worker thread; one per app. */
+  renderReport: RenderReport;
 }
 
 /**
@@ -35,6 +38,7 @@ export interface ServiceDeps {
   valueProperty: ValueProperty;
   pdfInspector: PdfInspector;
   costlyWork: CostlyWork;
+  renderReport: RenderReport;
 }
 
 export function serviceDeps(ctx: AppContext): ServiceDeps {
@@ -45,5 +49,6 @@ export function serviceDeps(ctx: AppContext): ServiceDeps {
     valueProperty: ctx.valueProperty,
     pdfInspector: ctx.pdfInspector,
     costlyWork: ctx.costlyWork,
+    renderReport: ctx.renderReport,
   };
 }

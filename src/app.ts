@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
+import { attachmentRoutes } from './features/attachments/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
@@ -11,6 +12,8 @@ import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { poiRoutes } from './features/pois/routes.js';
+import { reportRoutes } from './features/reports/routes.js';
+import { ReportRenderer } from './features/reports/render/renderer.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
 import { templateRoutes } from './features/templates/routes.js';
 import { trackerRoutes } from './features/tracker/routes.js';
@@ -144,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     model.stop();
     done();
   });
+  const renderer = new ReportRenderer();
   const ctx: AppContext = {
     config,
     stores,
@@ -156,8 +160,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     valueProperty: model.valueProperty,
     pdfInspector: new PdfInspector(),
     costlyWork: options.costlyWork ?? new CostlyWork(),
+    renderReport: (model) => renderer.render(model),
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());
+  app.addHook('onClose', () => renderer.close());
   if (config.metricsToken) registerMetrics(app, ctx, config.metricsToken);
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
@@ -166,6 +172,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   templateRoutes(app, ctx);
   coverRoutes(app, ctx);
   dossierLinkRoutes(app, ctx);
+  attachmentRoutes(app, ctx);
+  reportRoutes(app, ctx);
   dossierRoutes(app, ctx);
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);

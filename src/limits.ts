@@ -215,4 +215,35 @@ export const limits = {
      * organization with uploads under way. */
     pdfCheckMaxWaitMs: 45_000,
   },
+  /** Dossier attachments (floor plans, permits, photos…): PNG, JPEG or PDF. */
+  attachments: {
+    /** The file, as for covers: 25 MiB. Beyond it → 413. */
+    fileBytes: 25 * 1024 * 1024,
+    /** The whole body: the file, `type`, `title` and the multipart framing. Beyond it → 413. */
+    requestBytes: 25 * 1024 * 1024 + 64 * 1024,
+    /** Attachments per dossier: a report shows them all, so they stay a few; the next → 409. */
+    perDossier: 20,
+    /** Characters of a title (given, or the file name). */
+    titleChars: 200,
+    /** Pages of a PDF attachment: its pages are appended to reports. */
+    pages: 50,
+    /** Pixels of an image, read from its header before it is decoded: a small file can declare
+     * a huge image (a decompression bomb). 40 MP is a 7,700 × 5,200 photo, 160 MB decoded. */
+    maxPixels: 40_000_000,
+    /** Pixels on one side: no real photo or scan is wider. */
+    maxSide: 20_000,
+    /** Memory the JPEG decoder may use while checking an image. */
+    decodeMemoryMb: 200,
+  },
+  /** PDF reports. */
+  reports: {
+    /** Offers, trends and building projects around the dossier: wider than the tracker's
+     * default (200 m), so that a report has comparables to show in most places. */
+    radius: 1000,
+    /** The render worker's heap and each report's deadline: a report with every section, 500
+     * offers and 20 attachments takes well under a second and tens of MB; the attachments (at
+     * most 20 × 25 MiB) travel as buffers outside this heap. */
+    workerHeapMb: 512,
+    renderMs: 30_000,
+  },
 } as const;

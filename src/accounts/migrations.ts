@@ -152,6 +152,48 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Dossier attachments (src/features/attachments): files kept with a dossier and shown by the
+  // report's `attachments.*` sections. Like covers, the bytes are a table of their own, so that
+  // lists never read them; both go with their dossier.
+  '0005_attachments': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('attachments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('dossier_id', 'text', (c) =>
+          c.notNull().references('dossiers.id').onDelete('cascade'),
+        )
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('width', 'integer')
+        .addColumn('height', 'integer')
+        .addColumn('pages', 'integer')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addCheckConstraint(
+          'attachments_type',
+          sql`type in ('floorplan', 'permit', 'marketing', 'valuation', 'other')`,
+        )
+        .execute();
+      await db.schema
+        .createIndex('attachments_dossier')
+        .on('attachments')
+        .columns(['dossier_id', 'created_at', 'id'])
+        .execute();
+      const binary = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+      await db.schema
+        .createTable('attachment_files')
+        .addColumn('attachment_id', 'text', (c) =>
+          c.primaryKey().references('attachments.id').onDelete('cascade'),
+        )
+        .addColumn('content', binary, (c) => c.notNull())
+        .execute();
+    },
+  },
   // Sharing links of dossiers (src/features/dossier-links): a link opens a read-only page of
   // the dossier without a login until it expires or is revoked. Only the SHA-256 of its token is
   // kept, so the table read by someone else opens nothing. A link goes with its dossier.

@@ -64,6 +64,8 @@ export interface AccountTables {
   cover_files: CoverFilesTable;
   dossiers: DossiersTable;
   dossier_links: DossierLinksTable;
+  attachments: AttachmentsTable;
+  attachment_files: AttachmentFilesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -125,3 +127,33 @@ export interface DossierLinksTable {
 }
 
 export type DossierLinkRow = Selectable<DossierLinksTable>;
+/** What a dossier attachment is, for the report's `attachments.<type>` sections. */
+export const ATTACHMENT_TYPES = ['floorplan', 'permit', 'marketing', 'valuation', 'other'] as const;
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+
+/** The file kinds an attachment may be, recognised by content. */
+export const ATTACHMENT_CONTENT_TYPES = ['image/png', 'image/jpeg', 'application/pdf'] as const;
+export type AttachmentContentType = (typeof ATTACHMENT_CONTENT_TYPES)[number];
+
+/** A file kept with a dossier (its bytes are in `attachment_files`). Images have their
+ * dimensions, PDFs their page count. */
+export interface AttachmentsTable {
+  id: string;
+  dossier_id: string;
+  organization_id: string;
+  type: AttachmentType;
+  title: string;
+  content_type: AttachmentContentType;
+  size: number;
+  width: number | null;
+  height: number | null;
+  pages: number | null;
+  created_at: string;
+}
+
+export interface AttachmentFilesTable {
+  attachment_id: string;
+  content: Uint8Array;
+}
+
+export type AttachmentRow = Selectable<AttachmentsTable>;

@@ -26,8 +26,18 @@ export function pdfResponse(description: string) {
  * another type.
  */
 export function sendPdf(reply: FastifyReply, title: string, bytes: Uint8Array): FastifyReply {
+  return sendFile(reply, title, 'application/pdf', bytes);
+}
+
+/** `sendPdf` for a file of any type the service has recognised (PNG, JPEG, PDF). */
+export function sendFile(
+  reply: FastifyReply,
+  title: string,
+  contentType: string,
+  bytes: Uint8Array,
+): FastifyReply {
   return reply
-    .type('application/pdf')
+    .type(contentType)
     .header('content-disposition', contentDisposition(title))
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')

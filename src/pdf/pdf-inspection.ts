@@ -21,7 +21,7 @@ const HEADER = Buffer.from('%PDF-', 'latin1');
 const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
 
 /**
- * Checks that `bytes` are a whole, readable, unencrypted PDF of 1 to `limits.covers.pages` pages
+ * Checks that `bytes` are a whole, readable, unencrypted PDF of 1 to `maxPages` pages
  * by parsing it with pdf-lib: a file's name and declared type say nothing. Throws `PdfRefusal`
  * otherwise. Runs in the inspection worker (`pdf-worker.ts`), which bounds its memory and time.
  *
@@ -29,7 +29,10 @@ const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
  * table), so a cut-off file can still parse. The end-of-file marker catches that: a truncated
  * upload is refused even when what arrived happens to parse.
  */
-export async function inspectPdf(bytes: Uint8Array): Promise<PdfFacts> {
+export async function inspectPdf(
+  bytes: Uint8Array,
+  maxPages: number = limits.covers.pages,
+): Promise<PdfFacts> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.length === 0) throw new PdfRefusal('is empty');
   if (buffer.subarray(0, MARKER_WINDOW).indexOf(HEADER) < 0) {
@@ -63,7 +66,6 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfFacts> {
   } catch (error) {
     throw new PdfRefusal(`has no readable page tree (${firstLine(error)})`);
   }
-  const maxPages = limits.covers.pages;
   if (pages < 1) throw new PdfRefusal('has no pages');
   if (pages > maxPages) throw new PdfRefusal(`has ${pages} pages; at most ${maxPages} are allowed`);
   return { pages };

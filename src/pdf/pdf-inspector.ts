@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { limits } from '../limits.js';
 import { FairQueue } from '../work/fair-queue.js';
+import type { AttachmentFacts } from './image-inspection.js';
 import { PdfRefusal, type PdfFacts } from './pdf-inspection.js';
-import type { InspectionAnswer, InspectionRequest } from './pdf-worker.js';
+import type { InspectionAnswer, InspectionKind, InspectionRequest } from './pdf-worker.js';
 
 export interface InspectorLimits {
   heapMb: number;
@@ -12,18 +13,25 @@ export interface InspectorLimits {
   maxWaitMs?: number;
 }
 
-function startWorker(heapMb: number): Worker {
+/**
+ * A worker thread running `name` (a module next to `base`, the caller's `import.meta.url`) with
+ * at most `heapMb` of heap.
+ */
+export function startWorker(
+  heapMb: number,
+  base: string = import.meta.url,
+  name = 'pdf-worker',
+): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: heapMb } };
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
+  if (base.endsWith('.ts')) {
     // Running from source (tests, `npm run dev`): the worker has to compile TypeScript as well.
-    const entry = JSON.stringify(new URL('./pdf-worker.ts', here).href);
+    const entry = JSON.stringify(new URL(`./${name}.ts`, base).href);
     return new Worker(
       `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); });`,
       { ...options, eval: true },
     );
   }
-  return new Worker(new URL('./pdf-worker.js', here), options);
+  return new Worker(new URL(`./${name}.js`, base), options);
 }
 
 /**
@@ -54,9 +62,19 @@ export class PdfInspector {
     });
   }
 
-  /** Inspects `bytes` in `organizationId`'s turn. */
+  /** Inspects a cover PDF in `organizationId`'s turn. */
   inspect(bytes: Uint8Array, organizationId: string): Promise<PdfFacts> {
-    return this.queue.run(organizationId, () => this.run(bytes));
+    return this.queue.run(organizationId, () => this.run(bytes, 'cover')) as Promise<PdfFacts>;
+  }
+
+  /**
+   * Checks a dossier attachment in `organizationId`'s turn: a PNG, JPEG or PDF recognised by
+   * content (image-inspection).
+   */
+  inspectAttachment(bytes: Uint8Array, organizationId: string): Promise<AttachmentFacts> {
+    return this.queue.run(organizationId, () =>
+      this.run(bytes, 'attachment'),
+    ) as Promise<AttachmentFacts>;
   }
 
   async close(): Promise<void> {
@@ -82,10 +100,10 @@ export class PdfInspector {
     void worker.terminate();
   }
 
-  private run(bytes: Uint8Array): Promise<PdfFacts> {
+  private run(bytes: Uint8Array, kind: InspectionKind): Promise<PdfFacts | AttachmentFacts> {
     const worker = this.workerFor();
     const id = this.nextId++;
-    return new Promise<PdfFacts>((resolve, reject) => {
+    return new Promise<PdfFacts | AttachmentFacts>((resolve, reject) => {
       const finish = (outcome: () => void): void => {
         clearTimeout(timer);
         worker.off('message', onMessage);
@@ -96,7 +114,7 @@ export class PdfInspector {
       const onMessage = (answer: InspectionAnswer): void => {
         if (answer.id !== id) return;
         finish(() => {
-          if ('pages' in answer) resolve({ pages: answer.pages });
+          if ('facts' in answer) resolve(answer.facts);
           else if ('refusal' in answer) reject(new PdfRefusal(answer.refusal));
           else reject(new Error(`PDF inspection failed: ${answer.failure}`));
         });
@@ -127,7 +145,7 @@ export class PdfInspector {
       worker.on('error', onError);
       worker.on('exit', onExit);
       // The worker gets a copy: the caller still needs the bytes to store them.
-      worker.postMessage({ id, bytes } satisfies InspectionRequest);
+      worker.postMessage({ id, kind, bytes } satisfies InspectionRequest);
     });
   }
 }

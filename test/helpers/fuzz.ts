@@ -16,6 +16,8 @@ const ACCOUNT_TABLES = [
   'covers',
   'cover_files',
   'dossiers',
+  'attachments',
+  'attachment_files',
 ];
 
 /** A hash of every row of every account table: equal hashes, unchanged store. */

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
-import { exampleTemplate } from '../../src/features/templates/provider-templates.js';
+import {
+  exampleTemplate,
+  providerTemplateId,
+} from '../../src/features/templates/provider-templates.js';
 import { describeBackends } from '../helpers/backends.js';
-import { coverForm } from '../helpers/multipart.js';
+import { makePng } from '../helpers/images.js';
+import { coverForm, multipart } from '../helpers/multipart.js';
 import { makePdf } from '../helpers/pdf.js';
 import { call, createWorld, type Member, type World } from '../helpers/world.js';
 
@@ -31,6 +35,9 @@ const created = (res: { statusCode: number; body: string }, field: string): stri
   return (JSON.parse(res.body) as Record<string, string>)[field] ?? '';
 };
 
+/** The dossier each attachment made here belongs to. */
+const attachmentDossiers = new Map<string, string>();
+
 const KINDS: Kind[] = [
   {
     name: 'dossier',
@@ -48,6 +55,12 @@ const KINDS: Kind[] = [
       { method: 'GET', url: `/api/v1/dossiers/${id}` },
       { method: 'PUT', url: `/api/v1/dossiers/${id}`, payload: EXAMPLE_DOSSIER },
       { method: 'PATCH', url: `/api/v1/dossiers/${id}`, payload: { title: 'taken over' } },
+      { method: 'GET', url: `/api/v1/dossiers/${id}/attachments` },
+      {
+        method: 'POST',
+        url: `/api/v1/dossiers/${id}/report`,
+        payload: { templateId: providerTemplateId('AT', 'appraisal') },
+      },
       { method: 'DELETE', url: `/api/v1/dossiers/${id}` },
       {
         method: 'POST',
@@ -140,6 +153,46 @@ const KINDS: Kind[] = [
     },
     requests: (id) => [{ method: 'DELETE', url: `/api/v1/dossiers/links/${id}` }],
     lists: [{ method: 'GET', url: '/api/v1/dossiers/links' }],
+  },
+  {
+    name: 'dossier attachment',
+    create: async (world, owner) => {
+      const dossier = created(
+        await call(world.app, {
+          method: 'POST',
+          url: '/api/v1/dossiers',
+          token: owner.token,
+          payload: EXAMPLE_DOSSIER,
+        }),
+        'id',
+      );
+      const form = multipart([
+        { name: 'file', filename: 'plan.png', data: makePng() },
+        { name: 'type', data: 'floorplan' },
+      ]);
+      const id = created(
+        await call(world.app, {
+          method: 'POST',
+          url: `/api/v1/dossiers/${dossier}/attachments`,
+          token: owner.token,
+          ...form,
+        }),
+        'id',
+      );
+      attachmentDossiers.set(id, dossier);
+      return id;
+    },
+    requests: (id) => [
+      {
+        method: 'GET',
+        url: `/api/v1/dossiers/${attachmentDossiers.get(id) ?? ''}/attachments/${id}`,
+      },
+      {
+        method: 'DELETE',
+        url: `/api/v1/dossiers/${attachmentDossiers.get(id) ?? ''}/attachments/${id}`,
+      },
+    ],
+    lists: [],
   },
 ];
 

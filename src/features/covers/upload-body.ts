@@ -16,18 +16,25 @@ const CLOSED_EARLY = 'the request was closed before its body was complete';
 export class UploadBody {
   private received = 0;
   private failure: Error | undefined;
-  private severalParts = false;
-  private readonly partCounter: BusboyInstance | undefined;
+  /** `beyond[k - 1]`: whether the body has more than k parts. */
+  private readonly beyond: boolean[];
+  private readonly partCounters: BusboyInstance[] = [];
 
-  /** Starts watching; call before the form parser starts reading. */
+  /** Starts watching; call before the form parser starts reading. `maxParts`: how many parts
+   * a well-formed form has at most (a counter for each count up to it). */
   constructor(
     private readonly request: IncomingMessage,
     private readonly maxBytes: number,
     private readonly tooLarge: () => Error,
+    maxParts = 1,
   ) {
-    this.partCounter = partCounter(request, () => {
-      this.severalParts = true;
-    });
+    this.beyond = Array.from({ length: maxParts }, () => false);
+    for (let k = 1; k <= maxParts; k++) {
+      const counter = partCounter(request, k, () => {
+        this.beyond[k - 1] = true;
+      });
+      if (counter) this.partCounters.push(counter);
+    }
     request.on('data', this.onData);
     // Listening makes the stream flow; paused again, it waits for the form parser, whose pipe
     // resumes it. This listener, the first, then sees every chunk before the parser does.
@@ -36,7 +43,14 @@ export class UploadBody {
 
   /** Whether the body holds more than one part, counting those the form parser skipped. */
   get hasSeveralParts(): boolean {
-    return this.severalParts;
+    return this.hasPartsBeyond(1);
+  }
+
+  /** Whether the body holds more than `count` parts (at least 1, at most `maxParts`), counting
+   * those the form parser skipped. */
+  hasPartsBeyond(count: number): boolean {
+    const k = Math.min(Math.max(count, 1), this.beyond.length);
+    return this.beyond[k - 1] ?? false;
   }
 
   /**
@@ -68,7 +82,7 @@ export class UploadBody {
   private readonly onData = (chunk: Buffer): void => {
     this.received += chunk.length;
     if (this.received <= this.maxBytes) {
-      this.partCounter?.write(chunk);
+      for (const counter of this.partCounters) counter.write(chunk);
       return;
     }
     // Beyond the limit: nothing more is read, and the form parser, which listens for errors of
@@ -86,8 +100,12 @@ export class UploadBody {
   };
 }
 
-/** A multipart parser that only counts parts: `onSeveral` once it meets a second one. */
-function partCounter(request: IncomingMessage, onSeveral: () => void): BusboyInstance | undefined {
+/** A multipart parser that only counts parts: `onMore` once it meets part `max + 1`. */
+function partCounter(
+  request: IncomingMessage,
+  max: number,
+  onMore: () => void,
+): BusboyInstance | undefined {
   const type = request.headers['content-type'];
   if (type === undefined) return undefined;
   let counter: BusboyInstance;
@@ -95,13 +113,13 @@ function partCounter(request: IncomingMessage, onSeveral: () => void): BusboyIns
     counter = new Busboy({
       headers: { ...request.headers, 'content-type': type },
       // Files without a 'file' listener, and fields of no size, are dropped as they come.
-      limits: { parts: 1, fieldSize: 0 },
+      limits: { parts: max, fieldSize: 0 },
     });
   } catch {
     // No multipart type or boundary it can read: the form parser refuses the body.
     return undefined;
   }
-  counter.on('partsLimit', onSeveral);
+  counter.on('partsLimit', onMore);
   // What is malformed is the form parser's to report.
   counter.on('error', () => undefined);
   return counter;

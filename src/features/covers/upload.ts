@@ -3,28 +3,66 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/problem.js';
 import { escapePointer, invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
-import type { Upload } from './covers.js';
 import { UploadBody } from './upload-body.js';
 
-/** The one form field of an upload. */
-export const COVER_FIELD = 'cover';
+/**
+ * An upload form: one file field and a few optional text fields, nothing else. Covers have the
+ * file alone (`cover`); dossier attachments a `file` with a `type` and a `title`.
+ */
+export interface FormSpec {
+  fileField: string;
+  textFields: readonly string[];
+  /** The file's and the whole body's limits. */
+  fileBytes: number;
+  requestBytes: number;
+  /** What the file is called in the size refusal ("the cover may have …"). */
+  fileNoun: string;
+  /** What the file must be, for the 415 answer ("the PDF", "the file"). */
+  fileWhat: string;
+}
 
-/** Options for @fastify/multipart on the upload route: one file, and nothing else to speak of. */
-export const MULTIPART_OPTIONS = {
-  limits: {
-    fileSize: limits.covers.fileBytes,
-    // Room for one unwanted part beyond the file, so it can be named in the answer; a third
-    // part stops parsing.
-    files: 2,
-    fields: 1,
-    parts: 2,
-    fieldSize: 1024,
-    // Not enforced by busboy (a longer name arrives whole); answers quote at most this much.
-    fieldNameSize: 100,
-    headerPairs: 20,
-  },
-  throwFileSizeLimit: true,
+/** A form as read: the file and the text fields that were sent. */
+export interface FormUpload {
+  fileName: string;
+  bytes: Buffer;
+  fields: Record<string, string>;
+}
+
+/** The cover upload form: one PDF in the file field `cover`. */
+export const COVER_FORM: FormSpec = {
+  fileField: 'cover',
+  textFields: [],
+  fileBytes: limits.covers.fileBytes,
+  requestBytes: limits.covers.requestBytes,
+  fileNoun: 'the cover',
+  fileWhat: 'the PDF',
 };
+
+/** The one form field of a cover upload. */
+export const COVER_FIELD = COVER_FORM.fileField;
+
+/** Options for @fastify/multipart on an upload route: one file, the text fields, little else. */
+export function multipartOptions(spec: FormSpec) {
+  const wanted = 1 + spec.textFields.length;
+  return {
+    limits: {
+      fileSize: spec.fileBytes,
+      // Room for one unwanted part beyond the form, so it can be named in the answer; the next
+      // part stops parsing.
+      files: 2,
+      fields: spec.textFields.length + 1,
+      parts: wanted + 1,
+      fieldSize: 1024,
+      // Not enforced by busboy (a longer name arrives whole); answers quote at most this much.
+      fieldNameSize: 100,
+      headerPairs: 20,
+    },
+    throwFileSizeLimit: true,
+  };
+}
+
+/** Options for @fastify/multipart on the cover upload route. */
+export const MULTIPART_OPTIONS = multipartOptions(COVER_FORM);
 
 const NOT_A_FILE = 'must be a file (a part with a filename)';
 
@@ -36,12 +74,12 @@ const CLOSE = { connection: 'close' };
 
 // One answer whichever limit an upload passes, the file's or the body's, and whether the body
 // declared its length (refused before reading) or not (refused when the bytes are counted).
-const tooLarge = () =>
+const tooLarge = (spec: FormSpec) => () =>
   new AppError(
     'payload_too_large',
-    `The upload exceeds its limit: the cover may have ${limits.covers.fileBytes} bytes ` +
-      `(${limits.covers.fileBytes / (1024 * 1024)} MiB), the whole request body ` +
-      `${limits.covers.requestBytes} bytes`,
+    `The upload exceeds its limit: ${spec.fileNoun} may have ${spec.fileBytes} bytes ` +
+      `(${spec.fileBytes / (1024 * 1024)} MiB), the whole request body ` +
+      `${spec.requestBytes} bytes`,
     { headers: CLOSE },
   );
 
@@ -55,14 +93,22 @@ const invalid = (field: string | undefined, message: string) =>
     headers: CLOSE,
   });
 
-/** A part that is not `cover`, named in the answer as far as it has a reasonable name. */
-function unwantedPart(name: string | undefined): AppError {
-  const allowed = `is not allowed; send only "${COVER_FIELD}"`;
+const fieldList = (spec: FormSpec) =>
+  [spec.fileField, ...spec.textFields].map((name) => `"${name}"`).join(', ');
+
+const sendOnly = (spec: FormSpec) =>
+  spec.textFields.length === 0
+    ? `send only "${spec.fileField}"`
+    : `send only the fields ${fieldList(spec)}`;
+
+/** A part the form does not have, named in the answer as far as it has a reasonable name. */
+function unwantedPart(spec: FormSpec, name: string | undefined): AppError {
+  const allowed = `is not allowed; ${sendOnly(spec)}`;
   if (name === undefined || name === '') {
     return invalid(undefined, `a part without a name ${allowed}`);
   }
   const chars = Array.from(name);
-  const max = MULTIPART_OPTIONS.limits.fieldNameSize;
+  const max = 100;
   return invalid(chars.length > max ? `${chars.slice(0, max).join('')}…` : name, allowed);
 }
 
@@ -70,26 +116,37 @@ function unwantedPart(name: string | undefined): AppError {
  * Refuses, before any of the body is read, what cannot be an upload: another content type (415)
  * or a declared length beyond the body limit, the file's plus the form's own overhead (413).
  */
-export function checkUploadRequest(request: FastifyRequest): void {
+export function checkFormRequest(spec: FormSpec, request: FastifyRequest): void {
   const type = request.headers['content-type'];
   if (type === undefined || !MULTIPART_TYPE.test(type)) {
     throw new AppError(
       'unsupported_media_type',
-      `Content-Type must be multipart/form-data, with the PDF in the file field "${COVER_FIELD}"`,
+      `Content-Type must be multipart/form-data, with ${spec.fileWhat} in the file field ` +
+        `"${spec.fileField}"`,
       { headers: CLOSE },
     );
   }
   const length = Number(request.headers['content-length']);
-  if (length > limits.covers.requestBytes) throw tooLarge();
+  if (length > spec.requestBytes) throw tooLarge(spec)();
 }
 
+/** The cover route's check (`checkFormRequest` of the cover form). */
+export const checkUploadRequest = (request: FastifyRequest): void => {
+  checkFormRequest(COVER_FORM, request);
+};
+
 /** Errors of @fastify/multipart and busboy while reading the form, in the service's terms. */
-function formError(error: unknown): AppError {
+function formError(spec: FormSpec, error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = (error as { code?: unknown }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(spec)();
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return invalid(undefined, `the form must hold one part only, the file field "${COVER_FIELD}"`);
+    return invalid(
+      undefined,
+      spec.textFields.length === 0
+        ? `the form must hold one part only, the file field "${spec.fileField}"`
+        : `the form may hold only the fields ${fieldList(spec)}, each once`,
+    );
   }
   if (code === 'FST_PROTO_VIOLATION')
     return invalid(undefined, 'the form has a forbidden field name');
@@ -101,50 +158,70 @@ function formError(error: unknown): AppError {
 }
 
 /** The file's bytes; stops at the first byte beyond the limit instead of reading on. */
-async function readFile(file: MultipartFile['file']): Promise<Buffer> {
+async function readFile(spec: FormSpec, file: MultipartFile['file']): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of file) {
-    if (file.truncated) throw tooLarge();
+    if (file.truncated) throw tooLarge(spec)();
     chunks.push(chunk as Buffer);
   }
-  if (file.truncated) throw tooLarge();
+  if (file.truncated) throw tooLarge(spec)();
   return Buffer.concat(chunks);
 }
 
 /**
- * Reads the form: exactly one part, the file field `cover`, whose bytes are kept in memory (at
- * most `limits.covers.fileBytes`), in a body of at most `limits.covers.requestBytes`, however
- * framed. Its declared type and name are not trusted; the caller checks the bytes.
+ * Reads the form: the file field (its bytes kept in memory, at most `spec.fileBytes`) and the
+ * text fields of `spec`, each at most once, nothing else, in a body of at most
+ * `spec.requestBytes`, however framed. The file's declared type and name are not trusted; the
+ * caller checks the bytes.
  */
-export async function readUpload(request: FastifyRequest): Promise<Upload> {
-  const body = new UploadBody(request.raw, limits.covers.requestBytes, tooLarge);
-  let upload: Upload | undefined;
+export async function readForm(spec: FormSpec, request: FastifyRequest): Promise<FormUpload> {
+  const wanted = 1 + spec.textFields.length;
+  const body = new UploadBody(request.raw, spec.requestBytes, tooLarge(spec), wanted);
+  let file: { fileName: string; bytes: Buffer } | undefined;
+  const fields: Record<string, string> = {};
+  let parts = 0;
   try {
     for await (const part of request.parts()) {
+      parts += 1;
+      const name = part.fieldname as string | undefined;
+      if (name !== undefined && spec.textFields.includes(name)) {
+        if (part.type !== 'field') throw invalid(name, 'must be a text field, not a file');
+        if (Object.hasOwn(fields, name)) throw invalid(name, 'must be sent once');
+        fields[name] = String(part.value);
+        continue;
+      }
       // busboy leaves the name undefined when the part's header has none.
-      if (part.fieldname !== COVER_FIELD) throw unwantedPart(part.fieldname);
-      if (part.type !== 'file') throw invalid(COVER_FIELD, NOT_A_FILE);
+      if (name !== spec.fileField) throw unwantedPart(spec, name);
+      if (part.type !== 'file') throw invalid(spec.fileField, NOT_A_FILE);
       // busboy also takes a part without a file name for a file when it is typed
       // application/octet-stream, and then gives it no name, whatever the typings say.
       const fileName = part.filename as string | undefined;
-      if (fileName === undefined) throw invalid(COVER_FIELD, NOT_A_FILE);
-      if (upload) throw invalid(COVER_FIELD, 'must be sent once');
-      upload = { fileName, bytes: await readFile(part.file) };
+      if (fileName === undefined) throw invalid(spec.fileField, NOT_A_FILE);
+      if (file) throw invalid(spec.fileField, 'must be sent once');
+      file = { fileName, bytes: await readFile(spec, part.file) };
     }
     // Nothing is taken before the whole body is in and within the limit.
     await body.end();
   } catch (error) {
-    throw formError(error);
+    throw formError(spec, error);
   }
   // Parts of other names were refused above, by name; what is left is a part the form parser
   // skipped for not being a form field at all.
-  if (body.hasSeveralParts) {
+  if (body.hasPartsBeyond(parts)) {
     throw invalid(
       undefined,
       `the form has a part that is not a form field (Content-Disposition: form-data with a ` +
-        `name); send only "${COVER_FIELD}"`,
+        `name); ${sendOnly(spec)}`,
     );
   }
-  if (!upload) throw invalid(COVER_FIELD, 'is required');
-  return upload;
+  if (!file) throw invalid(spec.fileField, 'is required');
+  return { ...file, fields };
+}
+
+/** The cover form as read: its one file. */
+export async function readUpload(
+  request: FastifyRequest,
+): Promise<{ fileName: string; bytes: Buffer }> {
+  const { fileName, bytes } = await readForm(COVER_FORM, request);
+  return { fileName, bytes };
 }

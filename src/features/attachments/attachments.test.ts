@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeBackends } from '../../../test/helpers/backends.js';
+import { jpegBomb, makeJpeg, makePng, pngBomb } from '../../../test/helpers/images.js';
+import { multipart, type Part } from '../../../test/helpers/multipart.js';
+import { makePdf } from '../../../test/helpers/pdf.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { limits } from '../../limits.js';
+import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+import type { AttachmentCreated, AttachmentList } from './schemas.js';
+
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+describeBackends('dossier attachments', (backend) => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld(backend);
+  });
+  afterAll(() => world.close());
+
+  const newDossier = async (member: Member) => {
+    const res = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: member.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: string }>().id;
+  };
+  const base = (dossierId: string) => `/api/v1/dossiers/${dossierId}/attachments`;
+  const send = (member: Member, dossierId: string, parts: Part[]) =>
+    call(world.app, {
+      method: 'POST',
+      url: base(dossierId),
+      token: member.token,
+      ...multipart(parts),
+    });
+  const fileParts = (data: Buffer, type = 'floorplan', filename = 'plan.bin', title?: string) => [
+    { name: 'file', filename, contentType: 'application/octet-stream', data },
+    { name: 'type', data: type },
+    ...(title === undefined ? [] : [{ name: 'title', data: title }]),
+  ];
+  const list = async (member: Member, dossierId: string) => {
+    const res = await call(world.app, { method: 'GET', url: base(dossierId), token: member.token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<AttachmentList>().items;
+  };
+  const fileRows = async () =>
+    Number(
+      (
+        await world.stores.accounts.db
+          .selectFrom('attachment_files')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  describe('upload, list, download, delete', () => {
+    it('recognises PNG, JPEG and PDF by content and gives back the same bytes', async () => {
+      const dossier = await newDossier(world.memberA);
+      const png = makePng(64, 48);
+      const jpg = makeJpeg(40, 30);
+      const pdf = await makePdf(2);
+      // The names and declared types say nothing: all three arrive as .bin octet streams.
+      const results = [];
+      for (const [bytes, type, title] of [
+        [png, 'floorplan', 'Ground floor'],
+        [jpg, 'marketing', undefined],
+        [pdf, 'permit', undefined],
+      ] as const) {
+        const res = await send(
+          world.memberA,
+          dossier,
+          fileParts(bytes, type, 'C:\\x\\scan.bin', title),
+        );
+        expect(res.statusCode, res.body).toBe(201);
+        const created = res.json<AttachmentCreated>();
+        expect(res.headers.location).toBe(created.url);
+        results.push(created);
+      }
+      expect(results.map((r) => [r.contentType, r.type, r.title, r.size])).toEqual([
+        ['image/png', 'floorplan', 'Ground floor', png.length],
+        ['image/jpeg', 'marketing', 'scan.bin', jpg.length],
+        ['application/pdf', 'permit', 'scan.bin', pdf.length],
+      ]);
+      const items = await list(world.adminA, dossier);
+      expect(items.map((i) => [i.id, i.width, i.height, i.pages])).toEqual([
+        [results[0]?.id, 64, 48, null],
+        [results[1]?.id, 40, 30, null],
+        [results[2]?.id, null, null, 2],
+      ]);
+      for (const [i, bytes] of [png, jpg, pdf].entries()) {
+        const res = await call(world.app, {
+          method: 'GET',
+          url: results[i]?.url ?? '',
+          token: world.adminA.token,
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe(results[i]?.contentType);
+        expect(res.rawPayload.equals(bytes)).toBe(true);
+      }
+      const gone = results[1]?.url ?? '';
+      const del = await call(world.app, {
+        method: 'DELETE',
+        url: gone,
+        token: world.memberA.token,
+      });
+      expect(del.statusCode).toBe(204);
+      expectProblem(
+        await call(world.app, { method: 'GET', url: gone, token: world.memberA.token }),
+        404,
+        'not_found',
+      );
+      expect((await list(world.memberA, dossier)).length).toBe(2);
+    });
+
+    it('deletes the attachments, bytes included, with their dossier', async () => {
+      const dossier = await newDossier(world.memberA);
+      const before = await fileRows();
+      expect((await send(world.memberA, dossier, fileParts(makePng()))).statusCode).toBe(201);
+      expect(await fileRows()).toBe(before + 1);
+      const res = await call(world.app, {
+        method: 'DELETE',
+        url: `/api/v1/dossiers/${dossier}`,
+        token: world.memberA.token,
+      });
+      expect(res.statusCode).toBe(204);
+      expect(await fileRows()).toBe(before);
+      expectProblem(
+        await call(world.app, { method: 'GET', url: base(dossier), token: world.memberA.token }),
+        404,
+        'not_found',
+      );
+    });
+  });
+
+  describe('refusals store nothing', () => {
+    let dossier: string;
+    beforeAll(async () => {
+      dossier = await newDossier(world.adminA);
+    });
+    const refused = async (parts: Part[], path: string, message: RegExp) => {
+      const before = await fileRows();
+      const problem = expectProblem(
+        await send(world.adminA, dossier, parts),
+        400,
+        'validation_failed',
+      );
+      expect(problem.errors?.[0]?.path).toBe(path);
+      expect(problem.errors?.[0]?.message).toMatch(message);
+      expect(await fileRows()).toBe(before);
+    };
+
+    it('refuses what is not a whole PNG, JPEG or PDF', async () => {
+      await refused(
+        fileParts(Buffer.from('just text')),
+        '/file',
+        /neither a PNG, a JPEG nor a PDF/,
+      );
+      await refused(fileParts(Buffer.alloc(0)), '/file', /is empty/);
+      const png = makePng();
+      const broken = Buffer.from(png);
+      broken[broken.length - 20] = (broken[broken.length - 20] as number) ^ 0xff;
+      await refused(fileParts(broken), '/file', /not a readable PNG/);
+      await refused(fileParts(makeJpeg().subarray(0, 200)), '/file', /not a readable JPEG/);
+      const pdf = await makePdf(1);
+      await refused(fileParts(pdf.subarray(0, pdf.length - 10)), '/file', /truncated/);
+    });
+
+    it('refuses decompression bombs from their headers, before decoding', async () => {
+      // 100,000 × 100,000 RGBA would be 40 GB decoded; the file is a few hundred bytes.
+      const png = pngBomb(100_000, 100_000);
+      expect(png.length).toBeLessThan(1000);
+      await refused(fileParts(png), '/file', /100000×100000 pixels; at most 40000000 pixels/);
+      await refused(fileParts(jpegBomb(65_000, 65_000)), '/file', /65000×65000 pixels/);
+      // Within the side limit but beyond the pixel count.
+      await refused(fileParts(pngBomb(10_000, 4_001)), '/file', /at most 40000000 pixels/);
+    });
+
+    it('refuses a wrong type or title, and fields the form does not have', async () => {
+      const png = makePng();
+      await refused(fileParts(png, 'photo'), '/type', /must be one of floorplan, permit/);
+      await refused([{ name: 'file', filename: 'a.png', data: png }], '/type', /is required/);
+      await refused(fileParts(png, 'other', 'a.png', ' '), '/title', /blank/);
+      await refused(fileParts(png, 'other', 'a.png', 'x'.repeat(201)), '/title', /at most 200/);
+      await refused(fileParts(png, 'other', 'a.png', 'evil\u202Etxt.exe'), '/title', /one line/);
+      await refused([...fileParts(png), { name: 'extra', data: '1' }], '/extra', /not allowed/);
+      await refused(
+        [
+          { name: 'type', filename: 't.txt', data: 'other' },
+          { name: 'file', filename: 'a', data: png },
+        ],
+        '/type',
+        /must be a text field/,
+      );
+      await refused([{ name: 'type', data: 'other' }], '/file', /is required/);
+    });
+
+    it('answers 415 to a body that is not multipart', async () => {
+      const res = await call(world.app, {
+        method: 'POST',
+        url: base(dossier),
+        token: world.adminA.token,
+        payload: { type: 'other' },
+      });
+      expectProblem(res, 415, 'unsupported_media_type');
+    });
+  });
+
+  it(`refuses attachment ${limits.attachments.perDossier + 1} of a dossier with 409`, async () => {
+    const dossier = await newDossier(world.memberA);
+    const png = makePng(8, 8);
+    // All but the last two one after the other, then five at once: the cap holds under
+    // concurrency (fewer at once than an organization may have waiting for the inspection
+    // worker, which refuses the excess with 429).
+    const results = [];
+    for (let i = 0; i < limits.attachments.perDossier - 2; i++) {
+      results.push(await send(world.memberA, dossier, fileParts(png)));
+    }
+    results.push(
+      ...(await Promise.all(
+        Array.from({ length: 5 }, () => send(world.memberA, dossier, fileParts(png))),
+      )),
+    );
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 201).length).toBe(limits.attachments.perDossier);
+    expect(codes.filter((c) => c === 409).length).toBe(3);
+    expect((await list(world.memberA, dossier)).length).toBe(limits.attachments.perDossier);
+  });
+
+  it('shows another organization the 404 of a missing dossier or attachment', async () => {
+    const dossier = await newDossier(world.memberA);
+    const created = (
+      await send(world.memberA, dossier, fileParts(makePng()))
+    ).json<AttachmentCreated>();
+    const stranger = world.adminB;
+    const answers = await Promise.all([
+      call(world.app, { method: 'GET', url: base(dossier), token: stranger.token }),
+      call(world.app, { method: 'GET', url: created.url, token: stranger.token }),
+      call(world.app, { method: 'DELETE', url: created.url, token: stranger.token }),
+      send(stranger, dossier, fileParts(makePng())),
+      call(world.app, { method: 'GET', url: base(MISSING), token: world.memberA.token }),
+      call(world.app, {
+        method: 'GET',
+        url: `${base(dossier)}/${MISSING}`,
+        token: world.memberA.token,
+      }),
+    ]);
+    for (const res of answers) expectProblem(res, 404, 'not_found');
+    expect((await list(world.memberA, dossier)).map((i) => i.id)).toEqual([created.id]);
+  });
+});

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceDeps } from '../../app-context.js';
+import type { AttachmentRow } from '../../accounts/tables.js';
+import type { Caller } from '../../http/caller.js';
+import { invalidField, invalidFields } from '../../http/field-errors.js';
+import { AppError, notFound } from '../../http/problem.js';
+import { limits } from '../../limits.js';
+import type { AttachmentFacts } from '../../pdf/image-inspection.js';
+import { PdfRefusal } from '../../pdf/pdf-inspection.js';
+import { visibleDossier } from '../dossiers/dossiers.js';
+import type { FormUpload } from '../covers/upload.js';
+import type { AttachmentCreated, AttachmentItem, AttachmentList } from './schemas.js';
+import {
+  deleteAttachment,
+  findAttachmentFile,
+  insertAttachment,
+  lockDossier,
+  selectAttachments,
+  type AttachmentContent,
+} from './store.js';
+import { checkFields, titleFromFileName } from './validate.js';
+
+/** What the attachment operations need: the account store, the file inspector and the time. */
+export type AttachmentDeps = Pick<ServiceDeps, 'db' | 'pdfInspector' | 'now'>;
+
+export const attachmentUrl = (dossierId: string, id: string): string =>
+  `/api/v1/dossiers/${dossierId}/attachments/${id}`;
+
+const EXTENSIONS = { 'image/png': 'png', 'image/jpeg': 'jpg', 'application/pdf': 'pdf' } as const;
+
+function toItem(row: AttachmentRow): AttachmentItem {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    contentType: row.content_type,
+    size: row.size,
+    url: attachmentUrl(row.dossier_id, row.id),
+    width: row.width,
+    height: row.height,
+    pages: row.pages,
+    createdAt: row.created_at,
+  };
+}
+
+/** The caller's organization's dossier's attachments; a foreign or missing dossier is a 404. */
+export async function listAttachments(
+  deps: AttachmentDeps,
+  caller: Caller,
+  dossierId: string,
+): Promise<AttachmentList> {
+  await visibleDossier(deps.db, caller, dossierId);
+  return { items: (await selectAttachments(deps.db, caller, dossierId)).map(toItem) };
+}
+
+async function inspect(
+  deps: AttachmentDeps,
+  caller: Caller,
+  bytes: Buffer,
+): Promise<AttachmentFacts> {
+  try {
+    return await deps.pdfInspector.inspectAttachment(bytes, caller.organizationId);
+  } catch (error) {
+    if (!(error instanceof PdfRefusal)) throw error;
+    throw invalidField('/file', error.reason);
+  }
+}
+
+/**
+ * Reads the upload only once the dossier is known to be the caller's (a foreign dossier's body is
+ * never read), checks its fields and its bytes (in the inspection worker), then stores row and
+ * bytes in one transaction that also holds the per-dossier cap: all or nothing.
+ */
+export async function addAttachment(
+  deps: AttachmentDeps,
+  caller: Caller,
+  dossierId: string,
+  readUpload: () => Promise<FormUpload>,
+): Promise<AttachmentCreated> {
+  await visibleDossier(deps.db, caller, dossierId);
+  const upload = await readUpload();
+  const checked = checkFields(upload.fields);
+  if ('errors' in checked) throw invalidFields(checked.errors);
+  const fields = checked.ok;
+  const facts = await inspect(deps, caller, upload.bytes);
+  const row: AttachmentRow = {
+    id: randomUUID(),
+    dossier_id: dossierId,
+    organization_id: caller.organizationId,
+    type: fields.type,
+    title:
+      fields.title ??
+      titleFromFileName(upload.fileName, `${fields.type}.${EXTENSIONS[facts.contentType]}`),
+    content_type: facts.contentType,
+    size: upload.bytes.length,
+    width: 'width' in facts ? facts.width : null,
+    height: 'height' in facts ? facts.height : null,
+    pages: 'pages' in facts ? facts.pages : null,
+    created_at: deps.now().toISOString(),
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
+    const existing = await selectAttachments(trx, caller, dossierId);
+    const max = limits.attachments.perDossier;
+    if (existing.length >= max) {
+      throw new AppError(
+        'conflict',
+        `This dossier already has ${max} attachments, the most allowed; delete one first`,
+      );
+    }
+    await insertAttachment(trx, row, upload.bytes);
+  });
+  const { id, type, title, content_type: contentType, size } = row;
+  return { id, type, title, contentType, size, url: attachmentUrl(dossierId, id) };
+}
+
+/** One attachment with its bytes, if the caller may see it; else the same 404 as a missing one. */
+export async function attachmentFile(
+  deps: AttachmentDeps,
+  caller: Caller,
+  dossierId: string,
+  id: string,
+): Promise<AttachmentContent> {
+  const found = await findAttachmentFile(deps.db, caller, dossierId, id);
+  if (!found) throw notFound('Attachment');
+  return found;
+}
+
+export async function removeAttachment(
+  deps: AttachmentDeps,
+  caller: Caller,
+  dossierId: string,
+  id: string,
+): Promise<void> {
+  if (!(await deleteAttachment(deps.db, caller, dossierId, id))) throw notFound('Attachment');
+}

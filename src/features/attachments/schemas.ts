@@ -1,0 +1,105 @@
+import { Type, type Static } from 'typebox';
+import { ATTACHMENT_CONTENT_TYPES, ATTACHMENT_TYPES } from '../../accounts/tables.js';
+import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
+
+const MiB = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
+
+/** The rules as the API describes them, kept next to the schemas that state them. */
+export const ATTACHMENT_RULES =
+  `An attachment is a PNG, JPEG or PDF, recognised by its content (not its name or declared ` +
+  `type), of at most ${MiB(limits.attachments.fileBytes)} (${limits.attachments.fileBytes} ` +
+  `bytes). Images are measured from their headers before they are decoded: at most ` +
+  `${limits.attachments.maxPixels} pixels and ${limits.attachments.maxSide} on a side; then ` +
+  `decoded in full to prove they are whole. PDFs have 1 to ${limits.attachments.pages} pages, ` +
+  `neither encrypted nor truncated. A dossier has at most ${limits.attachments.perDossier} ` +
+  `attachments.`;
+
+export const AttachmentListParams = StrictObject({
+  id: Type.String({ format: 'uuid', description: 'The dossier id.' }),
+});
+export type AttachmentListParams = Static<typeof AttachmentListParams>;
+
+export const AttachmentParams = StrictObject({
+  id: Type.String({ format: 'uuid', description: 'The dossier id.' }),
+  attachmentId: Type.String({ format: 'uuid', description: 'The attachment id.' }),
+});
+export type AttachmentParams = Static<typeof AttachmentParams>;
+
+const Fields = {
+  id: Type.String({ format: 'uuid', description: 'Identifies the attachment.' }),
+  type: StringEnum(ATTACHMENT_TYPES, {
+    description: 'What the file is; the report shows it in the section `attachments.<type>`.',
+  }),
+  title: Type.String({
+    description:
+      `The \`title\` sent, else the file name (without any directory), at most ` +
+      `${limits.attachments.titleChars} characters.`,
+  }),
+  contentType: StringEnum(ATTACHMENT_CONTENT_TYPES, {
+    description: 'The file kind, recognised by content.',
+  }),
+  size: Type.Integer({ minimum: 1, description: 'Size of the file in bytes.' }),
+  url: Type.String({
+    description: 'Where to download the file: `GET` with the same token.',
+    examples: [
+      '/api/v1/dossiers/3f8a6f0e-58a1-4a53-9c2b-3c1e1f0b9b6d/attachments/0f8c2a8e-5d1b-4a7e-9a53-2b8e0c6a9f10',
+    ],
+  }),
+};
+
+export const AttachmentCreated = Type.Object(Fields);
+export type AttachmentCreated = Static<typeof AttachmentCreated>;
+
+export const AttachmentItem = Type.Object({
+  ...Fields,
+  width: Type.Union([Type.Integer(), Type.Null()], { description: 'Pixels; null for a PDF.' }),
+  height: Type.Union([Type.Integer(), Type.Null()], { description: 'Pixels; null for a PDF.' }),
+  pages: Type.Union([Type.Integer(), Type.Null()], { description: 'Pages; null for an image.' }),
+  createdAt: Type.String({ format: 'date-time', description: 'Upload time (UTC).' }),
+});
+export type AttachmentItem = Static<typeof AttachmentItem>;
+
+export const AttachmentList = Type.Object(
+  { items: Type.Array(AttachmentItem, { maxItems: limits.attachments.perDossier }) },
+  { description: 'The dossier’s attachments, oldest first.' },
+);
+export type AttachmentList = Static<typeof AttachmentList>;
+
+/** Documents the upload body; the handler reads and checks the multipart stream itself. */
+export const AttachmentUploadBody = {
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file', 'type'],
+        additionalProperties: false,
+        properties: {
+          file: {
+            type: 'string',
+            format: 'binary',
+            description: 'The PNG, JPEG or PDF. Its file name is the title unless `title` is sent.',
+          },
+          type: { type: 'string', enum: [...ATTACHMENT_TYPES] },
+          title: {
+            type: 'string',
+            minLength: 1,
+            maxLength: limits.attachments.titleChars,
+            description: 'One line of text; no control or bidirectional formatting characters.',
+          },
+        },
+      },
+    },
+  },
+};
+
+/** The download's body: the file as uploaded. */
+export const AttachmentFile = {
+  description: 'The file, byte for byte as uploaded, with its recognised type.',
+  content: Object.fromEntries(
+    ATTACHMENT_CONTENT_TYPES.map((type) => [
+      type,
+      { schema: { type: 'string', format: 'binary' } },
+    ]),
+  ),
+};

@@ -1,0 +1,56 @@
+import type { AttachmentContentType, AttachmentType, RentType } from '../../accounts/tables.js';
+import type { Section } from '../templates/schemas.js';
+import type { TrackerResponse } from '../tracker/schemas.js';
+import type { Locale } from './messages.js';
+
+/**
+ * Everything a report shows, gathered by the service and handed to the renderer as plain data
+ * (structured-cloneable, so it can cross to a worker thread): the renderer reads no store.
+ */
+export interface ReportModel {
+  locale: Locale;
+  /** The valuation date (`YYYY-MM-DD`) and today. */
+  date: string;
+  today: string;
+  organization: string;
+  countryCode: string;
+  currency: string;
+  dossier: ReportDossier;
+  template: { title: string; rentType: RentType; sections: Section[] };
+  /** The property tracker's answer for the dossier at `date`; null when the market data cannot
+   * value it (the report says so instead of showing numbers). */
+  tracker: TrackerResponse | null;
+  attachments: ReportAttachment[];
+  covers: { front: Uint8Array | null; back: Uint8Array | null };
+}
+
+export interface ReportDossier {
+  title: string;
+  addressLines: string[];
+  latitude: number;
+  longitude: number;
+  precision: 'coordinates' | 'postcode';
+  dealType: 'sale' | 'rent';
+  propertyType: 'apartment' | 'house' | 'multi_family_house';
+  livingArea: number;
+  landArea?: number;
+  numberOfRooms?: number;
+  buildingYear?: number;
+  renovationYear?: number;
+  floorNumber?: number;
+  hasLift?: boolean;
+  askingSalePrice?: number;
+}
+
+export interface ReportAttachment {
+  type: AttachmentType;
+  title: string;
+  contentType: AttachmentContentType;
+  width: number | null;
+  height: number | null;
+  pages: number | null;
+  bytes: Uint8Array;
+}
+
+/** Renders a report model to PDF bytes. */
+export type RenderReport = (model: ReportModel) => Promise<Uint8Array>;

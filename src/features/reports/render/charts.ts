@@ -1,0 +1,284 @@
+import { CONTENT_WIDTH, room, STYLE, type Doc } from './page.js';
+
+// Vector charts drawn with the document's own paths: no raster, no tiles, text stays text.
+
+export interface MapPoint {
+  latitude: number;
+  longitude: number;
+}
+
+export interface MapLabels {
+  subject: string;
+  offers: string;
+  projects: string;
+}
+
+const EARTH_M_PER_DEGREE = 111_195;
+
+/** The smallest of 1, 2 or 5 times a power of ten that is at least `value`. */
+function niceStep(value: number): number {
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power;
+  return 10 * power;
+}
+
+/** A round length near `meters`: 1, 2 or 5 times a power of ten. */
+function roundLength(meters: number): number {
+  const power = 10 ** Math.floor(Math.log10(meters));
+  for (const step of [5, 2, 1]) if (step * power <= meters) return step * power;
+  return power;
+}
+
+/**
+ * A location map: the subject, the comparable offers and the building projects as dots on a
+ * plain plane (equirectangular around the subject, exact enough within kilometres), with a scale
+ * bar and a legend.
+ */
+export function locationMap(
+  doc: Doc,
+  subject: MapPoint,
+  offers: MapPoint[],
+  projects: MapPoint[],
+  labels: MapLabels,
+  format: (meters: number) => string,
+): void {
+  const height = 250;
+  room(doc, height + 30);
+  const top = doc.y;
+  const left = STYLE.margin;
+  const cos = Math.cos((subject.latitude * Math.PI) / 180);
+  const toXY = (p: MapPoint) => ({
+    x: (p.longitude - subject.longitude) * cos * EARTH_M_PER_DEGREE,
+    y: (p.latitude - subject.latitude) * EARTH_M_PER_DEGREE,
+  });
+  const all = [...offers, ...projects].map(toXY);
+  // The plane shows every point, and at least 250 m around the subject, subject centred.
+  const reach = Math.max(250, ...all.map((p) => Math.max(Math.abs(p.x), Math.abs(p.y)))) * 1.12;
+  const pad = 14;
+  const scale = Math.min((CONTENT_WIDTH - 2 * pad) / (2 * reach), (height - 2 * pad) / (2 * reach));
+  const cx = left + CONTENT_WIDTH / 2;
+  const cy = top + height / 2;
+  const at = (p: MapPoint) => {
+    const { x, y } = toXY(p);
+    return [cx + x * scale, cy - y * scale] as const;
+  };
+
+  doc.rect(left, top, CONTENT_WIDTH, height).fill('#f5f7f9');
+  doc.save();
+  doc.rect(left, top, CONTENT_WIDTH, height).clip();
+  // Rings every round distance, for reading distances off the map.
+  const ring = roundLength(reach / 2);
+  doc.lineWidth(0.5).strokeColor('#d9dee4');
+  for (let r = ring; r <= reach * 2.5; r += ring) {
+    doc.circle(cx, cy, r * scale).stroke();
+  }
+  for (const p of projects) {
+    const [x, y] = at(p);
+    doc
+      .rect(x - 3.5, y - 3.5, 7, 7)
+      .fillOpacity(0.85)
+      .fill(STYLE.orange);
+  }
+  for (const p of offers) {
+    const [x, y] = at(p);
+    doc.circle(x, y, 3).fillOpacity(0.8).fill(STYLE.teal);
+  }
+  doc.fillOpacity(1);
+  doc.circle(cx, cy, 7).fill('#ffffff');
+  doc.circle(cx, cy, 5).fill(STYLE.navy);
+  doc.restore();
+  doc.rect(left, top, CONTENT_WIDTH, height).lineWidth(0.6).strokeColor(STYLE.rule).stroke();
+
+  // Scale bar, bottom left.
+  const bar = roundLength(reach / 2);
+  const barWidth = bar * scale;
+  const bx = left + 12;
+  const by = top + height - 14;
+  doc
+    .rect(bx - 4, by - 14, barWidth + 8, 20)
+    .fillOpacity(0.85)
+    .fill('#ffffff')
+    .fillOpacity(1);
+  doc
+    .moveTo(bx, by)
+    .lineTo(bx + barWidth, by)
+    .lineWidth(2)
+    .strokeColor(STYLE.text)
+    .stroke();
+  doc
+    .moveTo(bx, by - 4)
+    .lineTo(bx, by + 2)
+    .lineWidth(1)
+    .stroke();
+  doc
+    .moveTo(bx + barWidth, by - 4)
+    .lineTo(bx + barWidth, by + 2)
+    .stroke();
+  doc
+    .font('regular')
+    .fontSize(7.5)
+    .fillColor(STYLE.text)
+    .text(format(bar), bx, by - 12, {
+      width: Math.max(barWidth, 40),
+      lineBreak: false,
+    });
+
+  // Legend, under the map.
+  const ly = top + height + 8;
+  let lx = left;
+  const entry = (draw: (x: number, y: number) => void, text: string) => {
+    draw(lx + 5, ly + 5);
+    doc
+      .font('regular')
+      .fontSize(8.5)
+      .fillColor(STYLE.text)
+      .text(text, lx + 14, ly + 1, {
+        lineBreak: false,
+      });
+    lx += 24 + doc.widthOfString(text);
+  };
+  entry((x, y) => doc.circle(x, y, 4.5).fill(STYLE.navy), labels.subject);
+  entry((x, y) => doc.circle(x, y, 3).fill(STYLE.teal), `${labels.offers} (${offers.length})`);
+  entry(
+    (x, y) => doc.rect(x - 3.5, y - 3.5, 7, 7).fill(STYLE.orange),
+    `${labels.projects} (${projects.length})`,
+  );
+  doc.x = STYLE.margin;
+  doc.y = ly + 22;
+}
+
+export interface Bar {
+  label: string;
+  value: number | undefined;
+  note: string;
+}
+
+/** Vertical bars with their values written on them; a missing value leaves an empty slot. */
+export function barChart(doc: Doc, bars: Bar[], format: (value: number) => string): void {
+  const height = 170;
+  room(doc, height + 20);
+  const top = doc.y;
+  const left = STYLE.margin;
+  const base = top + height - 34;
+  const max = Math.max(1, ...bars.map((b) => b.value ?? 0));
+  const slot = CONTENT_WIDTH / bars.length;
+  const width = Math.min(110, slot * 0.55);
+  doc
+    .moveTo(left, base)
+    .lineTo(left + CONTENT_WIDTH, base)
+    .lineWidth(0.8)
+    .strokeColor(STYLE.rule);
+  doc.stroke();
+  bars.forEach((bar, i) => {
+    const x = left + i * slot + (slot - width) / 2;
+    if (bar.value !== undefined) {
+      const h = (bar.value / max) * (height - 60);
+      doc.rect(x, base - h, width, h).fill(i === bars.length - 1 ? STYLE.navy : STYLE.teal);
+      doc
+        .font('bold')
+        .fontSize(9.5)
+        .fillColor(STYLE.text)
+        .text(format(bar.value), x - 30, base - h - 14, {
+          width: width + 60,
+          align: 'center',
+          lineBreak: false,
+        });
+    }
+    doc
+      .font('bold')
+      .fontSize(8.5)
+      .fillColor(STYLE.text)
+      .text(bar.label, left + i * slot, base + 6, {
+        width: slot,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .fillColor(STYLE.grey)
+      .text(bar.note, left + i * slot, base + 18, {
+        width: slot,
+        align: 'center',
+        lineBreak: false,
+      });
+  });
+  doc.x = STYLE.margin;
+  doc.y = top + height + 6;
+}
+
+/** A histogram of `values` in about ten round bins, with `marker` drawn as a line. */
+export function histogram(
+  doc: Doc,
+  values: number[],
+  marker: { value: number; label: string } | undefined,
+  format: (value: number) => string,
+): void {
+  if (values.length === 0) return;
+  const height = 180;
+  room(doc, height + 10);
+  const top = doc.y;
+  const left = STYLE.margin + 28;
+  const width = CONTENT_WIDTH - 28;
+  const all = marker ? [...values, marker.value] : values;
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const step = niceStep(Math.max((hi - lo) / 10, 1));
+  const start = Math.floor(lo / step) * step;
+  const bins = Math.max(1, Math.ceil((hi - start) / step + 1e-9));
+  const counts = Array.from({ length: bins }, () => 0);
+  for (const v of values) {
+    const bin = Math.min(bins - 1, Math.floor((v - start) / step));
+    counts[bin] = (counts[bin] ?? 0) + 1;
+  }
+  const maxCount = Math.max(...counts);
+  const base = top + height - 30;
+  const plot = height - 50;
+  const binWidth = width / bins;
+  doc.font('regular').fontSize(7).fillColor(STYLE.grey);
+  for (const tick of [0, Math.ceil(maxCount / 2), maxCount]) {
+    const y = base - (tick / maxCount) * plot;
+    doc.text(String(tick), STYLE.margin, y - 3, { width: 22, align: 'right', lineBreak: false });
+    doc
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(0.4)
+      .strokeColor('#e3e7ec')
+      .stroke();
+  }
+  counts.forEach((count, i) => {
+    const h = (count / maxCount) * plot;
+    if (h > 0) doc.rect(left + i * binWidth + 1, base - h, binWidth - 2, h).fill(STYLE.teal);
+  });
+  const labelEvery = Math.ceil(bins / 6);
+  for (let i = 0; i <= bins; i += labelEvery) {
+    doc
+      .font('regular')
+      .fontSize(7)
+      .fillColor(STYLE.grey)
+      .text(format(start + i * step), left + i * binWidth - 30, base + 5, {
+        width: 60,
+        align: 'center',
+        lineBreak: false,
+      });
+  }
+  if (marker) {
+    const x = left + ((marker.value - start) / (bins * step)) * width;
+    doc
+      .moveTo(x, top + 8)
+      .lineTo(x, base)
+      .lineWidth(1.6)
+      .strokeColor(STYLE.orange)
+      .stroke();
+    doc
+      .font('bold')
+      .fontSize(8)
+      .fillColor(STYLE.orange)
+      .text(`${marker.label}: ${format(marker.value)}`, Math.min(x + 4, left + width - 150), top, {
+        width: 150,
+        lineBreak: false,
+      });
+  }
+  doc.x = STYLE.margin;
+  doc.y = top + height + 4;
+}

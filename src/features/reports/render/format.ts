@@ -1,0 +1,54 @@
+import type { Locale } from '../messages.js';
+
+/** Numbers, money and dates written as the report's locale writes them (Intl, full ICU). */
+export interface Formats {
+  number: (value: number, digits?: number) => string;
+  money: (value: number) => string;
+  percent: (value: number) => string;
+  date: (day: string) => string;
+  area: (value: number) => string;
+  meters: (value: number) => string;
+}
+
+// A region for each language, for the date and number conventions of its main market.
+const TAGS: Record<Locale, string> = {
+  en: 'en-GB',
+  de: 'de-DE',
+  fr: 'fr-FR',
+  it: 'it-IT',
+  nl: 'nl-NL',
+  cs: 'cs-CZ',
+  sk: 'sk-SK',
+};
+
+export function formatsFor(locale: Locale, currency: string): Formats {
+  const tag = TAGS[locale];
+  const money = new Intl.NumberFormat(tag, {
+    style: 'currency',
+    currency,
+    maximumFractionDigits: 0,
+  });
+  const dates = new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' });
+  const percent = new Intl.NumberFormat(tag, {
+    style: 'percent',
+    maximumFractionDigits: 1,
+    signDisplay: 'exceptZero',
+  });
+  const numbers = new Map<number, Intl.NumberFormat>();
+  const number = (value: number, digits = 0) => {
+    let format = numbers.get(digits);
+    if (!format) {
+      format = new Intl.NumberFormat(tag, { maximumFractionDigits: digits });
+      numbers.set(digits, format);
+    }
+    return format.format(value);
+  };
+  return {
+    number,
+    money: (value) => money.format(value),
+    percent: (value) => percent.format(value / 100),
+    date: (day) => dates.format(new Date(`${day}T00:00:00Z`)),
+    area: (value) => `${number(value, 1)} m²`,
+    meters: (value) => (value >= 1000 ? `${number(value / 1000, 1)} km` : `${number(value)} m`),
+  };
+}

@@ -1,0 +1,220 @@
+import PDFDocument from 'pdfkit';
+import { reportFonts } from './fonts.js';
+
+/** Colours and measures of every report page (points; A4). */
+export const STYLE = {
+  navy: '#1f3a5f',
+  teal: '#2e7d9a',
+  orange: '#e07a1f',
+  grey: '#6b7280',
+  light: '#eef2f6',
+  rule: '#cfd6de',
+  text: '#1f2328',
+  margin: 50,
+  width: 595.28,
+  height: 841.89,
+  footer: 30,
+} as const;
+
+export const CONTENT_WIDTH = STYLE.width - 2 * STYLE.margin;
+/** The lowest y content may reach before a new page is needed. */
+export const CONTENT_BOTTOM = STYLE.height - STYLE.margin - STYLE.footer;
+
+export type Doc = PDFKit.PDFDocument;
+
+/** A new A4 document with the report fonts registered as `regular` and `bold`. */
+export function newDocument(title: string, author: string): Doc {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: STYLE.margin,
+    bufferPages: true,
+    autoFirstPage: false,
+    info: { Title: title, Author: author, Creator: 'propdata' },
+    // Reports are documents to navigate: show the outline when opened.
+    displayTitle: true,
+  });
+  const fonts = reportFonts();
+  doc.registerFont('regular', fonts.regular);
+  doc.registerFont('bold', fonts.bold);
+  reuseParsedFonts(doc);
+  return doc;
+}
+
+type MakeFont = new (doc: Doc, font: object, id: string) => { name: string };
+
+/** pdfkit's inner font state, as of the pinned version: what `reuseParsedFonts` fills in. */
+interface FontInternals {
+  _font: { font: object; constructor: MakeFont };
+  _fontCount: number;
+  _fontFamilies: Record<string, unknown>;
+}
+
+let parsed: { make: MakeFont; regular: object; bold: object } | undefined;
+
+/**
+ * pdfkit parses a registered TTF anew in every document (fontkit.create), and fontkit then
+ * decodes each glyph again: measured, the largest part of a report's CPU after the images. The
+ * parsed fonts of the first document are kept and handed to every later one; each document still
+ * embeds its own subset of the glyphs it uses.
+ */
+function reuseParsedFonts(doc: Doc): void {
+  const inner = doc as unknown as FontInternals;
+  if (!parsed) {
+    doc.font('regular');
+    const regular = inner._font;
+    doc.font('bold');
+    parsed = { make: regular.constructor, regular: regular.font, bold: inner._font.font };
+    return;
+  }
+  for (const [key, font] of [
+    ['regular', parsed.regular],
+    ['bold', parsed.bold],
+  ] as const) {
+    const embedded = new parsed.make(doc, font, `F${String(++inner._fontCount)}`);
+    inner._fontFamilies[key] = embedded;
+    inner._fontFamilies[embedded.name] = embedded;
+  }
+}
+
+/** Ensures `height` points fit below the cursor, else starts a new page. */
+export function room(doc: Doc, height: number): void {
+  if (doc.y + height > CONTENT_BOTTOM) {
+    doc.addPage();
+    doc.y = STYLE.margin;
+  }
+}
+
+/** A section's first page: a coloured heading band and its outline entry. */
+export function sectionPage(doc: Doc, heading: string): void {
+  doc.addPage();
+  doc.outline.addItem(heading);
+  doc.rect(0, 0, STYLE.width, 90).fill(STYLE.navy);
+  doc.rect(0, 90, STYLE.width, 4).fill(STYLE.teal);
+  doc
+    .font('bold')
+    .fontSize(22)
+    .fillColor('#ffffff')
+    .text(heading, STYLE.margin, 38, { width: CONTENT_WIDTH, lineBreak: false });
+  doc.x = STYLE.margin;
+  doc.y = 120;
+}
+
+/** A sub-heading within a section, kept on one page with the first `keep` points after it. */
+export function subheading(doc: Doc, text: string, keep = 60): void {
+  room(doc, keep + 30);
+  doc.moveDown(0.6);
+  doc.font('bold').fontSize(12.5).fillColor(STYLE.navy).text(text, STYLE.margin, doc.y, {
+    width: CONTENT_WIDTH,
+  });
+  const y = doc.y + 3;
+  doc
+    .moveTo(STYLE.margin, y)
+    .lineTo(STYLE.margin + CONTENT_WIDTH, y)
+    .lineWidth(0.6)
+    .strokeColor(STYLE.rule)
+    .stroke();
+  doc.y = y + 8;
+}
+
+/** A paragraph of body text. */
+export function paragraph(doc: Doc, text: string, options: { color?: string; size?: number } = {}) {
+  room(doc, 30);
+  doc
+    .font('regular')
+    .fontSize(options.size ?? 10)
+    .fillColor(options.color ?? STYLE.text)
+    .text(text, STYLE.margin, doc.y, { width: CONTENT_WIDTH, lineGap: 2 });
+  doc.moveDown(0.5);
+}
+
+/** Label–value pairs in two columns of a light panel. */
+export function facts(doc: Doc, pairs: [string, string][]): void {
+  const rowHeight = 22;
+  const rows = Math.ceil(pairs.length / 2);
+  const height = rows * rowHeight + 12;
+  room(doc, height);
+  const top = doc.y;
+  doc.rect(STYLE.margin, top, CONTENT_WIDTH, height).fill(STYLE.light);
+  const half = CONTENT_WIDTH / 2;
+  pairs.forEach(([label, value], i) => {
+    const x = STYLE.margin + 12 + (i % 2) * half;
+    const y = top + 8 + Math.floor(i / 2) * rowHeight;
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor(STYLE.grey)
+      .text(label.toUpperCase(), x, y, {
+        width: half - 24,
+        lineBreak: false,
+      });
+    doc
+      .font('bold')
+      .fontSize(10.5)
+      .fillColor(STYLE.text)
+      .text(value, x, y + 9, { width: half - 24, lineBreak: false, ellipsis: true });
+  });
+  doc.x = STYLE.margin;
+  doc.y = top + height + 10;
+}
+
+export interface Column {
+  header: string;
+  width: number;
+  align?: 'left' | 'right';
+}
+
+/** A table with a shaded header, repeated on each page it runs over. */
+export function table(doc: Doc, columns: Column[], rows: string[][]): void {
+  const rowHeight = 17;
+  const total = columns.reduce((sum, c) => sum + c.width, 0);
+  const scale = CONTENT_WIDTH / total;
+  const header = () => {
+    room(doc, rowHeight * 3);
+    const y = doc.y;
+    doc.rect(STYLE.margin, y, CONTENT_WIDTH, rowHeight).fill(STYLE.navy);
+    let x = STYLE.margin;
+    for (const c of columns) {
+      const w = c.width * scale;
+      doc
+        .font('bold')
+        .fontSize(8)
+        .fillColor('#ffffff')
+        .text(c.header, x + 4, y + 5, {
+          width: w - 8,
+          align: c.align ?? 'left',
+          lineBreak: false,
+          ellipsis: true,
+        });
+      x += w;
+    }
+    doc.y = y + rowHeight;
+  };
+  header();
+  rows.forEach((row, r) => {
+    if (doc.y + rowHeight > CONTENT_BOTTOM) {
+      doc.addPage();
+      doc.y = STYLE.margin;
+      header();
+    }
+    const y = doc.y;
+    if (r % 2 === 1) doc.rect(STYLE.margin, y, CONTENT_WIDTH, rowHeight).fill(STYLE.light);
+    let x = STYLE.margin;
+    columns.forEach((c, i) => {
+      const w = c.width * scale;
+      doc
+        .font('regular')
+        .fontSize(8.5)
+        .fillColor(STYLE.text)
+        .text(row[i] ?? '', x + 4, y + 5, {
+          width: w - 8,
+          align: c.align ?? 'left',
+          lineBreak: false,
+          ellipsis: true,
+        });
+      x += w;
+    });
+    doc.y = y + rowHeight;
+  });
+  doc.x = STYLE.margin;
+  doc.moveDown(0.8);
+}

@@ -1,0 +1,128 @@
+import { say } from '../messages.js';
+import type { ReportModel } from '../model.js';
+import { formatsFor } from './format.js';
+import { insertPages, pageCount } from './merge.js';
+import { CONTENT_WIDTH, facts, newDocument, sectionPage, STYLE, type Doc } from './page.js';
+import { propertyFacts, sayIn, sectionContent, type SectionContext } from './sections.js';
+
+function titlePage(ctx: SectionContext): void {
+  const { doc, model, f, t } = ctx;
+  doc.addPage();
+  const bandHeight = 330;
+  doc.rect(0, 0, STYLE.width, bandHeight).fill(STYLE.navy);
+  doc.rect(0, bandHeight, STYLE.width, 6).fill(STYLE.teal);
+  doc
+    .font('bold')
+    .fontSize(10)
+    .fillColor('#9cc6d6')
+    .text(t('reportTitle').toUpperCase(), STYLE.margin, 110, { characterSpacing: 2 });
+  doc
+    .font('bold')
+    .fontSize(28)
+    .fillColor('#ffffff')
+    .text(model.dossier.title, STYLE.margin, 132, { width: CONTENT_WIDTH, lineGap: 2 });
+  doc.moveDown(0.4);
+  doc.font('regular').fontSize(12).fillColor('#dbe7ef');
+  for (const line of model.dossier.addressLines) doc.text(line, { width: CONTENT_WIDTH });
+  doc.y = bandHeight + 40;
+  doc.x = STYLE.margin;
+  const d = model.dossier;
+  facts(doc, [
+    [t('valuationDate'), f.date(model.date)],
+    // A slash between them: in most of the locales the comma is the decimal separator.
+    [t('coordinates'), `${f.number(d.latitude, 5)} / ${f.number(d.longitude, 5)}`],
+    ...propertyFacts(ctx).slice(0, 6),
+  ]);
+  doc
+    .font('regular')
+    .fontSize(10)
+    .fillColor(STYLE.grey)
+    .text(t('preparedBy', { org: model.organization }), STYLE.margin, STYLE.height - 120, {
+      width: CONTENT_WIDTH,
+    });
+  doc.text(`${model.template.title} · ${f.date(model.today)}`, { width: CONTENT_WIDTH });
+}
+
+/** Page numbers and the dossier title at the foot of every generated page but the title page. */
+function footers(doc: Doc, model: ReportModel, numberOf: (page: number) => number, total: number) {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start + 1; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    // Writing below the bottom margin would otherwise start a new page.
+    doc.page.margins.bottom = 0;
+    const y = STYLE.height - 34;
+    doc
+      .moveTo(STYLE.margin, y - 8)
+      .lineTo(STYLE.width - STYLE.margin, y - 8)
+      .lineWidth(0.5);
+    doc.strokeColor(STYLE.rule).stroke();
+    doc.font('regular').fontSize(8).fillColor(STYLE.grey);
+    doc.text(model.dossier.title, STYLE.margin, y, {
+      width: CONTENT_WIDTH * 0.7,
+      lineBreak: false,
+      ellipsis: true,
+    });
+    doc.text(say(model.locale, 'page', { page: numberOf(i), pages: total }), STYLE.margin, y, {
+      width: CONTENT_WIDTH,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = bottom;
+  }
+}
+
+function finish(doc: Doc): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => {
+      resolve(Buffer.concat(chunks));
+    });
+    doc.on('error', reject);
+    doc.end();
+  });
+}
+
+/**
+ * The report as PDF bytes: a title page, then each enabled section of the template in its
+ * order, each starting on its own page with an outline entry titled by its localized heading;
+ * the covers and PDF attachments are then put in with pdf-lib (merge.ts).
+ */
+export async function renderReport(model: ReportModel): Promise<Uint8Array> {
+  const doc = newDocument(model.dossier.title, model.organization);
+  const ctx: SectionContext = {
+    doc,
+    model,
+    f: formatsFor(model.locale, model.currency),
+    t: sayIn(model),
+    inserts: [],
+  };
+  titlePage(ctx);
+  for (const section of model.template.sections) {
+    if (!section.enabled) continue;
+    sectionPage(doc, ctx.t(`section.${section.type}`));
+    sectionContent(ctx, section);
+  }
+  // Final page numbers count the covers and attachment pages put in afterwards.
+  const frontPages = model.covers.front ? await pageCount(model.covers.front) : 0;
+  const backPages = model.covers.back ? await pageCount(model.covers.back) : 0;
+  const insertedAfter = ctx.inserts.map((i) => ({
+    afterPage: i.afterPage,
+    pages: i.attachment.pages ?? 0,
+  }));
+  const generated = doc.bufferedPageRange().count;
+  const numberOf = (page: number) =>
+    frontPages +
+    page +
+    1 +
+    insertedAfter.filter((i) => i.afterPage < page).reduce((s, i) => s + i.pages, 0);
+  const total = frontPages + generated + insertedAfter.reduce((s, i) => s + i.pages, 0) + backPages;
+  footers(doc, model, numberOf, total);
+  const bytes = await finish(doc);
+  return insertPages(bytes, {
+    front: model.covers.front,
+    back: model.covers.back,
+    after: ctx.inserts.map((i) => ({ afterPage: i.afterPage, bytes: i.attachment.bytes })),
+  });
+}

@@ -1,0 +1,417 @@
+import type { Section } from '../../templates/schemas.js';
+import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
+import { say, type MessageKey } from '../messages.js';
+import type { ReportAttachment, ReportModel } from '../model.js';
+import { barChart, histogram, locationMap } from './charts.js';
+import type { Formats } from './format.js';
+import {
+  CONTENT_BOTTOM,
+  CONTENT_WIDTH,
+  facts,
+  paragraph,
+  room,
+  STYLE,
+  subheading,
+  table,
+  type Doc,
+} from './page.js';
+
+/** What every section renderer gets. */
+export interface SectionContext {
+  doc: Doc;
+  model: ReportModel;
+  f: Formats;
+  t: (key: MessageKey, values?: Record<string, string | number>) => string;
+  /** PDF attachments to insert after generated page `afterPage` (0-based). */
+  inserts: { afterPage: number; attachment: ReportAttachment }[];
+}
+
+const MAP_POINTS = 60;
+const TABLE_ROWS = 20;
+const DETAIL_BLOCKS = 6;
+
+const config = (section: Section, item: string) => section.configuration[item] === true;
+
+/** The property's facts, as labelled values. */
+export function propertyFacts({ model, f, t }: SectionContext): [string, string][] {
+  const d = model.dossier;
+  const pairs: [string, string][] = [
+    [t('propertyType'), t(d.propertyType)],
+    [t('dealType'), t(d.dealType)],
+    [t('livingArea'), f.area(d.livingArea)],
+  ];
+  if (d.numberOfRooms !== undefined) pairs.push([t('rooms'), f.number(d.numberOfRooms, 1)]);
+  if (d.landArea !== undefined) pairs.push([t('landArea'), f.area(d.landArea)]);
+  if (d.buildingYear !== undefined) pairs.push([t('buildingYear'), String(d.buildingYear)]);
+  if (d.renovationYear !== undefined) pairs.push([t('renovationYear'), String(d.renovationYear)]);
+  if (d.floorNumber !== undefined) pairs.push([t('floor'), f.number(d.floorNumber)]);
+  if (d.hasLift !== undefined) pairs.push([t('lift'), t(d.hasLift ? 'yes' : 'no')]);
+  if (d.askingSalePrice !== undefined) pairs.push([t('askingPrice'), f.money(d.askingSalePrice)]);
+  return pairs;
+}
+
+type Located = { coordinates: { latitude: number; longitude: number } | null };
+
+const located = (items: Located[]) =>
+  items
+    .slice(0, MAP_POINTS)
+    .flatMap((i) =>
+      i.coordinates ? [i.coordinates] : ([] as { latitude: number; longitude: number }[]),
+    );
+
+function map(ctx: SectionContext, offers: OfferItem[], projects: ProjectItem[]): void {
+  const d = ctx.model.dossier;
+  locationMap(
+    ctx.doc,
+    { latitude: d.latitude, longitude: d.longitude },
+    located(offers),
+    located(projects),
+    { subject: ctx.t('subject'), offers: ctx.t('offers'), projects: ctx.t('projects') },
+    ctx.f.meters,
+  );
+  if (d.precision === 'postcode')
+    paragraph(ctx.doc, ctx.t('precisionPostcode'), { size: 8.5, color: STYLE.grey });
+}
+
+/** The headline value: large, with its range and confidence beside it. */
+function valueBlock(ctx: SectionContext): void {
+  const { doc, model, f, t } = ctx;
+  const valuation = model.tracker?.valuations[1];
+  if (!valuation) {
+    paragraph(doc, t('noValuation'));
+    return;
+  }
+  room(doc, 90);
+  const top = doc.y;
+  doc.rect(STYLE.margin, top, CONTENT_WIDTH, 78).fill(STYLE.navy);
+  const label = model.dossier.dealType === 'rent' ? t('estimatedRent') : t('estimatedValue');
+  doc
+    .font('regular')
+    .fontSize(9)
+    .fillColor('#cfe3ec')
+    .text(label.toUpperCase(), STYLE.margin + 16, top + 12);
+  doc
+    .font('bold')
+    .fontSize(24)
+    .fillColor('#ffffff')
+    .text(f.money(valuation.value), STYLE.margin + 16, top + 28, {
+      lineBreak: false,
+    });
+  const right = STYLE.margin + CONTENT_WIDTH / 2 + 20;
+  doc
+    .font('regular')
+    .fontSize(9)
+    .fillColor('#cfe3ec')
+    .text(t('range').toUpperCase(), right, top + 14);
+  doc
+    .font('bold')
+    .fontSize(11)
+    .fillColor('#ffffff')
+    .text(
+      `${f.money(valuation.valueRange.lower)} – ${f.money(valuation.valueRange.upper)}`,
+      right,
+      top + 26,
+      {
+        lineBreak: false,
+      },
+    );
+  doc
+    .font('regular')
+    .fontSize(9)
+    .fillColor('#cfe3ec')
+    .text(t('confidence').toUpperCase(), right, top + 44);
+  doc
+    .font('bold')
+    .fontSize(11)
+    .fillColor('#ffffff')
+    .text(t(`confidence.${valuation.confidence}`), right, top + 56, { lineBreak: false });
+  doc.x = STYLE.margin;
+  doc.y = top + 90;
+}
+
+function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number): void {
+  for (const image of list) {
+    room(ctx.doc, Math.min(maxHeight, 200) + 30);
+    const top = ctx.doc.y;
+    const height = Math.min(maxHeight, CONTENT_BOTTOM - top - 24);
+    ctx.doc.image(Buffer.from(image.bytes), STYLE.margin, top, {
+      fit: [CONTENT_WIDTH, height],
+      align: 'center',
+    });
+    const ratio = (image.height ?? 1) / (image.width ?? 1);
+    const drawn = Math.min(height, CONTENT_WIDTH * ratio);
+    ctx.doc
+      .font('regular')
+      .fontSize(8.5)
+      .fillColor(STYLE.grey)
+      .text(image.title, STYLE.margin, top + drawn + 4, { width: CONTENT_WIDTH, align: 'center' });
+    ctx.doc.y = top + drawn + 22;
+  }
+}
+
+function overview(ctx: SectionContext, section: Section): void {
+  const tracker = ctx.model.tracker;
+  if (section.configuration.layout === 'brochure') {
+    const marketing = ctx.model.attachments.filter(
+      (a) => a.type === 'marketing' && a.contentType !== 'application/pdf',
+    );
+    images(ctx, marketing.slice(0, 1), 300);
+    subheading(ctx.doc, ctx.t('highlights'));
+    facts(ctx.doc, propertyFacts(ctx));
+  } else {
+    facts(ctx.doc, propertyFacts(ctx));
+    valueBlock(ctx);
+  }
+  map(ctx, tracker?.offers.items ?? [], tracker?.building_projects.items ?? []);
+}
+
+function valuation(ctx: SectionContext): void {
+  const { doc, model, f, t } = ctx;
+  valueBlock(ctx);
+  const tracker = model.tracker;
+  if (!tracker) return;
+  const [past, now] = tracker.valuations;
+  if (past && now) {
+    table(
+      doc,
+      [
+        { header: t('valuationDate'), width: 3 },
+        { header: t('estimatedValue'), width: 3, align: 'right' },
+        { header: t('range'), width: 4, align: 'right' },
+        { header: t('confidence'), width: 2 },
+      ],
+      [
+        [
+          f.date(model.date),
+          f.money(past.value),
+          `${f.money(past.valueRange.lower)} – ${f.money(past.valueRange.upper)}`,
+          t(`confidence.${past.confidence}`),
+        ],
+        [
+          f.date(model.today),
+          f.money(now.value),
+          `${f.money(now.valueRange.lower)} – ${f.money(now.valueRange.upper)}`,
+          t(`confidence.${now.confidence}`),
+        ],
+      ],
+    );
+    if (tracker.valuationChangePercent !== null) {
+      facts(doc, [[t('change'), f.percent(tracker.valuationChangePercent)]]);
+    }
+  }
+  paragraph(doc, t('rangeMeaning'), { size: 9, color: STYLE.grey });
+  if (model.dossier.dealType === 'rent' && model.template.rentType === 'rent_net') {
+    paragraph(doc, t('rentNet'), { size: 9, color: STYLE.grey });
+  }
+}
+
+const offerRow = (f: Formats, o: OfferItem) => [
+  o.distance === null ? '–' : f.meters(o.distance),
+  o.price === null ? '–' : f.money(o.price),
+  o.pricePerSquareMeter === null ? '–' : f.money(o.pricePerSquareMeter),
+  o.livingArea === null ? '–' : f.area(o.livingArea),
+  o.numberOfRooms === null ? '–' : f.number(o.numberOfRooms, 1),
+  o.buildingYear === null ? '–' : String(o.buildingYear),
+  f.date(o.startDate),
+];
+
+function comparables(ctx: SectionContext, section: Section): void {
+  const { doc, model, f, t } = ctx;
+  if (!model.tracker) {
+    // Without a valuation the tracker answered nothing: no offers were looked for.
+    paragraph(doc, t('noValuation'));
+    return;
+  }
+  const offers = model.tracker.offers;
+  if (config(section, 'offers')) {
+    subheading(doc, t('offersTable'));
+    if (offers.totalItems === 0) paragraph(doc, t('noOffers', { date: f.date(model.date) }));
+    else {
+      paragraph(
+        doc,
+        t('offersFound', { count: f.number(offers.totalItems), date: f.date(model.date) }),
+      );
+      table(
+        doc,
+        [
+          { header: t('distance'), width: 2, align: 'right' },
+          { header: t('price'), width: 3, align: 'right' },
+          { header: t('pricePerSqm'), width: 2.6, align: 'right' },
+          { header: t('livingArea'), width: 2.4, align: 'right' },
+          { header: t('rooms'), width: 1.4, align: 'right' },
+          { header: t('buildingYear'), width: 1.8, align: 'right' },
+          { header: t('published'), width: 3 },
+        ],
+        offers.items.slice(0, TABLE_ROWS).map((o) => offerRow(f, o)),
+      );
+    }
+  }
+  if (config(section, 'offer_details') && offers.items.length > 0) {
+    subheading(doc, t('offerDetails'));
+    for (const o of offers.items.slice(0, DETAIL_BLOCKS)) {
+      const row = offerRow(f, o);
+      facts(doc, [
+        [t('distance'), row[0] ?? ''],
+        [t('price'), row[1] ?? ''],
+        [t('pricePerSqm'), row[2] ?? ''],
+        [t('livingArea'), row[3] ?? ''],
+        [t('published'), row[6] ?? ''],
+        [t('daysOnMarket'), f.number(o.daysOnMarket)],
+      ]);
+    }
+  }
+  if (config(section, 'market_trends')) {
+    subheading(doc, t('trendChart'), 180);
+    const [around, recent] = model.tracker.trends;
+    barChart(
+      doc,
+      [
+        {
+          label: t('trendAround', { date: f.date(model.date) }),
+          value: around?.value,
+          note: `n = ${f.number(around?.count ?? 0)}`,
+        },
+        {
+          label: t('trendRecent'),
+          value: recent?.value,
+          note: `n = ${f.number(recent?.count ?? 0)}`,
+        },
+      ],
+      f.money,
+    );
+    const perSqm = offers.items.flatMap((o) =>
+      o.pricePerSquareMeter === null ? [] : [o.pricePerSquareMeter],
+    );
+    const now = model.tracker.valuations[1];
+    if (perSqm.length > 0) {
+      subheading(doc, t('histogram'), 190);
+      histogram(
+        doc,
+        perSqm,
+        now ? { value: now.value / model.dossier.livingArea, label: t('subject') } : undefined,
+        f.money,
+      );
+    }
+  }
+  if (config(section, 'transactions') || config(section, 'transaction_details')) {
+    paragraph(doc, t('noTransactions'));
+  }
+}
+
+function quarterOf(day: string): string {
+  return `${day.slice(0, 4)}-Q${String(Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1)}`;
+}
+
+function market(ctx: SectionContext): void {
+  const { doc, model, f, t } = ctx;
+  const groups = new Map<string, { sum: number; count: number }>();
+  for (const o of model.tracker?.offers.items ?? []) {
+    if (o.pricePerSquareMeter === null) continue;
+    const g = groups.get(quarterOf(o.startDate)) ?? { sum: 0, count: 0 };
+    g.sum += o.pricePerSquareMeter;
+    g.count += 1;
+    groups.set(quarterOf(o.startDate), g);
+  }
+  if (groups.size === 0) {
+    paragraph(doc, t('noData'));
+    return;
+  }
+  subheading(doc, t('marketByQuarter'));
+  table(
+    doc,
+    [
+      { header: t('quarter'), width: 2 },
+      { header: t('meanPricePerSqm'), width: 3, align: 'right' },
+      { header: t('count'), width: 2, align: 'right' },
+    ],
+    [...groups.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([q, g]) => [q, f.money(g.sum / g.count), f.number(g.count)]),
+  );
+}
+
+function projects(ctx: SectionContext): void {
+  const { doc, model, f, t } = ctx;
+  const list = model.tracker?.building_projects;
+  if (!list || list.totalItems === 0) {
+    paragraph(doc, t('noProjects'));
+    return;
+  }
+  map(ctx, [], list.items);
+  subheading(doc, t('projectsTable'));
+  table(
+    doc,
+    [
+      { header: t('name'), width: 5 },
+      { header: t('distance'), width: 2, align: 'right' },
+      { header: t('status'), width: 3 },
+      { header: t('units'), width: 1.6, align: 'right' },
+      { header: t('completion'), width: 2, align: 'right' },
+    ],
+    list.items
+      .slice(0, TABLE_ROWS)
+      .map((p) => [
+        p.name,
+        f.meters(p.distance),
+        t(`status.${p.status}`),
+        p.numberOfUnits === null ? '–' : f.number(p.numberOfUnits),
+        p.completionYear === null ? '–' : String(p.completionYear),
+      ]),
+  );
+}
+
+function attachments(ctx: SectionContext, type: string): void {
+  const list = ctx.model.attachments.filter((a) => a.type === type);
+  if (list.length === 0) {
+    paragraph(ctx.doc, ctx.t('noAttachments'));
+    return;
+  }
+  images(
+    ctx,
+    list.filter((a) => a.contentType !== 'application/pdf'),
+    CONTENT_BOTTOM - 150,
+  );
+  const pdfs = list.filter((a) => a.contentType === 'application/pdf');
+  for (const pdf of pdfs) {
+    paragraph(ctx.doc, ctx.t('attachedPages', { title: pdf.title, pages: pdf.pages ?? 0 }));
+  }
+  const page = ctx.doc.bufferedPageRange();
+  const last = page.start + page.count - 1;
+  for (const pdf of pdfs) ctx.inserts.push({ afterPage: last, attachment: pdf });
+}
+
+/** Draws one enabled section's content below its heading. */
+export function sectionContent(ctx: SectionContext, section: Section): void {
+  switch (section.type) {
+    case 'overview':
+      overview(ctx, section);
+      return;
+    case 'valuation':
+      valuation(ctx);
+      return;
+    case 'comparables':
+      comparables(ctx, section);
+      return;
+    case 'market':
+      market(ctx);
+      return;
+    case 'projects':
+      projects(ctx);
+      return;
+    case 'amenities':
+    case 'socio':
+    case 'accessibility':
+    case 'environment':
+    case 'cadastre':
+      // The service holds no such data yet: said plainly, never invented.
+      paragraph(ctx.doc, ctx.t('noData'));
+      return;
+    default:
+      attachments(ctx, section.type.slice('attachments.'.length));
+  }
+}
+
+export const sayIn =
+  (model: ReportModel) =>
+  (key: MessageKey, values?: Record<string, string | number>): string =>
+    say(model.locale, key, values);

@@ -1,0 +1,378 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
+import { makeJpeg, makePng } from '../../../test/helpers/images.js';
+import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
+import { coverForm, multipart } from '../../../test/helpers/multipart.js';
+import { makePdf } from '../../../test/helpers/pdf.js';
+import { imagesPerPage, outlineTitles, readPdf } from '../../../test/helpers/pdf-reader.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { fixedValuer } from '../../../test/helpers/valuer.js';
+import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { importFile } from '../../market/import/run-import.js';
+import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+import { defaultSections } from '../templates/provider-templates.js';
+import type { Section } from '../templates/schemas.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
+import type { ValueProperty } from '../../valuation/types.js';
+import { say } from './messages.js';
+
+const TODAY = '2026-06-15';
+const LAT = 48.2087;
+const LON = 16.3695;
+
+/** 60 sale offers of flats within about 900 m of the dossier, over the past 18 months. */
+function offers(): (string | number)[][] {
+  return Array.from({ length: 60 }, (_, i) => {
+    const angle = i * 2.39996;
+    const reach = 0.0008 * Math.sqrt(i + 1);
+    const area = 45 + ((i * 17) % 70);
+    const perSqm = 9000 + ((i * 373) % 4000);
+    const month = String(1 + (i % 12)).padStart(2, '0');
+    return [
+      `v${String(i)}`,
+      'AT',
+      'sale',
+      'apartment',
+      `${i % 3 === 0 ? 2025 : 2026}-${i % 3 === 0 ? month : String(1 + (i % 5)).padStart(2, '0')}-10`,
+      area * perSqm,
+      area,
+      Number((LAT + reach * Math.sin(angle)).toFixed(6)),
+      Number((LON + reach * Math.cos(angle) * 1.5).toFixed(6)),
+      '1010',
+    ];
+  });
+}
+
+const PROJECTS = [
+  ['AT', 'p1', 'Graben Lofts', LAT + 0.002, LON, 'planned', 12, 2028, 'true', 'false'],
+  [
+    'AT',
+    'p2',
+    'Stephansplatz Höfe',
+    LAT - 0.003,
+    LON + 0.002,
+    'under_construction',
+    40,
+    2027,
+    'true',
+    'true',
+  ],
+];
+
+/** The AT appraisal sections, with `socio` switched off and the floor plans and permits first. */
+function sections(): Section[] {
+  const all = defaultSections('AT', 'appraisal').map((s) =>
+    s.type === 'socio' ? { ...s, enabled: false } : s,
+  );
+  const first = all.filter(
+    (s) => s.type === 'attachments.floorplan' || s.type === 'attachments.permit',
+  );
+  return [
+    ...all.filter((s) => !first.includes(s)).slice(0, 3),
+    ...first,
+    ...all.filter((s) => !first.includes(s)).slice(3),
+  ];
+}
+
+/** 11,000 per m², except for dossiers of 333 m², which the market data cannot value. */
+const valuer = fixedValuer({}, 11000);
+const thinMarketValuer: ValueProperty = (db, request) =>
+  request.property.livingArea === 333
+    ? Promise.reject(new InsufficientDataError('too few comparables'))
+    : valuer(db, request);
+
+describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
+  let world: World;
+  let dossier: string;
+  let template: string;
+  let enabled: Section[];
+  beforeAll(async () => {
+    world = await createWorld(backend, {
+      app: { now: () => new Date(`${TODAY}T12:00:00Z`), valueProperty: thinMarketValuer },
+    });
+    const dir = tempDir();
+    const options = { strict: true, today: TODAY };
+    await importFile(
+      world.config.dataDir,
+      'offers',
+      path.resolve(
+        writeFile(
+          dir,
+          'offers.csv',
+          csv(
+            [
+              ...OFFER_KEY_COLUMNS,
+              'salePrice',
+              'livingArea',
+              'latitude',
+              'longitude',
+              'postalCode',
+            ],
+            offers(),
+          ),
+        ),
+      ),
+      options,
+    );
+    await importFile(
+      world.config.dataDir,
+      'projects',
+      path.resolve(
+        writeFile(
+          dir,
+          'projects.csv',
+          csv(
+            [
+              'countryCode',
+              'id',
+              'name',
+              'latitude',
+              'longitude',
+              'status',
+              'numberOfUnits',
+              'completionYear',
+              'isResidential',
+              'isCommercial',
+            ],
+            PROJECTS,
+          ),
+        ),
+      ),
+      options,
+    );
+    await world.stores.market.refresh();
+    const member = world.memberA;
+    const created = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: member.token,
+      payload: { ...EXAMPLE_DOSSIER, title: 'Wohnung am Graben – Dachgeschoß, Třebíč-Straße' },
+    });
+    dossier = created.json<{ id: string }>().id;
+    const all = sections();
+    enabled = all.filter((s) => s.enabled);
+    const t = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/',
+      token: member.token,
+      payload: { title: 'Appraisal', level: 'user', countryCode: 'AT', sections: all },
+    });
+    expect(t.statusCode, t.body).toBe(201);
+    template = t.json<{ id: string }>().id;
+    // The member's own front cover; the organization's back cover (the member has none).
+    const front = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/covers/user/front',
+      token: member.token,
+      ...coverForm(await makePdf(1, 'FRONT COVER')),
+    });
+    expect(front.statusCode, front.body).toBe(201);
+    const back = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/covers/organization/back',
+      token: world.adminA.token,
+      ...coverForm(await makePdf(1, 'BACK COVER')),
+    });
+    expect(back.statusCode, back.body).toBe(201);
+    for (const [type, file] of [
+      ['floorplan', { filename: 'plan.png', data: makePng(400, 300) }],
+      ['permit', { filename: 'permit.pdf', data: await makePdf(2, 'PERMIT') }],
+    ] as const) {
+      const res = await call(world.app, {
+        method: 'POST',
+        url: `/api/v1/dossiers/${dossier}/attachments`,
+        token: member.token,
+        ...multipart([
+          { name: 'file', ...file },
+          { name: 'type', data: type },
+        ]),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+  });
+  afterAll(() => world.close());
+
+  const report = (body: object, who: Member = world.memberA, id = dossier) =>
+    call(world.app, {
+      method: 'POST',
+      url: `/api/v1/dossiers/${id}/report`,
+      token: who.token,
+      payload: body,
+    });
+
+  it('renders the template: covers, title page, enabled sections in order as outline entries, attachments', async () => {
+    const res = await report({ templateId: template, date: '2026-01-15' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename=".*\.pdf"/);
+    const bytes = res.rawPayload;
+    const titles = await outlineTitles(bytes);
+    expect(titles).toEqual(enabled.map((s) => say('en', `section.${s.type}`)));
+    expect(titles).not.toContain(say('en', 'section.socio'));
+
+    const pdf = await readPdf(bytes);
+    // Lines wrap where the layout says: the text is compared with its white space collapsed.
+    pdf.pages = pdf.pages.map((p) => p.replace(/\s+/g, ' '));
+    const first = pdf.pages[0] ?? '';
+    const last = pdf.pages[pdf.pageCount - 1] ?? '';
+    expect(first).toContain('FRONT COVER, page 1');
+    expect(last).toContain('BACK COVER, page 1');
+    // The title page follows the cover, with the dossier's title in Latin Extended.
+    expect(pdf.pages[1]).toContain('Wohnung am Graben – Dachgeschoß, Třebíč-Straße');
+    const permit = pdf.pages.findIndex((p) => p.includes('PERMIT, page 1'));
+    expect(pdf.pages[permit + 1]).toContain('PERMIT, page 2');
+    // The permits' section page comes right before its attached pages.
+    expect(pdf.pages[permit - 1]).toContain(say('en', 'section.attachments.permit'));
+    const all = pdf.pages.join('\n');
+    expect(all).toContain(say('en', 'noData'));
+    expect(all).toContain('Graben Lofts');
+    expect(all).toMatch(/Page \d+ of \d+/);
+    expect(all).toContain(`Page ${pdf.pageCount - 1} of ${pdf.pageCount}`);
+    // The report's own fonts are embedded; only the uploaded test PDFs use a standard font.
+    const own = pdf.fonts.filter((f) => f.name.includes('DejaVuSans'));
+    expect(own.map((f) => f.name.replace(/^[A-Z]{6}\+/, '')).sort()).toEqual(
+      expect.arrayContaining(['DejaVuSans', 'DejaVuSans-Bold']),
+    );
+    for (const font of own) expect(font, font.name).toMatchObject({ embedded: true });
+    expect(new Set(pdf.fonts.filter((f) => !f.embedded).map((f) => f.name))).toEqual(
+      new Set(['Helvetica']),
+    );
+  });
+
+  it('writes headings, numbers and dates in the requested locale', async () => {
+    const res = await report({ templateId: template, date: '2026-01-15', locale: 'cs' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await outlineTitles(res.rawPayload)).toEqual(
+      enabled.map((s) => say('cs', `section.${s.type}`)),
+    );
+    const czech = await readPdf(res.rawPayload);
+    const text = czech.pages.join('\n');
+    expect(text).toContain('15. ledna 2026');
+    // A later report of the same worker (fonts parsed once, reused) still embeds its fonts.
+    const own = czech.fonts.filter((f) => f.name.includes('DejaVuSans'));
+    expect(own.length).toBeGreaterThanOrEqual(2);
+    for (const font of own) expect(font, font.name).toMatchObject({ embedded: true });
+    expect(text).toContain(say('cs', 'noData'));
+    const de = await report({ templateId: template, date: '2026-01-15', locale: 'de' });
+    expect((await readPdf(de.rawPayload)).pages.join('\n')).toContain('15. Januar 2026');
+  });
+
+  it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
+    const photo = await call(world.app, {
+      method: 'POST',
+      url: `/api/v1/dossiers/${dossier}/attachments`,
+      token: world.memberA.token,
+      ...multipart([
+        { name: 'file', filename: 'front.jpg', data: makeJpeg(320, 200) },
+        { name: 'type', data: 'marketing' },
+        { name: 'title', data: 'Street front' },
+      ]),
+    });
+    expect(photo.statusCode, photo.body).toBe(201);
+    const shown = new Set(['overview', 'attachments.floorplan']);
+    const t = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/',
+      token: world.memberA.token,
+      payload: {
+        title: 'Brochure',
+        level: 'user',
+        countryCode: 'AT',
+        frontCover: false,
+        backCover: false,
+        sections: defaultSections('AT', 'brochure').map((s) => ({
+          ...s,
+          enabled: shown.has(s.type),
+        })),
+      },
+    });
+    expect(t.statusCode, t.body).toBe(201);
+    const res = await report({ templateId: t.json<{ id: string }>().id, date: '2026-01-15' });
+    expect(res.statusCode, res.body).toBe(200);
+    const pdf = await readPdf(res.rawPayload);
+    expect(await outlineTitles(res.rawPayload)).toEqual([
+      say('en', 'section.overview'),
+      say('en', 'section.attachments.floorplan'),
+    ]);
+    // No covers: the title page, the overview led by the photo (its map may run onto a second
+    // page), the floor plan on the last page.
+    expect(pdf.pages[1]).toContain(say('en', 'highlights'));
+    expect(pdf.pages[1]).toContain('Street front');
+    expect(pdf.pages[pdf.pageCount - 1]).toContain('plan.png');
+    const images = await imagesPerPage(res.rawPayload);
+    expect([images.get(1) ?? 0, images.get(2), images.get(pdf.pageCount)]).toEqual([0, 1, 1]);
+  });
+
+  it('says where the market data cannot value the dossier, instead of showing numbers', async () => {
+    const created = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: { ...EXAMPLE_DOSSIER, property: { ...EXAMPLE_DOSSIER.property, livingArea: 333 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await report(
+      { templateId: template, date: '2026-01-15', locale: 'it' },
+      world.memberA,
+      created.json<{ id: string }>().id,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await outlineTitles(res.rawPayload)).toEqual(
+      enabled.map((s) => say('it', `section.${s.type}`)),
+    );
+    const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain(say('it', 'noValuation'));
+    expect(text).not.toContain(say('it', 'estimatedValue').toUpperCase());
+  });
+
+  describe('refusals', () => {
+    it('answers 404 for a dossier or template the caller cannot see', async () => {
+      expectProblem(await report({ templateId: template }, world.adminB), 404, 'not_found');
+      const foreign = await call(world.app, {
+        method: 'POST',
+        url: '/api/v1/user-settings/templates/',
+        token: world.memberB.token,
+        payload: { title: 'B', level: 'user', countryCode: 'AT', sections: sections() },
+      });
+      const problem = expectProblem(
+        await report({ templateId: foreign.json<{ id: string }>().id }),
+        404,
+        'not_found',
+      );
+      expect(problem.detail).toBe('Template not found');
+    });
+
+    it('answers 400 for a template of another country, an unknown locale or a date out of range', async () => {
+      const cz = await call(world.app, {
+        method: 'POST',
+        url: '/api/v1/user-settings/templates/',
+        token: world.memberA.token,
+        payload: {
+          title: 'CZ',
+          level: 'user',
+          countryCode: 'CZ',
+          sections: defaultSections('CZ', 'appraisal'),
+        },
+      });
+      const wrongCountry = expectProblem(
+        await report({ templateId: cz.json<{ id: string }>().id }),
+        400,
+        'validation_failed',
+      );
+      expect(wrongCountry.errors?.[0]?.path).toBe('/templateId');
+      const locale = expectProblem(
+        await report({ templateId: template, locale: 'es' }),
+        400,
+        'validation_failed',
+      );
+      expect(locale.errors?.[0]?.path).toBe('/locale');
+      const future = expectProblem(
+        await report({ templateId: template, date: '2026-06-16' }),
+        400,
+        'validation_failed',
+      );
+      expect(future.errors?.[0]?.path).toBe('/date');
+    });
+  });
+});

@@ -1,0 +1,167 @@
+import type { ServiceDeps } from '../../app-context.js';
+import type { Caller } from '../../http/caller.js';
+import { invalidField } from '../../http/field-errors.js';
+import { notFound } from '../../http/problem.js';
+import { isoDay } from '../../dates.js';
+import { limits } from '../../limits.js';
+import { MAIN_CURRENCY } from '../../market/countries.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
+import { selectAttachmentFiles } from '../attachments/store.js';
+import { findCoverFile, selectCovers } from '../covers/store.js';
+import type { Dossier } from '../dossiers/dossier.js';
+import { visibleDossier } from '../dossiers/dossiers.js';
+import { findVisibleTemplate } from '../templates/store.js';
+import type { Template } from '../templates/template.js';
+import { trackDossier } from '../tracker/tracker.js';
+import type { TrackerResponse } from '../tracker/schemas.js';
+import type { ReportAttachment, ReportDossier, ReportModel } from './model.js';
+import type { ReportRequest } from './schemas.js';
+
+/** What a report needs: the stores, the valuation model, the time and the PDF renderer. */
+export type ReportDeps = Pick<
+  ServiceDeps,
+  'db' | 'market' | 'valueProperty' | 'now' | 'renderReport' | 'costlyWork'
+>;
+
+export interface RenderedReport {
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+function reportDossier(dossier: Dossier): ReportDossier {
+  const { content } = dossier;
+  const { property } = content;
+  const { address, coordinates, precision } = property.location;
+  const street = [address?.street, address?.houseNumber].filter(Boolean).join(' ');
+  const town = [address?.postCode, address?.city].filter(Boolean).join(' ');
+  return {
+    title: content.title ?? ([street, town].filter(Boolean).join(', ') || dossier.id),
+    addressLines: [street, town].filter((line) => line !== ''),
+    latitude: coordinates.latitude,
+    longitude: coordinates.longitude,
+    precision,
+    dealType: content.dealType,
+    propertyType: property.propertyType.code,
+    livingArea: property.livingArea,
+    ...(property.landArea === undefined ? {} : { landArea: property.landArea }),
+    ...(property.numberOfRooms === undefined ? {} : { numberOfRooms: property.numberOfRooms }),
+    ...(property.buildingYear === undefined ? {} : { buildingYear: property.buildingYear }),
+    ...(property.renovationYear === undefined ? {} : { renovationYear: property.renovationYear }),
+    ...(property.floorNumber === undefined ? {} : { floorNumber: property.floorNumber }),
+    ...(property.hasLift === undefined ? {} : { hasLift: property.hasLift }),
+    ...(content.askingSalePrice === undefined ? {} : { askingSalePrice: content.askingSalePrice }),
+  };
+}
+
+/** The caller's first cover of a side, else their organization's first, else none. */
+async function firstCover(deps: ReportDeps, caller: Caller, side: 'front' | 'back') {
+  for (const userId of [caller.userId, null]) {
+    const [cover] = await selectCovers(deps.db, {
+      organizationId: caller.organizationId,
+      userId,
+      side,
+    });
+    if (cover) return (await findCoverFile(deps.db, caller, cover.id))?.content ?? null;
+  }
+  return null;
+}
+
+/** The attachments the template's enabled sections show (marketing images also lead a brochure). */
+async function shownAttachments(
+  deps: ReportDeps,
+  caller: Caller,
+  dossierId: string,
+  template: Template,
+): Promise<ReportAttachment[]> {
+  const enabled = template.sections.filter((s) => s.enabled);
+  const types = new Set(
+    enabled.flatMap((s) => (s.type.startsWith('attachments.') ? [s.type.slice(12)] : [])),
+  );
+  if (enabled.some((s) => s.type === 'overview' && s.configuration.layout === 'brochure')) {
+    types.add('marketing');
+  }
+  if (types.size === 0) return [];
+  const files = await selectAttachmentFiles(deps.db, caller, dossierId);
+  return files
+    .filter(({ row }) => types.has(row.type))
+    .map(({ row, content }) => ({
+      type: row.type,
+      title: row.title,
+      contentType: row.content_type,
+      width: row.width,
+      height: row.height,
+      pages: row.pages,
+      bytes: content,
+    }));
+}
+
+/** The tracker's insights at `date`, or null where the market data cannot value the property. */
+async function insights(
+  deps: ReportDeps,
+  caller: Caller,
+  dossier: Dossier,
+  date: string,
+): Promise<TrackerResponse | null> {
+  try {
+    return await trackDossier(deps, caller, {
+      dossierId: dossier.id,
+      countryCode: dossier.countryCode,
+      date,
+      radius: limits.reports.radius,
+      usePostalCode: false,
+    });
+  } catch (error) {
+    if (error instanceof InsufficientDataError) return null;
+    throw error;
+  }
+}
+
+/**
+ * A PDF report on a dossier the caller can see, laid out by a template the caller can see, of
+ * the same country. The data is the property tracker's (valuations, offers, projects, trends) at
+ * `date`; rendering runs in the PDF worker (`deps.renderReport`).
+ */
+export async function createReport(
+  deps: ReportDeps,
+  caller: Caller,
+  dossierId: string,
+  request: ReportRequest,
+): Promise<RenderedReport> {
+  const dossier = await visibleDossier(deps.db, caller, dossierId);
+  const template = await findVisibleTemplate(deps.db, caller, request.templateId);
+  if (!template) throw notFound('Template');
+  if (template.countryCode !== dossier.countryCode) {
+    throw invalidField(
+      '/templateId',
+      `is a template for ${template.countryCode}; the dossier is in ${dossier.countryCode}`,
+    );
+  }
+  const today = isoDay(deps.now());
+  const date = request.date ?? today;
+  const [tracker, attachments, front, back, organization] = await Promise.all([
+    insights(deps, caller, dossier, date),
+    shownAttachments(deps, caller, dossierId, template),
+    template.frontCover ? firstCover(deps, caller, 'front') : null,
+    template.backCover ? firstCover(deps, caller, 'back') : null,
+    deps.db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', caller.organizationId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const model: ReportModel = {
+    locale: request.locale ?? 'en',
+    date,
+    today,
+    organization: organization.name,
+    countryCode: dossier.countryCode,
+    currency: MAIN_CURRENCY[dossier.countryCode],
+    dossier: reportDossier(dossier),
+    template: { title: template.title, rentType: template.rentType, sections: template.sections },
+    tracker,
+    attachments,
+    covers: { front, back },
+  };
+  const bytes = await deps.renderReport(model);
+  return { fileName: `${model.dossier.title}.pdf`, bytes };
+}

@@ -1,0 +1,36 @@
+import { Type, type Static } from 'typebox';
+import { pdfResponse } from '../../http/download.js';
+import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { DateText } from '../valuation/schemas.js';
+import { LOCALES } from './messages.js';
+
+export const ReportParams = StrictObject({
+  id: Type.String({ format: 'uuid', description: 'The dossier id.' }),
+});
+
+export const ReportRequest = Object.assign(
+  StrictObject({
+    templateId: Type.String({
+      format: 'uuid',
+      description: 'A template the caller can see, of the dossier’s country.',
+    }),
+    locale: Type.Optional(
+      StringEnum(LOCALES, { default: 'en', description: 'The report’s language (default `en`).' }),
+    ),
+    date: Type.Optional(
+      Type.Unsafe<string>({
+        ...DateText,
+        description:
+          '`YYYY-MM-DD`: the valuation date (default today); not after today, not before the ' +
+          'country’s first offer.',
+      }),
+    ),
+  }),
+  { examples: [{ templateId: '0f8c2a8e-5d1b-4a7e-9a53-2b8e0c6a9f10', locale: 'de' }] },
+);
+export type ReportRequest = Static<typeof ReportRequest>;
+
+export const ReportPdf = pdfResponse(
+  'The report: a title page, then the template’s enabled sections in order, each an outline ' +
+    'entry, between the covers the template asks for.',
+);

@@ -1,0 +1,123 @@
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { limits } from '../limits.js';
+import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
+
+/** What the service keeps about an accepted attachment file. */
+export type AttachmentFacts =
+  | { contentType: 'image/png' | 'image/jpeg'; width: number; height: number }
+  | { contentType: 'application/pdf'; pages: number };
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PDF_HEADER = Buffer.from('%PDF-', 'latin1');
+
+/** The file's kind by its first bytes; its name and declared type say nothing. */
+export function sniffContentType(bytes: Buffer): AttachmentFacts['contentType'] | undefined {
+  if (bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  // Readers accept the PDF header anywhere in the first kilobyte.
+  if (bytes.subarray(0, 1024).indexOf(PDF_HEADER) >= 0) return 'application/pdf';
+  return undefined;
+}
+
+interface Size {
+  width: number;
+  height: number;
+}
+
+/** A PNG's size from its header chunk (IHDR must come first), before anything is decoded. */
+export function pngSize(bytes: Buffer): Size {
+  if (bytes.length < 24 || bytes.toString('latin1', 12, 16) !== 'IHDR') {
+    throw new PdfRefusal('is not a readable PNG (no IHDR header chunk)');
+  }
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+// Start-of-frame markers: baseline, extended, progressive, lossless (not DHT C4, JPG C8, DAC CC).
+const SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+
+/** A JPEG's size from its start-of-frame segment, found by walking the segments before it. */
+export function jpegSize(bytes: Buffer): Size {
+  let at = 2;
+  while (at + 4 <= bytes.length) {
+    if (bytes[at] !== 0xff) break;
+    const marker = bytes[at + 1] as number;
+    // Fill bytes and markers without a length.
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2;
+      continue;
+    }
+    const length = bytes.readUInt16BE(at + 2);
+    if (SOF.has(marker)) {
+      if (at + 9 > bytes.length) break;
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    }
+    if (marker === 0xda || length < 2) break;
+    at += 2 + length;
+  }
+  throw new PdfRefusal('is not a readable JPEG (no frame header before the image data)');
+}
+
+/** Refuses, before decoding, an image whose pixels would take more memory than allowed. */
+function checkSize({ width, height }: Size): void {
+  const { maxPixels, maxSide } = limits.attachments;
+  if (width < 1 || height < 1) throw new PdfRefusal('is an image without pixels');
+  if (width > maxSide || height > maxSide || width * height > maxPixels) {
+    throw new PdfRefusal(
+      `is an image of ${width}×${height} pixels; at most ${maxPixels} pixels and ` +
+        `${maxSide} on a side are allowed`,
+    );
+  }
+}
+
+/**
+ * Checks that `bytes` are a PNG, JPEG or PDF attachment the service accepts, by content: images
+ * are measured from their headers (so a decompression bomb is refused before any pixel is
+ * expanded), then decoded in full to prove they are whole; PDFs get the cover checks with the
+ * attachment page limit. Throws `PdfRefusal`. Runs in the inspection worker, which bounds its
+ * memory and time.
+ */
+export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFacts> {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length === 0) throw new PdfRefusal('is empty');
+  const contentType = sniffContentType(buffer);
+  if (contentType === 'application/pdf') {
+    return { contentType, ...(await inspectPdf(buffer, limits.attachments.pages)) };
+  }
+  if (contentType === 'image/png') {
+    const size = pngSize(buffer);
+    checkSize(size);
+    try {
+      PNG.sync.read(buffer, { checkCRC: true });
+    } catch (error) {
+      throw new PdfRefusal(`is not a readable PNG (${message(error)})`);
+    }
+    return { contentType, ...size };
+  }
+  if (contentType === 'image/jpeg') {
+    const size = jpegSize(buffer);
+    checkSize(size);
+    try {
+      jpeg.decode(buffer, {
+        useTArray: true,
+        tolerantDecoding: false,
+        maxResolutionInMP: limits.attachments.maxPixels / 1e6,
+        maxMemoryUsageInMB: limits.attachments.decodeMemoryMb,
+      });
+    } catch (error) {
+      throw new PdfRefusal(`is not a readable JPEG (${message(error)})`);
+    }
+    return { contentType, ...size };
+  }
+  throw new PdfRefusal('is neither a PNG, a JPEG nor a PDF');
+}
+
+function message(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line || 'unknown error';
+}

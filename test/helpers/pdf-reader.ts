@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+import { tempDir } from './temp-dirs.js';
+
+const run = promisify(execFile);
+
+/** The titles of a PDF's top-level outline (bookmark) entries, in order, read with pdf-lib. */
+export async function outlineTitles(bytes: Uint8Array): Promise<string[]> {
+  const document = await PDFDocument.load(bytes, { updateMetadata: false });
+  const outlines = document.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict);
+  const titles: string[] = [];
+  let item = outlines?.lookupMaybe(PDFName.of('First'), PDFDict);
+  while (item) {
+    const title = item.lookup(PDFName.of('Title'));
+    if (title instanceof PDFString || title instanceof PDFHexString)
+      titles.push(title.decodeText());
+    item = item.lookupMaybe(PDFName.of('Next'), PDFDict);
+  }
+  return titles;
+}
+
+/** What poppler reads from a PDF: its pages' text (form feed between pages), page count and
+ * fonts (name and whether embedded). */
+export interface PdfReading {
+  pages: string[];
+  pageCount: number;
+  fonts: { name: string; embedded: boolean }[];
+}
+
+export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
+  const file = path.join(tempDir(), 'read.pdf');
+  writeFileSync(file, bytes);
+  const [text, info, fonts] = await Promise.all([
+    run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-']),
+    run('pdfinfo', [file]),
+    run('pdffonts', [file]),
+  ]);
+  const pageCount = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1]);
+  // pdffonts: two header lines, then one line per font: name, type, encoding, emb, sub, uni…
+  const fontLines = fonts.stdout
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.trim() !== '');
+  return {
+    pages: text.stdout.split('\f').slice(0, pageCount),
+    pageCount,
+    fonts: fontLines.map((line) => {
+      const cells = line.trim().split(/\s+/);
+      // From the right: object id (2 cells), uni, sub, emb.
+      return { name: cells[0] ?? '', embedded: cells[cells.length - 5] === 'yes' };
+    }),
+  };
+}
+
+/** How many images each page of a PDF shows (1-based page → count), read with `pdfimages`. */
+export async function imagesPerPage(bytes: Uint8Array): Promise<Map<number, number>> {
+  const file = path.join(tempDir(), 'images.pdf');
+  writeFileSync(file, bytes);
+  const { stdout } = await run('pdfimages', ['-list', file]);
+  const counts = new Map<number, number>();
+  // Two header lines, then: page num type width height … (soft masks are listed as `smask`).
+  for (const line of stdout.split('\n').slice(2)) {
+    const [page, , type] = line.trim().split(/\s+/);
+    if (page === undefined || page === '' || type !== 'image') continue;
+    counts.set(Number(page), (counts.get(Number(page)) ?? 0) + 1);
+  }
+  return counts;
+}
