@@ -134,7 +134,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSendDeadline(app, timeouts.sendMs);
   registerSecurityHeaders(app);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
-  registerAuth(app, stores.accounts.db);
+  const now = options.now ?? (() => new Date());
+  registerAuth(app, stores.accounts.db, now);
   registerJsonGuards(app);
   registerUuidParams(app);
   await registerRateLimit(app, config.rateLimitPerMinute);
@@ -156,7 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       perAddress: limits.login.concurrentChecksPerAddress,
       total: limits.login.concurrentChecks,
     }),
-    now: options.now ?? (() => new Date()),
+    now,
     valueProperty: model.valueProperty,
     pdfInspector: new PdfInspector(),
     costlyWork: options.costlyWork ?? new CostlyWork(),

@@ -91,7 +91,8 @@ const declaresBody = (request: FastifyRequest): boolean =>
   request.headers['transfer-encoding'] !== undefined ||
   Number(request.headers['content-length'] ?? 0) > 0;
 
-export function registerAuth(app: FastifyInstance, db: AccountDb): void {
+/** Authenticates requests by token; `now` is the clock token expiry is checked against. */
+export function registerAuth(app: FastifyInstance, db: AccountDb, now: () => Date): void {
   app.decorateRequest('caller', null);
   const catalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', catalog);
@@ -121,9 +122,14 @@ export function registerAuth(app: FastifyInstance, db: AccountDb): void {
     try {
       const secret = bearerFrom(request, mode);
       if (secret === undefined) throw unauthenticated('An access token is required', false);
-      request.caller = await resolveCaller(db, secret, (reason) => {
-        request.log.info({ reason }, 'access token refused');
-      });
+      request.caller = await resolveCaller(
+        db,
+        secret,
+        (reason) => {
+          request.log.info({ reason }, 'access token refused');
+        },
+        now(),
+      );
     } catch (error) {
       // The body is not read yet. To keep the connection, Node would read and discard all of
       // it, however large it is declared (10 GiB); the connection is closed instead.

@@ -41,7 +41,7 @@ export const TOKEN_NOT_VALID = 'The access token is not valid (unknown, expired 
 export async function findCaller(
   db: AccountDb,
   secret: string,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<Caller | { refused: TokenRefusal }> {
   const owner = await findTokenOwner(db, secret);
   if (!owner) return { refused: 'unknown' };
@@ -61,8 +61,8 @@ export async function findCaller(
 export async function resolveCaller(
   db: AccountDb,
   secret: string,
-  onRefusal: (reason: TokenRefusal | 'malformed') => void = () => undefined,
-  now: Date = new Date(),
+  onRefusal: (reason: TokenRefusal | 'malformed') => void,
+  now: Date,
 ): Promise<Caller> {
   // Malformed tokens are refused without a database round trip.
   if (!looksLikeToken(secret)) {

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../app-context.js';
 import { errorResponses } from '../../http/schemas.js';
 import { callerOf } from '../../http/auth.js';
-import { login, profileOf, type LoginDeps } from './login.js';
+import { login, profileOf, type LoginDeps } from './auth.js';
 import { LoginBody, LoginResponse, MeResponse } from './schemas.js';
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -5,7 +5,7 @@ import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
-import { createLink, linksOf, PAGE_PATH, revoke } from './links.js';
+import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
 import { openSharedPage } from './page.js';
 import { PAGE_CSP } from './page-html.js';
 import {

@@ -6,7 +6,7 @@ import { firstOfferDate } from '../../market/queries/offer-dates.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
 import type { DealType, PropertyToValue, Valuation } from '../../valuation/types.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
-import type { PropertyValueDeps } from './property-value.js';
+import type { PropertyValueDeps } from './valuation.js';
 import { toPropertyToValue } from './property-input.js';
 import { netRentRatio, withRents } from './rent-ratio.js';
 import type { DatedValuation, DossierValuationResponse } from './schemas.js';

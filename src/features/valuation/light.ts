@@ -9,7 +9,7 @@ import {
   requestedProperty,
   valueAtDates,
   type PropertyValueDeps,
-} from './property-value.js';
+} from './valuation.js';
 import type { PropertyValueLightRequest } from './schemas.js';
 
 /**

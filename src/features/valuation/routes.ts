@@ -8,7 +8,7 @@ import { LOCATION_TEXT } from '../dossiers/schemas.js';
 import { DossierParams } from '../dossiers/schemas.js';
 import { valueDossier } from './dossier-valuation.js';
 import { valuePropertyLight } from './light.js';
-import { valueProperties } from './property-value.js';
+import { valueProperties } from './valuation.js';
 import {
   DossierValuationRequest,
   DossierValuationResponse,
