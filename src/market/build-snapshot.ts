@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, sqlString } from './duck.js';
+import { ADDRESS_VARIANCE_SQL } from '../valuation/address-effects.js';
 import { LOCAL_VARIANCE_SQL } from '../valuation/local-variance.js';
 import { MODEL_SUMS_SQL } from '../valuation/model-sums.js';
 import { CREATE_TABLES, PLACE_INDEX_SQL } from './schema.js';
@@ -109,6 +110,7 @@ export async function buildSnapshot<T>(
     await db.run(PLACE_INDEX_SQL);
     await db.run(MODEL_SUMS_SQL);
     await db.run(LOCAL_VARIANCE_SQL);
+    await db.run(ADDRESS_VARIANCE_SQL);
     await db.run(
       `insert into snapshot_info values ('created_at', ${sqlString(new Date().toISOString())})`,
     );

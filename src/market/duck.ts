@@ -93,3 +93,14 @@ export async function openDuck(
   if (options.memoryLimit) settings.memory_limit = options.memoryLimit;
   return DuckDBInstance.create(path, settings);
 }
+
+/** Whether the open database (not an attached one) has a table of that name. */
+export async function hasTable(db: DuckDBConnection, table: string): Promise<boolean> {
+  const rows = await queryPrepared(
+    db,
+    `select count(*)::integer as n from duckdb_tables()
+      where database_name = current_database() and table_name = $t`,
+    { t: table },
+  );
+  return rows[0]?.n === 1;
+}

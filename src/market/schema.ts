@@ -34,7 +34,11 @@ export const OFFER_COLUMNS = `
   is_subsidized BOOLEAN,
   is_old_building BOOLEAN,
   has_balcony BOOLEAN,
-  has_terrace BOOLEAN`;
+  has_terrace BOOLEAN,
+  street VARCHAR,
+  house_number VARCHAR,
+  street_key VARCHAR,
+  house_key VARCHAR`;
 
 export const OFFER_SORT_ORDER =
   "country_code, division_level6, division_level8, date_trunc('month', start_date), id";

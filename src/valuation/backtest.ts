@@ -3,9 +3,10 @@ import { isCountryCode } from '../market/countries.js';
 import { queryRows, type Row } from '../market/duck.js';
 import { silentProgress, type Progress } from '../market/progress.js';
 import { InsufficientDataError } from './errors.js';
+import { priceOfRowSql } from '../market/queries/offer-columns.js';
 import { snapshotCache } from './snapshot-cache.js';
 import { CONFIDENCES, type Confidence, type DealType, type PropertyToValue } from './types.js';
-import { estimateDeal } from './value-property.js';
+import { estimateDeal, type DetailedEstimate } from './value-property.js';
 
 /** One held-out offer: its observed price, the truth when recorded, and the model's estimate. */
 export interface BacktestCase {
@@ -15,6 +16,21 @@ export interface BacktestCase {
   lower: number;
   upper: number;
   confidence: Confidence;
+  /** Whether offers in the same building or street moved the value (address-effects.ts). */
+  address: AddressUse;
+  /**
+   * The offer repeats one published before the split: same building, living area and price (a
+   * listing posted again). Such a case is easy for any estimate that knows the building.
+   */
+  repeat: boolean;
+}
+
+export const ADDRESS_USES = ['building', 'street', 'none'] as const;
+export type AddressUse = (typeof ADDRESS_USES)[number];
+
+function addressUseOf(estimate: DetailedEstimate): AddressUse {
+  if (!estimate.address) return 'none';
+  return estimate.address.buildingOffers > 0 ? 'building' : 'street';
 }
 
 export interface Metrics {
@@ -34,6 +50,10 @@ export interface BacktestReport {
   truth: 'recorded' | 'observed';
   overall: Metrics;
   byConfidence: Record<Confidence, Metrics>;
+  /** By whether offers in the property's building or street moved the value. */
+  byAddress: Record<AddressUse, Metrics>;
+  /** Without the held-out offers that repeat an earlier one (`repeat`); null when none does. */
+  withoutRepeats: Metrics | null;
   /** MdAPE of the recorded true values vs the observed prices (demo data only). */
   floor: number | null;
   /** MdAPE vs the observed prices, whatever the truth. */
@@ -75,6 +95,10 @@ export function reportOf(cases: readonly BacktestCase[], sampled: number): Backt
     truth: recorded ? 'recorded' : 'observed',
     overall: metricsOf(cases),
     byConfidence,
+    byAddress: Object.fromEntries(
+      ADDRESS_USES.map((k) => [k, metricsOf(cases.filter((c) => c.address === k))]),
+    ) as Record<AddressUse, Metrics>,
+    withoutRepeats: cases.some((c) => c.repeat) ? metricsOf(cases.filter((c) => !c.repeat)) : null,
     floor: recorded ? median(cases.map((c) => ape(c.truth ?? 0, c.observed))) : null,
     mdapeObserved: median(cases.map((c) => ape(c.value, c.observed))),
   };
@@ -113,6 +137,9 @@ function propertyOf(r: Row, centroid: { latitude: number; longitude: number } | 
   if (r.building_year !== null) property.buildingYear = Number(r.building_year);
   if (r.is_new !== null) property.isNew = Boolean(r.is_new);
   if (r.floor_number !== null) property.floorNumber = Number(r.floor_number);
+  // Undefined where the snapshot predates the address columns.
+  if (typeof r.street === 'string') property.street = r.street;
+  if (typeof r.house_number === 'string') property.houseNumber = r.house_number;
   const flags = {
     isOldBuilding: r.is_old_building,
     isFurnished: r.is_furnished,
@@ -130,6 +157,8 @@ export interface HeldOut {
   row: Row;
   observed: number;
   estimate: BacktestCase | null;
+  /** The model's whole estimate, for analyses beyond the report. */
+  detail?: DetailedEstimate;
 }
 
 /**
@@ -175,10 +204,19 @@ export async function valueHeldOut(
     options.sample === undefined
       ? ''
       : `using sample reservoir(${Math.floor(options.sample)} rows) repeatable (${Math.floor(options.seed)})`;
+  // Only a split backtest runs on a freshly imported file, whose offers have the address keys.
+  const repeat = options.splitDate
+    ? `exists (select 1 from offers e where e.start_date < $split
+         and e.country_code = o.country_code and e.deal_type = o.deal_type
+         and e.division_level100 = o.division_level100 and e.street_key = o.street_key
+         and e.house_key = o.house_key and e.living_area = o.living_area
+         and ${priceOfRowSql('e')} = ${priceOfRowSql('o')})`
+    : 'false';
   const sample = await queryRows(
     db,
     `select * from (
-       select o.*, t.true_value from offers o left join offer_truth t using (country_code, id)
+       select o.*, t.true_value, ${repeat} as repeats_earlier
+       from offers o left join offer_truth t using (country_code, id)
        where ${filters.join(' and ')}
      ) ${sampling}
      order by country_code, id`,
@@ -209,7 +247,10 @@ export async function valueHeldOut(
         lower: estimate.range.lower,
         upper: estimate.range.upper,
         confidence: estimate.confidence,
+        address: addressUseOf(estimate),
+        repeat: r.repeats_earlier === true,
       };
+      held.detail = estimate;
     } catch (error) {
       if (!(error instanceof InsufficientDataError)) throw error;
     }

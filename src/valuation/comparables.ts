@@ -16,6 +16,8 @@ export interface Comparable {
   distance: number | null;
   /** The offer's postcode (level-100 division), for the postcode level effect. */
   postcode: string | null;
+  /** The offer's house key (src/market/address-key.ts), read only by a street search. */
+  house?: string | null;
 }
 
 /** One step of the search: where, how far back, and how widened it is. */
@@ -29,7 +31,9 @@ export interface SearchStep {
    */
   area:
     | { kind: 'radius'; meters: number; anyRegion?: boolean }
-    | { kind: 'division'; column: 'division_level100' | 'division_level8' | 'division_level6' };
+    | { kind: 'division'; column: 'division_level100' | 'division_level8' | 'division_level6' }
+    /** The offers of one street (street key) in the property's postcode: address-effects.ts. */
+    | { kind: 'street'; street: string };
 }
 
 /** Comparables enough to stop widening; fewer than the minimum anywhere: no value. */
@@ -119,7 +123,9 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
   const where =
     step.area.kind === 'radius'
       ? `latitude between $lat0 and $lat1 and longitude between $lon0 and $lon1${step.area.anyRegion ? '' : inRegion}`
-      : `${step.area.column} = $division`;
+      : step.area.kind === 'street'
+        ? 'division_level100 = $division and street_key = $street'
+        : `${step.area.column} = $division`;
   const order =
     step.area.kind === 'radius'
       ? '(latitude - $lat) ** 2 + ((longitude - $lon) * $coslat) ** 2'
@@ -128,7 +134,7 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
   const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';
   return `
     select ln(${price} / living_area) as y, ${FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ')},
-      ${MONTH_INDEX_SQL} as month, latitude, longitude, division_level100
+      ${MONTH_INDEX_SQL} as month, latitude, longitude, division_level100${step.area.kind === 'street' ? ', house_key' : ''}
     from ${table}
     where country_code = $cc and ${where} and deal_type = '${deal}' and property_type = $type
       and start_date between $since and $until and ${price} > 0
@@ -172,6 +178,8 @@ export async function findComparables(
       lon0: lon - dLon,
       lon1: lon + dLon,
     });
+  } else if (step.area.kind === 'street') {
+    Object.assign(params, { division: postcode.id, street: step.area.street });
   } else {
     const column = step.area.column;
     params.division =
@@ -191,6 +199,7 @@ export async function findComparables(
         ? null
         : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
     postcode: textOrNull(r.division_level100),
+    ...(step.area.kind === 'street' ? { house: textOrNull(r.house_key) } : {}),
   }));
 }
 

@@ -110,6 +110,7 @@ export function forecastSd(
   widening: number,
   listingNoise: number,
   saleSpread?: number,
+  address?: { explained: number; remaining: number },
 ) {
   const bias =
     ERROR_MODEL.wideningBias[Math.min(widening, ERROR_MODEL.wideningBias.length - 1)] ?? 0.1;
@@ -119,7 +120,12 @@ export function forecastSd(
   const spreadPart =
     ERROR_MODEL.heterogeneityShare * Math.max(0, estimate.spread ** 2 - listingNoise ** 2);
   const floor = listingNoise > 0 || saleSpread === undefined ? 0 : saleSpread ** 2;
-  const heterogeneity = Math.max(spreadPart, floor);
+  // What the street and building explain of the property's own difference is no longer
+  // uncertain, down to what they leave unexplained.
+  const own = address
+    ? Math.max(spreadPart - address.explained, Math.min(spreadPart, address.remaining))
+    : spreadPart;
+  const heterogeneity = Math.max(own, floor);
   return Math.sqrt(meanError ** 2 + ERROR_MODEL.floor ** 2 + bias ** 2 + heterogeneity);
 }
 

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryPrepared, type Row } from '../market/duck.js';
+import { hasTable, queryPrepared, type Row } from '../market/duck.js';
 import { MONTH_INDEX_SQL, PRICE_OF_ROW_SQL } from '../market/queries/offer-columns.js';
 import {
   AREA_LIMITS,
@@ -57,21 +57,40 @@ export const MAX_LOCAL_SD = 0.2;
 const METERS_PER_DEGREE = 111_320;
 const CELL_DEGREES = CELL_METERS / METERS_PER_DEGREE;
 
-/** The per-region moments over the offers that pass `where`. */
-function momentsSql(where: string): string {
+/**
+ * What a cell is: a square of CELL_METERS (offers with coordinates), or, for the address effects
+ * (address-effects.ts), a street or a building within a postcode (offers with an address).
+ */
+export type CellKind = 'grid' | 'street' | 'address';
+
+const CELLS: Record<CellKind, { columns: string; filter: string }> = {
+  grid: { columns: 'cell_y, cell_x', filter: 'latitude is not null and longitude is not null' },
+  street: { columns: 'postcode, street_key', filter: 'street_key is not null' },
+  address: {
+    columns: 'postcode, street_key, house_key',
+    filter: 'street_key is not null and house_key is not null',
+  },
+};
+
+/** The per-region moments over the offers that pass `where`, cells of the given kind. */
+export function momentsSql(where: string, kind: CellKind = 'grid'): string {
+  const cell = CELLS[kind];
+  // The address keys are read only for address cells: snapshots written before they existed
+  // still compute the grid's moments.
+  const keys = kind === 'grid' ? '' : 'street_key, house_key,';
   return `
     with base as (
       select country_code, deal_type, ${REGION_KIND_SQL} as region_kind,
         ${REGION_ID_SQL} as region,
         division_level100 as postcode, property_type, ${MONTH_INDEX_SQL} // 12 as year,
         floor(ln(living_area) / ln(1.6)) as size_class,
-        ln(${PRICE_OF_ROW_SQL} / living_area) as y,
+        ln(${PRICE_OF_ROW_SQL} / living_area) as y, ${keys}
         floor(latitude / ${String(CELL_DEGREES)}) as cell_y,
         floor(longitude * cos(radians(latitude)) / ${String(CELL_DEGREES)}) as cell_x
       from offers
       where deal_type in ('sale', 'rent') and ${PRICE_OF_ROW_SQL} > 0
         and living_area between ${String(AREA_LIMITS.min)} and ${String(AREA_LIMITS.max)}
-        and latitude is not null and longitude is not null and division_level100 is not null
+        and ${cell.filter} and division_level100 is not null
         and (${where})
     ), deviations as (
       select *, y - avg(y) over g as e, count(*) over g as group_size
@@ -80,11 +99,11 @@ function momentsSql(where: string): string {
       select *, e - avg(e) over c as deviation, count(*) over c as cell_size
       from (select * exclude (e), least(greatest(e, -${String(CLIP)}), ${String(CLIP)}) as e
             from deviations where group_size >= ${String(GROUP_MIN)})
-      window c as (partition by country_code, deal_type, region_kind, region, cell_y, cell_x)
+      window c as (partition by country_code, deal_type, region_kind, region, ${cell.columns})
     ), cells as (
       select country_code, deal_type, region_kind, region, count(*) as n, avg(e) as mean,
         coalesce(var_samp(e), 0) * (count(*) - 1) as within
-      from kept group by country_code, deal_type, region_kind, region, cell_y, cell_x
+      from kept group by country_code, deal_type, region_kind, region, ${cell.columns}
     ), spreads as (
       -- A deviation from its cell's own mean is short by √((n − 1) / n) on average.
       select country_code, deal_type, region_kind, region,
@@ -135,16 +154,6 @@ export function localSdOf(moments: CellMoments | undefined): number {
   return Math.min(MAX_LOCAL_SD, Math.max(MIN_LOCAL_SD, Math.sqrt(variance)));
 }
 
-async function hasTable(db: DuckDBConnection): Promise<boolean> {
-  const rows = await queryPrepared(
-    db,
-    `select count(*)::integer as n from duckdb_tables()
-      where database_name = current_database() and table_name = $t`,
-    { t: LOCAL_VARIANCE_TABLE },
-  );
-  return rows[0]?.n === 1;
-}
-
 const KEY_FILTER =
   'country_code = $cc and deal_type = $deal and region_kind = $kind and region = $region';
 
@@ -183,7 +192,7 @@ export function localVariation(
   const key = `local|${countryCode}|${region.kind}|${region.id}|${deal}`;
   return cachedRegional(cache, key, async () => {
     const params = { cc: countryCode, deal, kind: region.kind, region: region.id };
-    const sql = (await hasTable(db))
+    const sql = (await hasTable(db, LOCAL_VARIANCE_TABLE))
       ? `select * from ${LOCAL_VARIANCE_TABLE} where ${KEY_FILTER}`
       : `select * from (${momentsSql(
           `country_code = $cc and deal_type = $deal and ${REGION_FILTER_SQL[region.kind]}`,

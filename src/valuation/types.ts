@@ -38,6 +38,9 @@ export interface PropertyToValue {
   isSubsidized?: boolean;
   hasBalcony?: boolean;
   hasTerrace?: boolean;
+  /** The address, for offers in the same street and building (address-effects.ts). */
+  street?: string;
+  houseNumber?: string;
 }
 
 export interface ValueRange {

@@ -18,12 +18,24 @@ import {
   type CentralEstimate,
 } from './estimate.js';
 import { monthIndex } from '../dates.js';
+import {
+  addressKeys,
+  addressShift,
+  addressVariation,
+  type AddressShift,
+} from './address-effects.js';
 import { InsufficientDataError } from './errors.js';
 import { FEATURES } from './features.js';
 import { indexAt } from './hedonic.js';
 import { localVariation } from './local-variance.js';
 import { regionalModel, type RegionalModel } from './regional-model.js';
-import { distanceMeters, locate, snapshotCache } from './snapshot-cache.js';
+import {
+  distanceMeters,
+  locate,
+  snapshotCache,
+  type Postcode,
+  type SnapshotCache,
+} from './snapshot-cache.js';
 import type {
   DealType,
   Estimate,
@@ -48,6 +60,8 @@ export interface DetailedEstimate extends Estimate {
   central: CentralEstimate;
   /** τ of the property's region (local-variance.ts). */
   localSd: number;
+  /** The street and building effects, where the property's address found offers. */
+  address?: AddressShift;
 }
 
 /** Meters from the nearest postcode centroid beyond which a point is not valued. */
@@ -101,6 +115,39 @@ function subjectFeatures(property: PropertyToValue, year: number): (number | und
   const values = FEATURES.map((f) => f.subject(property, year));
   const missing = new Set(FEATURES.filter((_, i) => values[i] === undefined).map((f) => f.group));
   return values.map((v, i) => (missing.has(FEATURES[i]?.group ?? 'area') ? undefined : v));
+}
+
+/** Months of offers in the property's street that count (moved to the date by the index). */
+const ADDRESS_MONTHS = 60;
+
+/** The street and building effects around `center` (address-effects.ts), if any apply. */
+async function addressEffects(
+  db: DuckDBConnection,
+  cache: SnapshotCache,
+  property: PropertyToValue,
+  postcode: Postcode,
+  deal: DealType,
+  until: string,
+  adjustToProperty: (found: readonly Comparable[]) => AdjustedComparable[],
+  center: number,
+): Promise<AddressShift | undefined> {
+  if (property.street === undefined && property.houseNumber === undefined) return undefined;
+  const variation = await addressVariation(db, cache, property.countryCode, postcode, deal);
+  if (!variation) return undefined;
+  const keys = await addressKeys(db, property);
+  if (keys.street === null) return undefined;
+  const step: SearchStep = {
+    widening: 0,
+    months: ADDRESS_MONTHS,
+    area: { kind: 'street', street: keys.street },
+  };
+  const found = await findComparables(db, property, postcode, deal, step, until);
+  if (found.length === 0) return undefined;
+  const offers = adjustToProperty(found).map((o, i) => ({
+    ...o,
+    sameBuilding: keys.house !== null && found[i]?.house === keys.house,
+  }));
+  return addressShift(offers, center, variation);
 }
 
 function insufficient(property: PropertyToValue, deal: DealType): InsufficientDataError {
@@ -157,13 +204,22 @@ export async function estimateDeal(
 
   const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
   const local = await localVariation(db, cache, property.countryCode, postcode, deal);
-  const central = centralEstimate(
-    adjust(best.found, subject, model, targetMonth, radius, postcode.id),
-    local.localSd,
+  const adjustToProperty = (found: readonly Comparable[], within: number | null) =>
+    adjust(found, subject, model, targetMonth, within, postcode.id);
+  const central = centralEstimate(adjustToProperty(best.found, radius), local.localSd);
+  const address = await addressEffects(
+    db,
+    cache,
+    property,
+    postcode,
+    deal,
+    until,
+    (found) => adjustToProperty(found, null),
+    central.center,
   );
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
-  const sd = forecastSd(central, best.step.widening, listingNoise, local.saleSpread);
-  const value = Math.exp(central.center) * property.livingArea;
+  const sd = forecastSd(central, best.step.widening, listingNoise, local.saleSpread, address);
+  const value = Math.exp(central.center + (address?.shift ?? 0)) * property.livingArea;
   return {
     value,
     range: rangeOf(value, sd),
@@ -171,6 +227,7 @@ export async function estimateDeal(
     sd,
     central,
     localSd: local.localSd,
+    ...(address ? { address } : {}),
     evidence: {
       comparables: central.used,
       radiusMeters: radius,

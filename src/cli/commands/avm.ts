@@ -3,7 +3,12 @@ import { loadConfig } from '../../config.js';
 import { isCountryCode } from '../../market/countries.js';
 import { terminalProgress } from '../../market/progress.js';
 import { currentSnapshot, marketPaths } from '../../market/snapshots.js';
-import type { BacktestReport, Metrics } from '../../valuation/backtest.js';
+import {
+  ADDRESS_USES,
+  type AddressUse,
+  type BacktestReport,
+  type Metrics,
+} from '../../valuation/backtest.js';
 import type { Accuracy, BaselineComparison } from '../../valuation/baseline-comparison.js';
 import { CONFIDENCES, type DealType } from '../../valuation/types.js';
 import { CliError, print } from '../context.js';
@@ -14,6 +19,12 @@ function row(label: string, m: Metrics): string {
   return `| ${label} | ${m.count} | ${pct(m.mdape)} | ${pct(m.within10)} | ${pct(m.within20)} | ${pct(m.coverage)} |`;
 }
 
+const ADDRESS_LABELS: Record<AddressUse, string> = {
+  building: 'in the same building',
+  street: 'in the same street only',
+  none: 'none',
+};
+
 function printReport(report: BacktestReport): void {
   print(
     `valued ${report.valued} of ${report.sampled} held-out offers (${report.insufficient} insufficient data); truth: ${report.truth === 'recorded' ? 'recorded true values' : 'observed prices'}`,
@@ -23,6 +34,21 @@ function printReport(report: BacktestReport): void {
   print('|---|---|---|---|---|---|');
   print(row('all', report.overall));
   for (const k of CONFIDENCES) print(row(k, report.byConfidence[k]));
+  if (report.byAddress.building.count + report.byAddress.street.count > 0) {
+    print();
+    print(
+      '| offers at the address | offers | MdAPE | within ±10% | within ±20% | range holds truth |',
+    );
+    print('|---|---|---|---|---|---|');
+    for (const k of ADDRESS_USES) print(row(ADDRESS_LABELS[k], report.byAddress[k]));
+  }
+  if (report.withoutRepeats) {
+    print();
+    print(
+      'without the held-out offers that repeat an earlier one (same building, size and price):',
+    );
+    print(row('all but repeats', report.withoutRepeats));
+  }
   print();
   print(`MdAPE vs observed prices: ${pct(report.mdapeObserved)}`);
   if (report.floor !== null) {

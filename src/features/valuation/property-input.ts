@@ -26,6 +26,8 @@ export function toPropertyToValue(
   const optional = {
     postalCode:
       location.address?.postCode === undefined ? undefined : String(location.address.postCode),
+    street: location.address?.street,
+    houseNumber: location.address?.houseNumber,
     numberOfRooms: property.numberOfRooms,
     numberOfBedrooms: property.numberOfBedrooms,
     buildingYear: property.buildingYear,

@@ -315,11 +315,11 @@ const LOTS: Lot[] = [
 ];
 
 const EXPECTED_OFFERS = [
-  'id,countryCode,dealType,propertyType,startDate,endDate,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title',
-  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse"',
-  'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement"',
-  'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement"',
-  'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement"',
+  'id,countryCode,dealType,propertyType,startDate,endDate,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title,street,houseNumber',
+  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse",CHEMIN DES VIGNES,3',
+  'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement","RUE DE LA PAIX, COUR A",12',
+  'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement",,',
+  'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement",,',
 ];
 
 const EXPECTED_SUMMARY = {
@@ -389,7 +389,7 @@ describe('convert dvf', () => {
     const result = await convertDvf(source, target);
     expect(result.offers).toBe(1);
     expect(readText(target).split('\n')[1]).toBe(
-      'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,Appartement',
+      'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,Appartement,,',
     );
   });
 

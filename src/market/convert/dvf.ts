@@ -165,6 +165,8 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         case when regexp_matches(trim(code_postal), '^[0-9]{4,5}$') then lpad(trim(code_postal), 5, '0')
           else ${text('code_postal')} end as postcode,
         nullif(concat_ws(' ', ${text('adresse_numero')}, ${text('adresse_suffixe')}, ${text('adresse_nom_voie')}), '') as address,
+        ${text('adresse_nom_voie')} as street,
+        ${text('adresse_numero')} as house_number,
         ${text('nom_commune')} as place,
         ${dwellingKey} as dwelling_key
       from raw`);
@@ -184,6 +186,8 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         any_value(longitude) filter (where is_dwelling) as longitude,
         any_value(postcode) filter (where is_dwelling) as postcode,
         any_value(address) filter (where is_dwelling) as address,
+        any_value(street) filter (where is_dwelling) as street,
+        any_value(house_number) filter (where is_dwelling) as house_number,
         any_value(place) filter (where is_dwelling) as place
       from lots where sale_id is not null group by sale_id`);
     const coordinates =
@@ -225,7 +229,8 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         case when ${coordinates} then latitude end as latitude,
         case when ${coordinates} then longitude end as longitude,
         postcode as "postalCode",
-        left(concat_ws(', ', kind, address, place), 500) as title
+        left(concat_ws(', ', kind, address, place), 500) as title,
+        street, house_number as "houseNumber"
       from classified where skip is null
       order by sale_date, sale_id`);
     await db.run(

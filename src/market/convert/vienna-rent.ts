@@ -41,7 +41,8 @@ const STATED = {
  * Converts the willhaben Vienna rental listings (shared/data/vienna-rent, MIT) into the
  * canonical offer CSV. Listings have no coordinates: their postcode places them. A listing is
  * taken as active when it was seen in the last crawl; days on market run from first to last
- * sighting. The rent is the advertised total monthly rent, taken as gross rent.
+ * sighting. The rent is the advertised total monthly rent, taken as gross rent. The address
+ * (street and house number in one text, often only the street) goes into `street`.
  */
 export async function convertViennaRent(
   source: string,
@@ -73,6 +74,8 @@ export async function convertViennaRent(
         greatest(0, round(epoch(seen_last - seen_first) / 86400))::integer as daysOnMarket,
         Postcode as postalCode,
         left(Description, 500) as title,
+        -- The address as written ("Karl-Popper-Straße 5", "n/a"): the importer derives the keys.
+        nullif(nullif(trim(Address), ''), 'N/A') as street,
         ${Object.entries(STATED)
           .map(([name, sql]) => `${sql} as "${name}"`)
           .join(',\n        ')}

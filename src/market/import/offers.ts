@@ -1,5 +1,6 @@
 import { COUNTRIES, type DivisionLevel } from '../countries.js';
 import { copyPrevious, type SnapshotBuild } from '../build-snapshot.js';
+import { houseKeySql, streetKeySql } from '../address-key.js';
 import { sqlString } from '../duck.js';
 import { DEAL_TYPES, OFFER_SORT_ORDER, PROPERTY_TYPES } from '../schema.js';
 import { fieldChecks, fieldValue, reasonExpression, type FieldSpec } from './fields.js';
@@ -42,6 +43,9 @@ export const OFFER_FIELDS: readonly FieldSpec[] = [
   { name: 'isOldBuilding', kind: 'boolean' },
   { name: 'hasBalcony', kind: 'boolean' },
   { name: 'hasTerrace', kind: 'boolean' },
+  // The address: offers in the same building or street tell most about a property there.
+  { name: 'street', kind: 'text', maxLength: 200 },
+  { name: 'houseNumber', kind: 'text', maxLength: 20 },
 ];
 
 const v = (name: string): string => {
@@ -132,7 +136,10 @@ export async function prepareOffers(build: SnapshotBuild, today: string): Promis
       coalesce(t."divisionLevel100", bp.id, bc.id) as division_level100,
       t.title, t."floorNumber" as floor_number, t."isFurnished" as is_furnished,
       t."isSubsidized" as is_subsidized, t."isOldBuilding" as is_old_building,
-      t."hasBalcony" as has_balcony, t."hasTerrace" as has_terrace, t.line
+      t."hasBalcony" as has_balcony, t."hasTerrace" as has_terrace,
+      t.street, t."houseNumber" as house_number,
+      ${streetKeySql('t.street', 't."houseNumber"')} as street_key,
+      ${houseKeySql('t.street', 't."houseNumber"')} as house_key, t.line
     from typed t
     left join by_postcode bp on bp.line = t.line
     left join by_coordinates bc on bc.line = t.line`);
@@ -152,7 +159,8 @@ const OFFER_COLUMN_LIST = `country_code, id, deal_type, property_type, start_dat
   is_new, is_private, sale_price, rent_gross, rent_net, living_area, number_of_rooms,
   number_of_bedrooms, building_year, has_open_kitchen, days_on_market, latitude, longitude,
   postal_code, division_level6, division_level8, division_level100, title, floor_number,
-  is_furnished, is_subsidized, is_old_building, has_balcony, has_terrace`;
+  is_furnished, is_subsidized, is_old_building, has_balcony, has_terrace, street, house_number,
+  street_key, house_key`;
 
 /**
  * Writes the new offers table: kept previous rows (unless replacing) plus `clean`, sorted. Columns

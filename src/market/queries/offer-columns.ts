@@ -14,7 +14,11 @@ export const PRICE_COLUMN: Record<DealType, 'sale_price' | 'rent_gross'> = {
 };
 
 /** The price of an offer row of either deal type, by its own `deal_type`. */
-export const PRICE_OF_ROW_SQL = `case deal_type when 'sale' then sale_price else rent_gross end`;
+export function priceOfRowSql(alias?: string): string {
+  const c = (column: string) => (alias ? `${alias}.${column}` : column);
+  return `case ${c('deal_type')} when 'sale' then ${c('sale_price')} else ${c('rent_gross')} end`;
+}
+export const PRICE_OF_ROW_SQL = priceOfRowSql();
 
 /** The month index of the start date, as `monthIndex` (src/dates.ts) computes it in code. */
 export const MONTH_INDEX_SQL = '(year(start_date) * 12 + month(start_date) - 1)';
