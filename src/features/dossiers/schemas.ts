@@ -48,8 +48,15 @@ export const PropertyBody = StrictObject(
           StrictObject({
             postCode: Type.Optional(PostCode),
             city: Type.Optional(text(200, 'City.')),
-            street: Type.Optional(text(200, 'Street.')),
-            houseNumber: Type.Optional(text(20, 'House number.')),
+            street: Type.Optional(
+              text(
+                200,
+                'Street (the house number may be part of it). Offers in the same street of the postcode, and with the house number in the same building, move the valuation (README "Valuation model").',
+              ),
+            ),
+            houseNumber: Type.Optional(
+              text(20, 'House number: offers in the same building move the valuation.'),
+            ),
             buildingName: Type.Optional(text(200, 'Name of the building. Kept, not used.')),
             unitIdentifier: Type.Optional(
               text(100, 'The flat or unit within the building. Kept, not used.'),
