@@ -90,7 +90,11 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       payload: { templateId: providerTemplateId('AT', 'appraisal'), locale },
     });
     expect(res.statusCode, res.body).toBe(200);
-    if (process.env.DUMP_PDF) fs.writeFileSync(`/tmp/places-${locale}.pdf`, res.rawPayload);
+    if (process.env.DUMP_PDF)
+      fs.writeFileSync(
+        `/tmp/places-${dossier === vienna ? 'vienna' : 'graz'}-${locale}.pdf`,
+        res.rawPayload,
+      );
     return readPdf(res.rawPayload);
   };
 
@@ -136,7 +140,7 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       .find((line) => line.startsWith('1,population,'))
       ?.split(',');
     const population = new Intl.NumberFormat('en-GB').format(Number(published?.[2]));
-    expect(text).toContain(`Population ${population} persons ${published?.[3] ?? ''}`);
+    expect(text).toContain(`Population ${population} persons ${published?.[3] ?? ''} –`);
     expect(text).toContain('Gemeindebezirk Innere Stadt');
     // Every source shown is named.
     expect(text).toContain('Datenquelle: Wiener Linien (CC BY 4.0)');

@@ -22,11 +22,13 @@ const UNIT_KEYS: Record<string, MessageKey> = {
   'per 1,000 inhabitants': 'unit.per1000',
 };
 
-function shownValue(ctx: SectionContext, f: Formats, v: IndicatorValue): string {
-  const number = f.number(v.value, Math.abs(v.value) < 1000 ? 1 : 0);
-  if (v.unit === null) return number;
+const shownNumber = (f: Formats, v: IndicatorValue) =>
+  f.number(v.value, Math.abs(v.value) < 1000 ? 1 : 0);
+
+function shownUnit(ctx: SectionContext, v: IndicatorValue): string {
+  if (v.unit === null) return '';
   const key = UNIT_KEYS[v.unit];
-  return `${number} ${key ? ctx.t(key) : v.unit}`;
+  return key ? ctx.t(key) : v.unit;
 }
 
 /**
@@ -47,7 +49,11 @@ export function socio(ctx: SectionContext, section: Section): void {
     return;
   }
   const areas = [...new Set(rows.map((r) => r.value.divisionName))];
+  const wider = [...new Set(rows.flatMap((r) => (r.wider ? [r.wider.divisionName] : [])))];
   paragraph(doc, t('socioArea', { area: areas.join(', ') }), { size: 9, color: STYLE.grey });
+  if (wider.length > 0) {
+    paragraph(doc, `${t('comparedWith')}: ${wider.join(', ')}`, { size: 9, color: STYLE.grey });
+  }
   const order = Object.keys(SOCIO_INDICATORS);
   for (const group of groups) {
     const mine = rows
@@ -63,16 +69,18 @@ export function socio(ctx: SectionContext, section: Section): void {
     table(
       doc,
       [
-        { header: t('indicator'), width: 5 },
-        { header: t('value'), width: 3.4, align: 'right' },
-        { header: t('year'), width: 1.2, align: 'right' },
-        { header: t('comparedWith'), width: 5 },
+        { header: t('indicator'), width: 6.2 },
+        { header: t('value'), width: 2.2, align: 'right' },
+        { header: '', width: 3.9 },
+        { header: t('year'), width: 1.1, align: 'right' },
+        { header: t('comparedWith'), width: 2.6, align: 'right' },
       ],
       mine.map(({ value, wider }) => [
         t(`indicator.${value.indicator as keyof typeof SOCIO_INDICATORS}`),
-        shownValue(ctx, f, value),
+        shownNumber(f, value),
+        shownUnit(ctx, value),
         String(value.year),
-        wider ? `${wider.divisionName}: ${shownValue(ctx, f, wider)} (${String(wider.year)})` : '–',
+        wider ? `${shownNumber(f, wider)} (${String(wider.year)})` : '–',
       ]),
     );
   }
