@@ -8,7 +8,11 @@ import type { IndicatorsRequest, IndicatorsResponse } from './schemas.js';
 
 export type IndicatorsDeps = Pick<ServiceDeps, 'db' | 'market' | 'now'>;
 
-const fields = ({ indicator: _, ...rest }: IndicatorValue) => rest;
+/** A value's fields without its indicator name (the item names it once). */
+function fields(value: IndicatorValue): Omit<IndicatorValue, 'indicator'> {
+  const { value: number, unit, year, level, divisionId, divisionName, source } = value;
+  return { value: number, unit, year, level, divisionId, divisionName, source };
+}
 
 /** The point a request names: its coordinates, or a visible dossier's of the same country. */
 async function pointOf(deps: IndicatorsDeps, caller: Caller, request: IndicatorsRequest) {
