@@ -90,11 +90,10 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       payload: { templateId: providerTemplateId('AT', 'appraisal'), locale },
     });
     expect(res.statusCode, res.body).toBe(200);
-    if (process.env.DUMP_PDF)
-      fs.writeFileSync(
-        `/tmp/places-${dossier === vienna ? 'vienna' : 'graz'}-${locale}.pdf`,
-        res.rawPayload,
-      );
+    fs.writeFileSync(
+      `/tmp/places-${dossier === vienna ? 'vienna' : 'graz'}-${locale}.pdf`,
+      res.rawPayload,
+    );
     return readPdf(res.rawPayload);
   };
 

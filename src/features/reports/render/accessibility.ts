@@ -1,6 +1,7 @@
 import { sourcesNote } from './attribution.js';
 import { pointsMap } from './charts.js';
-import { facts, paragraph, STYLE, subheading, table } from './page.js';
+import { clip } from './clip.js';
+import { facts, paragraph, STYLE, subheading, table, type Column } from './page.js';
 import type { SectionContext } from './sections.js';
 
 /**
@@ -39,13 +40,14 @@ export function accessibility(ctx: SectionContext): void {
     { format: f.meters, height: 220 },
   );
   subheading(doc, t('stopsTable'));
+  const columns: Column[] = [
+    { header: t('name'), width: 7 },
+    { header: t('distance'), width: 2, align: 'right' },
+  ];
   table(
     doc,
-    [
-      { header: t('name'), width: 7 },
-      { header: t('distance'), width: 2, align: 'right' },
-    ],
-    places.stops.map((s) => [s.name ?? t('unnamed'), f.meters(s.distance)]),
+    columns,
+    places.stops.map((s) => [clip(doc, columns, 0, s.name ?? t('unnamed')), f.meters(s.distance)]),
   );
   paragraph(doc, t('transitNote'), { size: 8.5, color: STYLE.grey });
   sourcesNote(

@@ -9,7 +9,8 @@ import type { Section } from '../../templates/schemas.js';
 import { limits } from '../../../limits.js';
 import { sourcesNote } from './attribution.js';
 import { pointsMap, type MapLayer } from './charts.js';
-import { paragraph, STYLE, subheading, table } from './page.js';
+import { clip } from './clip.js';
+import { paragraph, STYLE, subheading, table, type Column } from './page.js';
 import type { SectionContext } from './sections.js';
 
 /** A colour per group on the map, told apart from the subject's navy. */
@@ -85,15 +86,16 @@ export function amenities(ctx: SectionContext, section: Section): void {
       continue;
     }
     shown.push(...list);
+    const columns: Column[] = [
+      { header: t('place'), width: 6 },
+      { header: t('kind'), width: 3 },
+      { header: t('distance'), width: 2, align: 'right' },
+    ];
     table(
       doc,
-      [
-        { header: t('place'), width: 6 },
-        { header: t('kind'), width: 3 },
-        { header: t('distance'), width: 2, align: 'right' },
-      ],
+      columns,
       list.map((p) => [
-        p.name ?? t('unnamed'),
+        clip(doc, columns, 0, p.name ?? t('unnamed')),
         t(`category.${p.kind as PoiCategory}`),
         f.meters(p.distance),
       ]),

@@ -8,7 +8,8 @@ import type { Section } from '../../templates/schemas.js';
 import type { MessageKey } from '../messages.js';
 import { sourcesNote } from './attribution.js';
 import type { Formats } from './format.js';
-import { paragraph, STYLE, subheading, table } from './page.js';
+import { clip } from './clip.js';
+import { paragraph, STYLE, subheading, table, type Column } from './page.js';
 import type { SectionContext } from './sections.js';
 
 /** The units the catalogue can say in every locale; others are printed as imported. */
@@ -66,17 +67,18 @@ export function socio(ctx: SectionContext, section: Section): void {
       paragraph(doc, t('noData'));
       continue;
     }
+    const columns: Column[] = [
+      { header: t('indicator'), width: 6 },
+      { header: t('value'), width: 2.1, align: 'right' },
+      { header: '', width: 3.7 },
+      { header: t('year'), width: 1, align: 'right' },
+      { header: t('comparedWith'), width: 3.2, align: 'right' },
+    ];
     table(
       doc,
-      [
-        { header: t('indicator'), width: 6.2 },
-        { header: t('value'), width: 2.2, align: 'right' },
-        { header: '', width: 3.9 },
-        { header: t('year'), width: 1.1, align: 'right' },
-        { header: t('comparedWith'), width: 2.6, align: 'right' },
-      ],
+      columns,
       mine.map(({ value, wider }) => [
-        t(`indicator.${value.indicator as keyof typeof SOCIO_INDICATORS}`),
+        clip(doc, columns, 0, t(`indicator.${value.indicator as keyof typeof SOCIO_INDICATORS}`)),
         shownNumber(f, value),
         shownUnit(ctx, value),
         String(value.year),
