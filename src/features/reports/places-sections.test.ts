@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { metersBetween } from '../../../test/helpers/haversine.js';
-import { snapshotRows } from '../../../test/helpers/market.js';
+import { csv, snapshotRows, writeFile } from '../../../test/helpers/market.js';
 import { readPdf } from '../../../test/helpers/pdf-reader.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
@@ -55,6 +55,22 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
     ] as const) {
       await importFile(world.config.dataDir, entity, path.join(converted, file), { strict: true });
     }
+    // One city-wide value beside the districts' (the shared data has none), to be compared with.
+    await importFile(
+      world.config.dataDir,
+      'indicators',
+      path.resolve(
+        writeFile(
+          tempDir(),
+          'city.csv',
+          csv(
+            ['countryCode', 'level', 'divisionId', 'indicator', 'year', 'value', 'unit', 'source'],
+            [['AT', 6, '900', 'population', 2024, 2_000_000, 'persons', 'Test row, not real data']],
+          ),
+        ),
+      ),
+      { strict: true },
+    );
     await world.stores.market.refresh();
     const create = async (body: object) => {
       const res = await call(world.app, {
@@ -139,12 +155,17 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       .find((line) => line.startsWith('1,population,'))
       ?.split(',');
     const population = new Intl.NumberFormat('en-GB').format(Number(published?.[2]));
-    expect(text).toContain(`Population ${population} persons ${published?.[3] ?? ''} –`);
+    expect(text).toContain(
+      `Population ${population} persons ${published?.[3] ?? ''} 2,000,000 (2024)`,
+    );
+    expect(text).toContain('Wider area: Politischer Bezirk Wien (Stadt)');
+    expect(text).toContain(`Average age 47.4 years 2025 –`);
     expect(text).toContain('Gemeindebezirk Innere Stadt');
     // Every source shown is named.
     expect(text).toContain('Datenquelle: Wiener Linien (CC BY 4.0)');
     expect(text).toContain('Datenquelle: Stadt Wien – data.wien.gv.at (CC BY 4.0)');
     expect(text).toContain('© OpenStreetMap contributors (ODbL)');
+    expect(text).toContain('Test row, not real data');
   });
 
   it.each(LOCALES)('says there is no data where none was imported (%s)', async (locale) => {
