@@ -7,8 +7,8 @@ import { nearestPoisByCategory, nearestStops } from '../../market/queries/surrou
 import type { Section } from '../templates/schemas.js';
 import type { ReportPlaces } from './model.js';
 
-/** The sections that show places data. */
-const PLACES_SECTIONS = new Set(['amenities', 'accessibility', 'socio', 'environment']);
+/** The sections that show places data (`environment` has none to show: see its renderer). */
+const PLACES_SECTIONS = new Set(['amenities', 'accessibility', 'socio']);
 
 export const showsPlaces = (sections: Section[]): boolean =>
   sections.some((s) => s.enabled && PLACES_SECTIONS.has(s.type));
