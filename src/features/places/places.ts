@@ -6,7 +6,7 @@ import { indicatorsAround, type IndicatorValue } from '../../market/queries/indi
 import { visibleDossier } from '../dossiers/dossiers.js';
 import type { IndicatorsRequest, IndicatorsResponse } from './schemas.js';
 
-export type IndicatorsDeps = Pick<ServiceDeps, 'db' | 'market' | 'now'>;
+export type IndicatorsDeps = Pick<ServiceDeps, 'db' | 'market' | 'now' | 'costlyWork'>;
 
 /** A value's fields without its indicator name (the item names it once). */
 function fields(value: IndicatorValue): Omit<IndicatorValue, 'indicator'> {
@@ -39,7 +39,11 @@ export async function findIndicators(
 ): Promise<IndicatorsResponse> {
   const { countryCode, point } = await pointOf(deps, caller, request);
   const year = request.year ?? deps.now().getUTCFullYear();
-  const found = await deps.market.read((db) => indicatorsAround(db, { countryCode, point, year }));
+  const found = await deps.market.read((db, view) =>
+    deps.costlyWork.queries('places', db, view, (db) =>
+      indicatorsAround(db, { countryCode, point, year }),
+    ),
+  );
   return {
     area: found.area,
     items: found.indicators.map(({ value, wider }) => ({

@@ -151,7 +151,11 @@ export async function createReport(
       .where('id', '=', caller.organizationId)
       .executeTakeFirstOrThrow(),
     showsPlaces(template.sections)
-      ? deps.market.read((db) => placesAround(db, dossier.countryCode, coordinates, date))
+      ? deps.market.read((db, view) =>
+          deps.costlyWork.queries('places', db, view, (db) =>
+            placesAround(db, dossier.countryCode, coordinates, date),
+          ),
+        )
       : null,
   ]);
   const model: ReportModel = {
