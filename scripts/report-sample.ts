@@ -242,6 +242,8 @@ export async function sampleReportModel(
       front: await samplePdf(['Demo Realty'], true),
       back: await samplePdf(['Demo Realty · Graben 1 · 1010 Wien'], true),
     },
+    // No places data in the sample: its places sections say so.
+    places: null,
   };
 }
 

@@ -12,6 +12,7 @@ import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { poiRoutes } from './features/pois/routes.js';
+import { placesRoutes } from './features/places/routes.js';
 import { reportRoutes } from './features/reports/routes.js';
 import { ReportRenderer } from './features/reports/render/renderer.js';
 import { statisticsRoutes } from './features/statistics/routes.js';
@@ -179,5 +180,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   trackerRoutes(app, ctx);
   valuationRoutes(app, ctx);
   poiRoutes(app, ctx);
+  placesRoutes(app, ctx);
   return app;
 }

@@ -147,6 +147,17 @@ export const limits = {
     maxLimit: 100,
     defaultLimit: 20,
   },
+  /** Places data around a point (location scores, report sections). */
+  places: {
+    /** Meters within which a place of a group (or a stop) must lie for the data to count as
+     * covering the point: farther, scores say "no data". On the Vienna data every point of a
+     * 1 km grid within 800 m of a stop has a pharmacy within 5.0 km, a school or kindergarten
+     * within 4.3 km, leisure within 2.3 km and catering within 3.7 km. */
+    coverageRadius: 5000,
+    /** Nearest places a report lists per amenity group, and nearest stops. */
+    reportPlacesPerGroup: 5,
+    reportStops: 8,
+  },
   /** Dossier sharing links: lifetime in days, and links an organization keeps. */
   dossierLinks: {
     maxDaysToLive: 365,

@@ -92,7 +92,10 @@ export const PLACE_INDEX_SQL = `
   select * from offers where latitude is not null and longitude is not null
   order by country_code, deal_type, property_type, floor(latitude * 20), longitude`;
 
-/** Points of interest (places data), with a category of places/categories.ts. */
+/**
+ * Points of interest (places data), with a category of places/categories.ts. `source` (on the
+ * three places tables) is the attribution its licence asks for, printed wherever a row is shown.
+ */
 export const POI_COLUMNS = `
   country_code VARCHAR NOT NULL,
   id VARCHAR NOT NULL,
@@ -100,7 +103,8 @@ export const POI_COLUMNS = `
   subcategory VARCHAR,
   name VARCHAR,
   latitude DOUBLE NOT NULL,
-  longitude DOUBLE NOT NULL`;
+  longitude DOUBLE NOT NULL,
+  source VARCHAR`;
 
 /** Public transport stops (places data). */
 export const TRANSIT_STOP_COLUMNS = `
@@ -109,7 +113,8 @@ export const TRANSIT_STOP_COLUMNS = `
   name VARCHAR NOT NULL,
   mode VARCHAR,
   latitude DOUBLE NOT NULL,
-  longitude DOUBLE NOT NULL`;
+  longitude DOUBLE NOT NULL,
+  source VARCHAR`;
 
 /** Indicators of an area (population, income…), each for one division, indicator and year. */
 export const INDICATOR_COLUMNS = `
@@ -119,7 +124,8 @@ export const INDICATOR_COLUMNS = `
   indicator VARCHAR NOT NULL,
   year INTEGER NOT NULL,
   value DOUBLE NOT NULL,
-  unit VARCHAR`;
+  unit VARCHAR,
+  source VARCHAR`;
 
 /** Creates the empty tables of a new snapshot. */
 export const CREATE_TABLES = `

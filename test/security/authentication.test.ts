@@ -44,6 +44,7 @@ const ROUTES: Record<string, AuthMode> = {
   'POST /api/v1/valuation/property_value_light': 'bearer-or-query',
   'POST /api/v1/dossiers/:id/valuation': 'bearer-or-query',
   'POST /api/v1/pois': 'bearer-or-query',
+  'POST /api/v1/indicators': 'bearer-or-query',
   'POST /api/v1/dossiers/links': 'bearer-or-query',
   'GET /api/v1/dossiers/links': 'bearer-or-query',
   'DELETE /api/v1/dossiers/links/:id': 'bearer-or-query',

@@ -79,6 +79,7 @@ const KINDS: Kind[] = [
       },
       { method: 'POST', url: `/api/v1/dossiers/${id}/valuation`, payload: {} },
       { method: 'POST', url: '/api/v1/dossiers/links', payload: { dossierId: id } },
+      { method: 'POST', url: '/api/v1/indicators', payload: { dossierId: id, countryCode: 'AT' } },
     ],
     lists: [{ method: 'GET', url: '/api/v1/dossiers?limit=100' }],
   },

@@ -1,23 +1,13 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
+import { metersBetween as meters } from '../../../test/helpers/haversine.js';
 import { csv, writeFile } from '../../../test/helpers/market.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { importFile } from '../../market/import/run-import.js';
 import type { PoisResponse } from './schemas.js';
 
 const CENTER = { latitude: 48.2087, longitude: 16.3695 };
-
-/** Haversine distance in meters, written out here as the reference. */
-function meters(a: typeof CENTER, b: typeof CENTER): number {
-  const r = (d: number) => (d * Math.PI) / 180;
-  const h =
-    Math.sin(r(b.latitude - a.latitude) / 2) ** 2 +
-    Math.cos(r(a.latitude)) *
-      Math.cos(r(b.latitude)) *
-      Math.sin(r(b.longitude - a.longitude) / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.sqrt(h));
-}
 
 // Points north of the center at growing distances (0.001° latitude ≈ 111 m).
 const POINTS = [

@@ -3,6 +3,16 @@
  * miss a text without its test failing. `{name}` marks a value filled in by `say`.
  */
 
+import {
+  placesCs,
+  placesDe,
+  placesEn,
+  placesFr,
+  placesIt,
+  placesNl,
+  placesSk,
+} from './places-messages.js';
+
 export const LOCALES = ['en', 'de', 'fr', 'it', 'nl', 'cs', 'sk'] as const;
 export type Locale = (typeof LOCALES)[number];
 
@@ -95,6 +105,7 @@ const en = {
   highlights: 'Highlights',
   precisionPostcode: 'Located by its postcode only: the point on the map is the postcode’s centre.',
   page: 'Page {page} of {pages}',
+  ...placesEn,
 };
 
 export type MessageKey = keyof typeof en;
@@ -190,6 +201,7 @@ const de: Catalogue = {
   precisionPostcode:
     'Nur über die Postleitzahl verortet: der Punkt auf der Karte ist deren Mittelpunkt.',
   page: 'Seite {page} von {pages}',
+  ...placesDe,
 };
 
 const fr: Catalogue = {
@@ -283,6 +295,7 @@ const fr: Catalogue = {
   precisionPostcode:
     'Localisé par son code postal seulement : le point sur la carte en est le centre.',
   page: 'Page {page} sur {pages}',
+  ...placesFr,
 };
 
 const it: Catalogue = {
@@ -375,6 +388,7 @@ const it: Catalogue = {
   highlights: 'In breve',
   precisionPostcode: 'Localizzato solo dal codice postale: il punto sulla mappa ne è il centro.',
   page: 'Pagina {page} di {pages}',
+  ...placesIt,
 };
 
 const nl: Catalogue = {
@@ -467,6 +481,7 @@ const nl: Catalogue = {
   precisionPostcode:
     'Alleen op postcode gelokaliseerd: het punt op de kaart is het midden daarvan.',
   page: 'Pagina {page} van {pages}',
+  ...placesNl,
 };
 
 const cs: Catalogue = {
@@ -558,6 +573,7 @@ const cs: Catalogue = {
   highlights: 'Ve zkratce',
   precisionPostcode: 'Určeno pouze podle PSČ: bod na mapě je jeho střed.',
   page: 'Strana {page} z {pages}',
+  ...placesCs,
 };
 
 const sk: Catalogue = {
@@ -649,6 +665,7 @@ const sk: Catalogue = {
   highlights: 'V skratke',
   precisionPostcode: 'Určené iba podľa PSČ: bod na mape je jeho stred.',
   page: 'Strana {page} z {pages}',
+  ...placesSk,
 };
 
 export const CATALOGUES: Record<Locale, Catalogue> = { en, de, fr, it, nl, cs, sk };

@@ -1,6 +1,9 @@
 import type { AttachmentContentType, AttachmentType, RentType } from '../../accounts/tables.js';
 import type { Section } from '../templates/schemas.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
+import type { LocationScores } from '../../market/places/scores.js';
+import type { AreaDivision, AreaIndicator } from '../../market/queries/indicators.js';
+import type { PlaceNear } from '../../market/queries/surroundings.js';
 import type { Locale } from './messages.js';
 
 /**
@@ -22,6 +25,20 @@ export interface ReportModel {
   tracker: TrackerResponse | null;
   attachments: ReportAttachment[];
   covers: { front: Uint8Array | null; back: Uint8Array | null };
+  /** The places data around the dossier, when a section shows it (else null). */
+  places: ReportPlaces | null;
+}
+
+/** What the snapshot's places data says around the dossier: measured, never made up. */
+export interface ReportPlaces {
+  scores: LocationScores;
+  /** The nearest points of interest of each category (`kind`), nearest first. */
+  amenities: PlaceNear[];
+  /** The nearest stops, each once, nearest first. */
+  stops: PlaceNear[];
+  /** The divisions containing the dossier, finest first, and their indicators. */
+  area: AreaDivision[];
+  indicators: AreaIndicator[];
 }
 
 export interface ReportDossier {

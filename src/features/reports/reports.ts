@@ -16,6 +16,7 @@ import { trackDossier } from '../tracker/tracker.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
 import type { ReportAttachment, ReportDossier, ReportModel } from './model.js';
 import type { ReportRequest } from './schemas.js';
+import { placesAround, showsPlaces } from './places.js';
 
 /** What a report needs: the stores, the valuation model, the time and the PDF renderer. */
 export type ReportDeps = Pick<
@@ -138,7 +139,8 @@ export async function createReport(
   }
   const today = isoDay(deps.now());
   const date = request.date ?? today;
-  const [tracker, attachments, front, back, organization] = await Promise.all([
+  const { coordinates } = dossier.content.property.location;
+  const [tracker, attachments, front, back, organization, places] = await Promise.all([
     insights(deps, caller, dossier, date),
     shownAttachments(deps, caller, dossierId, template),
     template.frontCover ? firstCover(deps, caller, 'front') : null,
@@ -148,6 +150,13 @@ export async function createReport(
       .select('name')
       .where('id', '=', caller.organizationId)
       .executeTakeFirstOrThrow(),
+    showsPlaces(template.sections)
+      ? deps.market.read((db, view) =>
+          deps.costlyWork.queries('places', db, view, (db) =>
+            placesAround(db, dossier.countryCode, coordinates, date),
+          ),
+        )
+      : null,
   ]);
   const model: ReportModel = {
     locale: request.locale ?? 'en',
@@ -161,6 +170,7 @@ export async function createReport(
     tracker,
     attachments,
     covers: { front, back },
+    places,
   };
   const bytes = await deps.renderReport(model);
   return { fileName: `${model.dossier.title}.pdf`, bytes };

@@ -8,6 +8,7 @@ import { CONDITIONS } from '../dossiers/dossier.js';
 import { EXAMPLE_DOSSIER, PropertyBody } from '../dossiers/schemas.js';
 import { DAY_OR_DATE_TIME_PATTERN } from './valuation-date.js';
 import { NET_RENT_TEXT } from './rent-text.js';
+import { LocationScoresSchema } from '../places/scores-schema.js';
 
 export const Range = Type.Object({ lower: Type.Number(), upper: Type.Number() });
 
@@ -31,6 +32,8 @@ export const ValuationSchema = Type.Object(
       Type.Number({ description: `Rent valuations only: the monthly net rent. ${NET_RENT_TEXT}` }),
     ),
     rentNetRange: Type.Optional(Range),
+    // With `returnScores: true` only; the same for each date of an input.
+    scores: Type.Optional(LocationScoresSchema),
   },
   {
     description:
@@ -100,8 +103,9 @@ export const PropertyValueRequest = Object.assign(
     returnScores: Type.Optional(
       Type.Boolean({
         description:
-          'Accepted and ignored: no scores are returned (the market data holds nothing to ' +
-          'score location, condition or quality against).',
+          '`true`: each valuation carries `scores`, the location scores measured from the ' +
+          'imported places data around the property (README "Location scores"). Condition and ' +
+          'quality are not scored: the market data holds nothing to score them against.',
       }),
     ),
     dossierId: Type.Optional(

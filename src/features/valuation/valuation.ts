@@ -15,6 +15,7 @@ import { toPropertyToValue } from './property-input.js';
 import { netRentRatio, withRents } from './rent-ratio.js';
 import type { PropertyValueRequest } from './schemas.js';
 import { checkInput } from './validate.js';
+import { scoreLocation, type LocationScores } from '../../market/places/scores.js';
 
 export type PropertyValueDeps = Pick<
   ServiceDeps,
@@ -74,7 +75,7 @@ export async function valueProperties(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueRequest,
-): Promise<{ valuations: Valuation[][] }> {
+): Promise<{ valuations: (Valuation & { scores?: LocationScores })[][] }> {
   const today = isoDay(deps.now());
   const countryCode = checkCountry(request.countryCode);
   const inputs = request.valuationInputs.map((input, i) =>
@@ -109,6 +110,7 @@ export async function valueProperties(
           dates,
           dossiers,
           today,
+          scores: request.returnScores === true,
         }),
       ),
     ),
@@ -126,8 +128,10 @@ async function valueAll(
     dates: string[];
     dossiers: (Dossier | undefined)[];
     today: string;
+    /** Whether each valuation carries the location scores of its property. */
+    scores: boolean;
   },
-): Promise<{ valuations: Valuation[][] }> {
+): Promise<{ valuations: (Valuation & { scores?: LocationScores })[][] }> {
   const { countryCode, dates, today } = job;
   const first = await firstOfferDate(db, countryCode);
   dates.forEach((date, i) => {
@@ -148,9 +152,14 @@ async function valueAll(
           ),
     );
   }
-  const valuations: Valuation[][] = [];
+  const valuations: (Valuation & { scores?: LocationScores })[][] = [];
   for (const property of properties) {
-    valuations.push(await valueAtDates(deps, db, property, job.dealType, dates));
+    const row = await valueAtDates(deps, db, property, job.dealType, dates);
+    if (!job.scores) valuations.push(row);
+    else {
+      const scores = await scoreLocation(db, countryCode, property);
+      valuations.push(row.map((valuation) => ({ ...valuation, scores })));
+    }
   }
   return { valuations };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { snapshotRows } from '../../../test/helpers/market.js';
 import { importFile } from '../import/run-import.js';
-import { convertViennaPlaces } from './vienna-places.js';
+import { convertViennaPlaces, VIENNA_SOURCES } from './vienna-places.js';
 
 const SOURCE = path.resolve('../shared/data/vienna-places');
 const available = fs.existsSync(path.join(SOURCE, 'pois.csv'));
@@ -55,6 +55,21 @@ describe.skipIf(!available)('real places of Vienna', () => {
         "select count(*)::integer as n from transit_stops where name = 'Stephansplatz'",
       ),
     ).toEqual([{ n: expect.any(Number) as number }]);
+    // Each row carries its source's attribution: the City's, OpenStreetMap's, Wiener Linien's.
+    expect(
+      await snapshotRows(
+        dataDir,
+        `select 'pois' as t, source, count(*)::integer as n from pois group by all
+         union all select 'transit', source, count(*)::integer from transit_stops group by all
+         union all select 'indicators', source, count(*)::integer from indicators group by all
+         order by t, source`,
+      ),
+    ).toEqual([
+      { t: 'indicators', source: VIENNA_SOURCES.city, n: 621 },
+      { t: 'pois', source: VIENNA_SOURCES.city, n: 14_726 - 8_554 + 345 },
+      { t: 'pois', source: VIENNA_SOURCES.osm, n: 8_554 },
+      { t: 'transit', source: VIENNA_SOURCES.transit, n: 5_122 - 549 },
+    ]);
     // Districts 1–23 are the level-8 divisions 901–923.
     expect(
       await snapshotRows(

@@ -17,6 +17,13 @@ export const VIENNA_PLACES_ATTRIBUTION = `Places of Vienna:
   fitness stations and swimming venues: © OpenStreetMap contributors (ODbL)
 `;
 
+/** The attribution of each source, as the `source` column carries it (shown with the data). */
+export const VIENNA_SOURCES = {
+  city: 'Datenquelle: Stadt Wien – data.wien.gv.at (CC BY 4.0)',
+  transit: 'Datenquelle: Wiener Linien (CC BY 4.0)',
+  osm: '© OpenStreetMap contributors (ODbL)',
+} as const;
+
 /** Units of the district indicators, by name (the source gives none). */
 const INDICATOR_UNITS: Record<string, string> = {
   area_km2: 'km²',
@@ -63,10 +70,11 @@ export async function convertViennaPlaces(
     await db.run(`copy (
       select key as id, 'AT' as countryCode, category, null as subcategory,
         nullif(trim(regexp_replace(name, '\\s+', ' ', 'g')), '') as name,
-        lat as latitude, lon as longitude
+        lat as latitude, lon as longitude,
+        case when source = 'osm' then ${sqlString(VIENNA_SOURCES.osm)} else ${sqlString(VIENNA_SOURCES.city)} end as source
       from ${csv(source, 'pois.csv')}
       union all
-      select id, 'AT', 'pharmacy', null, name, latitude, longitude
+      select id, 'AT', 'pharmacy', null, name, latitude, longitude, ${sqlString(VIENNA_SOURCES.city)}
       from ${csv(source, 'pharmacies.csv')}
       order by id) to ${out('pois.csv')} (header, delimiter ',')`);
     // A platform without a name takes the name of its stop (`diva` groups a stop's platforms);
@@ -77,7 +85,8 @@ export async function convertViennaPlaces(
           then max(nullif(trim(name), '')) over (partition by diva) end as stop_name
         from ${csv(source, 'transit-stops.csv')})
       select stop_id as id, 'AT' as countryCode,
-        coalesce(nullif(trim(name), ''), stop_name) as name, null as mode, latitude, longitude
+        coalesce(nullif(trim(name), ''), stop_name) as name, null as mode, latitude, longitude,
+        ${sqlString(VIENNA_SOURCES.transit)} as source
       from stops
       where try_cast(latitude as double) between 47 and 49.5
         and try_cast(longitude as double) between 15 and 18
@@ -90,7 +99,8 @@ export async function convertViennaPlaces(
     await db.run(`copy (
       select 'AT' as countryCode, 8 as level,
         (900 + try_cast(district as integer))::varchar as divisionId, indicator, year, value,
-        coalesce(u.unit, case when indicator like '%_per_1000' then 'per 1,000 inhabitants' end) as unit
+        coalesce(u.unit, case when indicator like '%_per_1000' then 'per 1,000 inhabitants' end) as unit,
+        ${sqlString(VIENNA_SOURCES.city)} as source
       from ${csv(source, 'district-indicators.csv')} i
       left join (values ${units}) u(name, unit) on u.name = i.indicator
       order by divisionId, indicator, year) to ${out('indicators.csv')} (header, delimiter ',')`);

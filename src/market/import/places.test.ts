@@ -52,6 +52,8 @@ describe('places imports', () => {
         name: 'Apotheke 1 (moved)',
         latitude: 48.25,
         longitude: 16.4,
+        // The file has no source column: no attribution.
+        source: null,
       },
       {
         country_code: 'AT',
@@ -61,6 +63,7 @@ describe('places imports', () => {
         name: 'Café 2',
         latitude: 48.21,
         longitude: 16.38,
+        source: null,
       },
     ]);
 

@@ -12,6 +12,7 @@ export const POI_FIELDS: readonly FieldSpec[] = [
   { name: 'name', kind: 'text', maxLength: 300 },
   { name: 'latitude', kind: 'latitude', required: true, min: -90, max: 90 },
   { name: 'longitude', kind: 'longitude', required: true, min: -180, max: 180 },
+  { name: 'source', kind: 'text', maxLength: 200 },
 ];
 
 /** The canonical transit stop format. */
@@ -22,6 +23,7 @@ export const TRANSIT_FIELDS: readonly FieldSpec[] = [
   { name: 'mode', kind: 'enum', values: TRANSIT_MODES },
   { name: 'latitude', kind: 'latitude', required: true, min: -90, max: 90 },
   { name: 'longitude', kind: 'longitude', required: true, min: -180, max: 180 },
+  { name: 'source', kind: 'text', maxLength: 200 },
 ];
 
 /** The canonical area indicator format: one value of one indicator, division and year. */
@@ -33,6 +35,7 @@ export const INDICATOR_FIELDS: readonly FieldSpec[] = [
   { name: 'year', kind: 'integer', required: true, min: 1800, max: 2100 },
   { name: 'value', kind: 'number', required: true },
   { name: 'unit', kind: 'text', maxLength: 40 },
+  { name: 'source', kind: 'text', maxLength: 200 },
 ];
 
 const value = (name: string, fields: readonly FieldSpec[]) => {
@@ -53,7 +56,7 @@ export async function preparePois(build: SnapshotBuild): Promise<void> {
     create temp table clean as
     select ${v('countryCode')} as country_code, ${v('id')} as id, category,
       ${v('subcategory')} as subcategory, ${v('name')} as name,
-      ${v('latitude')} as latitude, ${v('longitude')} as longitude
+      ${v('latitude')} as latitude, ${v('longitude')} as longitude, ${v('source')} as source
     from checked where reason is null
     qualify row_number() over (partition by upper("countryCode"), trim("id") order by line desc) = 1`);
 }
@@ -64,7 +67,7 @@ export async function prepareTransit(build: SnapshotBuild): Promise<void> {
   await build.db.run(`
     create temp table clean as
     select ${v('countryCode')} as country_code, ${v('id')} as id, ${v('name')} as name,
-      mode, ${v('latitude')} as latitude, ${v('longitude')} as longitude
+      mode, ${v('latitude')} as latitude, ${v('longitude')} as longitude, ${v('source')} as source
     from checked where reason is null
     qualify row_number() over (partition by upper("countryCode"), trim("id") order by line desc) = 1`);
 }
@@ -84,7 +87,7 @@ export async function prepareIndicators(build: SnapshotBuild): Promise<void> {
     select upper("countryCode") as country_code, "level"::integer as level,
       trim("divisionId") as division_id, trim("indicator") as indicator,
       try_cast("year" as integer) as year, try_cast("value" as double) as value,
-      nullif(trim("unit"), '') as unit
+      nullif(trim("unit"), '') as unit, nullif(trim("source"), '') as source
     from checked where reason is null
     qualify row_number() over (
       partition by upper("countryCode"), "level", trim("divisionId"), trim("indicator"), "year"
@@ -110,11 +113,12 @@ async function writeKeyed(
   order: string,
   replace: boolean,
 ): Promise<void> {
+  // By name: a snapshot written before a column was added has it as null.
   const kept =
     !replace && (await hasPreviousTable(build, table))
       ? `select * from prev.${table} o where not exists (
            select 1 from clean c where ${key.map((k) => `c.${k} = o.${k}`).join(' and ')})
-         union all`
+         union all by name`
       : '';
   await build.db.run(`
     insert into ${table} by name

@@ -29,10 +29,17 @@ function roundLength(meters: number): number {
   return power;
 }
 
+/** One kind of point on a map: its points, how they are drawn and their legend text. */
+export interface MapLayer {
+  points: MapPoint[];
+  shape: 'circle' | 'square';
+  color: string;
+  label: string;
+}
+
 /**
  * A location map: the subject, the comparable offers and the building projects as dots on a
- * plain plane (equirectangular around the subject, exact enough within kilometres), with a scale
- * bar and a legend.
+ * plain plane, with a scale bar and a legend.
  */
 export function locationMap(
   doc: Doc,
@@ -42,7 +49,32 @@ export function locationMap(
   labels: MapLabels,
   format: (meters: number) => string,
 ): void {
-  const height = 250;
+  pointsMap(
+    doc,
+    subject,
+    labels.subject,
+    [
+      { points: projects, shape: 'square', color: STYLE.orange, label: labels.projects },
+      { points: offers, shape: 'circle', color: STYLE.teal, label: labels.offers },
+    ],
+    { format },
+  );
+}
+
+/**
+ * Points around a subject on a plain plane (equirectangular around the subject, exact enough
+ * within kilometres), with rings every round distance, a scale bar and a legend (layers in
+ * legend order: the first drawn first). The plane shows every point and at least `minReach`
+ * meters around the subject, subject centred.
+ */
+export function pointsMap(
+  doc: Doc,
+  subject: MapPoint,
+  subjectLabel: string,
+  layers: MapLayer[],
+  options: { format: (meters: number) => string; height?: number; minReach?: number },
+): void {
+  const height = options.height ?? 250;
   room(doc, height + 30);
   const top = doc.y;
   const left = STYLE.margin;
@@ -51,9 +83,10 @@ export function locationMap(
     x: (p.longitude - subject.longitude) * cos * EARTH_M_PER_DEGREE,
     y: (p.latitude - subject.latitude) * EARTH_M_PER_DEGREE,
   });
-  const all = [...offers, ...projects].map(toXY);
-  // The plane shows every point, and at least 250 m around the subject, subject centred.
-  const reach = Math.max(250, ...all.map((p) => Math.max(Math.abs(p.x), Math.abs(p.y)))) * 1.12;
+  const all = layers.flatMap((l) => l.points).map(toXY);
+  const reach =
+    Math.max(options.minReach ?? 250, ...all.map((p) => Math.max(Math.abs(p.x), Math.abs(p.y)))) *
+    1.12;
   const pad = 14;
   const scale = Math.min((CONTENT_WIDTH - 2 * pad) / (2 * reach), (height - 2 * pad) / (2 * reach));
   const cx = left + CONTENT_WIDTH / 2;
@@ -61,6 +94,11 @@ export function locationMap(
   const at = (p: MapPoint) => {
     const { x, y } = toXY(p);
     return [cx + x * scale, cy - y * scale] as const;
+  };
+  const mark = (layer: MapLayer, x: number, y: number, size: number) => {
+    if (layer.shape === 'square')
+      doc.rect(x - size, y - size, 2 * size, 2 * size).fill(layer.color);
+    else doc.circle(x, y, size * 0.86).fill(layer.color);
   };
 
   doc.rect(left, top, CONTENT_WIDTH, height).fill('#f5f7f9');
@@ -72,16 +110,12 @@ export function locationMap(
   for (let r = ring; r <= reach * 2.5; r += ring) {
     doc.circle(cx, cy, r * scale).stroke();
   }
-  for (const p of projects) {
-    const [x, y] = at(p);
-    doc
-      .rect(x - 3.5, y - 3.5, 7, 7)
-      .fillOpacity(0.85)
-      .fill(STYLE.orange);
-  }
-  for (const p of offers) {
-    const [x, y] = at(p);
-    doc.circle(x, y, 3).fillOpacity(0.8).fill(STYLE.teal);
+  for (const layer of layers) {
+    doc.fillOpacity(0.85);
+    for (const p of layer.points) {
+      const [x, y] = at(p);
+      mark(layer, x, y, 3.5);
+    }
   }
   doc.fillOpacity(1);
   doc.circle(cx, cy, 7).fill('#ffffff');
@@ -118,12 +152,12 @@ export function locationMap(
     .font('regular')
     .fontSize(7.5)
     .fillColor(STYLE.text)
-    .text(format(bar), bx, by - 12, {
+    .text(options.format(bar), bx, by - 12, {
       width: Math.max(barWidth, 40),
       lineBreak: false,
     });
 
-  // Legend, under the map.
+  // Legend, under the map: the subject, then the layers from the last drawn (on top) down.
   const ly = top + height + 8;
   let lx = left;
   const entry = (draw: (x: number, y: number) => void, text: string) => {
@@ -137,12 +171,15 @@ export function locationMap(
       });
     lx += 24 + doc.widthOfString(text);
   };
-  entry((x, y) => doc.circle(x, y, 4.5).fill(STYLE.navy), labels.subject);
-  entry((x, y) => doc.circle(x, y, 3).fill(STYLE.teal), `${labels.offers} (${offers.length})`);
-  entry(
-    (x, y) => doc.rect(x - 3.5, y - 3.5, 7, 7).fill(STYLE.orange),
-    `${labels.projects} (${projects.length})`,
-  );
+  entry((x, y) => doc.circle(x, y, 4.5).fill(STYLE.navy), subjectLabel);
+  for (const layer of [...layers].reverse()) {
+    entry(
+      (x, y) => {
+        mark(layer, x, y, 3.5);
+      },
+      `${layer.label} (${String(layer.points.length)})`,
+    );
+  }
   doc.x = STYLE.margin;
   doc.y = ly + 22;
 }

@@ -2,7 +2,11 @@ import type { Section } from '../../templates/schemas.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
 import { say, type MessageKey } from '../messages.js';
 import type { ReportAttachment, ReportModel } from '../model.js';
+import { accessibility } from './accessibility.js';
+import { amenities } from './amenities.js';
 import { barChart, histogram, locationMap } from './charts.js';
+import { environment } from './environment.js';
+import { socio } from './socio.js';
 import type { Formats } from './format.js';
 import {
   CONTENT_BOTTOM,
@@ -399,9 +403,17 @@ export function sectionContent(ctx: SectionContext, section: Section): void {
       projects(ctx);
       return;
     case 'amenities':
+      amenities(ctx, section);
+      return;
     case 'socio':
+      socio(ctx, section);
+      return;
     case 'accessibility':
+      accessibility(ctx);
+      return;
     case 'environment':
+      environment(ctx);
+      return;
     case 'cadastre':
       // The service holds no such data yet: said plainly, never invented.
       paragraph(ctx.doc, ctx.t('noData'));

@@ -1,0 +1,57 @@
+import { sourcesNote } from './attribution.js';
+import { pointsMap } from './charts.js';
+import { clip } from './clip.js';
+import { facts, paragraph, STYLE, subheading, table, type Column } from './page.js';
+import type { SectionContext } from './sections.js';
+
+/**
+ * Accessibility: the nearest stop and the stops within 500 m, a map and a table of the nearest
+ * stops; where the data holds no stop near the dossier, the section says so.
+ */
+export function accessibility(ctx: SectionContext): void {
+  const { doc, model, f, t } = ctx;
+  const places = model.places;
+  const transit = places?.scores.transit ?? null;
+  const nearest = places?.stops[0];
+  if (!places || transit === null || !nearest) {
+    paragraph(doc, t('noData'));
+    return;
+  }
+  facts(doc, [
+    [
+      t('nearestStop'),
+      `${nearest.name ?? t('unnamed')} · ${f.meters(transit.nearestStopDistance)}`,
+    ],
+    [t('stopsWithin500'), f.number(transit.stopsWithin500m)],
+  ]);
+  const d = model.dossier;
+  pointsMap(
+    doc,
+    { latitude: d.latitude, longitude: d.longitude },
+    t('subject'),
+    [
+      {
+        points: places.stops.map((s) => s.coordinates),
+        shape: 'square',
+        color: STYLE.teal,
+        label: t('stops'),
+      },
+    ],
+    { format: f.meters, height: 220 },
+  );
+  subheading(doc, t('stopsTable'));
+  const columns: Column[] = [
+    { header: t('name'), width: 7 },
+    { header: t('distance'), width: 2, align: 'right' },
+  ];
+  table(
+    doc,
+    columns,
+    places.stops.map((s) => [clip(doc, columns, 0, s.name ?? t('unnamed')), f.meters(s.distance)]),
+  );
+  paragraph(doc, t('transitNote'), { size: 8.5, color: STYLE.grey });
+  sourcesNote(
+    ctx,
+    places.stops.map((s) => s.source),
+  );
+}

@@ -1,0 +1,109 @@
+import {
+  POI_CATEGORIES,
+  POI_GROUPS,
+  type PoiCategory,
+  type PoiGroup,
+} from '../../../market/places/categories.js';
+import type { PlaceNear } from '../../../market/queries/surroundings.js';
+import type { Section } from '../../templates/schemas.js';
+import { limits } from '../../../limits.js';
+import { sourcesNote } from './attribution.js';
+import { pointsMap, type MapLayer } from './charts.js';
+import { clip } from './clip.js';
+import { paragraph, STYLE, subheading, table, type Column } from './page.js';
+import type { SectionContext } from './sections.js';
+
+/** A colour per group on the map, told apart from the subject's navy. */
+const GROUP_COLORS: Record<PoiGroup, string> = {
+  health: '#c0392b',
+  education: '#7d4fa0',
+  leisure: '#2e8b57',
+  catering: STYLE.orange,
+  shopping: STYLE.teal,
+};
+
+const groupOf = (place: PlaceNear) => POI_CATEGORIES[place.kind as PoiCategory];
+
+/** The nearest places of a group, from the nearest of each of its categories. */
+const nearestOf = (places: PlaceNear[], group: PoiGroup) =>
+  places.filter((p) => groupOf(p) === group).slice(0, limits.places.reportPlacesPerGroup);
+
+/**
+ * Amenities: for each group the template enables, the counts within 500 m and 1 km, the
+ * nearest distance and the score (places/scores.ts), a map of the listed places and a table of
+ * the nearest; a group the data does not cover says so. Every number is the snapshot's.
+ */
+export function amenities(ctx: SectionContext, section: Section): void {
+  const { doc, model, f, t } = ctx;
+  const groups = POI_GROUPS.filter((g) => section.configuration[g] === true);
+  const places = model.places;
+  if (!places || groups.every((g) => places.scores.amenities[g] === null)) {
+    paragraph(doc, t('noData'));
+    return;
+  }
+  paragraph(doc, t('amenitiesIntro'), { size: 9, color: STYLE.grey });
+  table(
+    doc,
+    [
+      { header: '', width: 3 },
+      { header: t('within500'), width: 2, align: 'right' },
+      { header: t('within1000'), width: 2, align: 'right' },
+      { header: t('nearest'), width: 2, align: 'right' },
+      { header: t('score'), width: 2, align: 'right' },
+    ],
+    groups.map((g) => {
+      const score = places.scores.amenities[g];
+      return score === null
+        ? [t(`group.${g}`), '–', '–', '–', '–']
+        : [
+            t(`group.${g}`),
+            f.number(score.within500m),
+            f.number(score.within1000m),
+            f.meters(score.nearestDistance),
+            f.number(score.score, 1),
+          ];
+    }),
+  );
+  const layers: MapLayer[] = groups.map((g) => ({
+    points: nearestOf(places.amenities, g)
+      .filter((p) => p.distance <= 1000)
+      .map((p) => p.coordinates),
+    shape: 'circle',
+    color: GROUP_COLORS[g],
+    label: t(`group.${g}`),
+  }));
+  const d = model.dossier;
+  pointsMap(doc, { latitude: d.latitude, longitude: d.longitude }, t('subject'), layers, {
+    format: f.meters,
+    height: 220,
+  });
+  const shown: PlaceNear[] = [];
+  for (const g of groups) {
+    subheading(doc, t(`group.${g}`));
+    const list = nearestOf(places.amenities, g);
+    if (places.scores.amenities[g] === null || list.length === 0) {
+      paragraph(doc, t('groupNoData'));
+      continue;
+    }
+    shown.push(...list);
+    const columns: Column[] = [
+      { header: t('place'), width: 6 },
+      { header: t('kind'), width: 3 },
+      { header: t('distance'), width: 2, align: 'right' },
+    ];
+    table(
+      doc,
+      columns,
+      list.map((p) => [
+        clip(doc, columns, 0, p.name ?? t('unnamed')),
+        t(`category.${p.kind as PoiCategory}`),
+        f.meters(p.distance),
+      ]),
+    );
+  }
+  paragraph(doc, t('scoreNote'), { size: 8.5, color: STYLE.grey });
+  sourcesNote(
+    ctx,
+    shown.map((p) => p.source),
+  );
+}

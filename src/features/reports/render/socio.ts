@@ -1,0 +1,93 @@
+import {
+  isSocioIndicator,
+  SOCIO_GROUPS,
+  SOCIO_INDICATORS,
+} from '../../../market/places/indicators.js';
+import type { IndicatorValue } from '../../../market/queries/indicators.js';
+import type { Section } from '../../templates/schemas.js';
+import type { MessageKey } from '../messages.js';
+import { sourcesNote } from './attribution.js';
+import type { Formats } from './format.js';
+import { clip } from './clip.js';
+import { paragraph, STYLE, subheading, table, type Column } from './page.js';
+import type { SectionContext } from './sections.js';
+
+/** The units the catalogue can say in every locale; others are printed as imported. */
+const UNIT_KEYS: Record<string, MessageKey> = {
+  persons: 'unit.persons',
+  'persons per km²': 'unit.density',
+  years: 'unit.years',
+  'km²': 'unit.km2',
+  'EUR per year': 'unit.eurYear',
+  '%': 'unit.percent',
+  'per 1,000 inhabitants': 'unit.per1000',
+};
+
+const shownNumber = (f: Formats, v: IndicatorValue) =>
+  f.number(v.value, Math.abs(v.value) < 1000 ? 1 : 0);
+
+function shownUnit(ctx: SectionContext, v: IndicatorValue): string {
+  if (v.unit === null) return '';
+  const key = UNIT_KEYS[v.unit];
+  return key ? ctx.t(key) : v.unit;
+}
+
+/**
+ * Socio-economics: the indicators of the template's enabled groups for the finest division
+ * containing the dossier that has them, each with its year and division, beside the same
+ * indicator of the wider division where the data has both; the sources under it. Only imported
+ * values are shown; without any, the section says there is no data.
+ */
+export function socio(ctx: SectionContext, section: Section): void {
+  const { doc, model, f, t } = ctx;
+  const groups = SOCIO_GROUPS.filter((g) => section.configuration[g] === true);
+  const rows = (model.places?.indicators ?? []).filter(
+    (i) =>
+      isSocioIndicator(i.value.indicator) && groups.includes(SOCIO_INDICATORS[i.value.indicator]),
+  );
+  if (rows.length === 0) {
+    paragraph(doc, t('noData'));
+    return;
+  }
+  const areas = [...new Set(rows.map((r) => r.value.divisionName))];
+  const wider = [...new Set(rows.flatMap((r) => (r.wider ? [r.wider.divisionName] : [])))];
+  paragraph(doc, t('socioArea', { area: areas.join(', ') }), { size: 9, color: STYLE.grey });
+  if (wider.length > 0) {
+    paragraph(doc, `${t('comparedWith')}: ${wider.join(', ')}`, { size: 9, color: STYLE.grey });
+  }
+  const order = Object.keys(SOCIO_INDICATORS);
+  for (const group of groups) {
+    const mine = rows
+      .filter(
+        (r) => isSocioIndicator(r.value.indicator) && SOCIO_INDICATORS[r.value.indicator] === group,
+      )
+      .sort((a, b) => order.indexOf(a.value.indicator) - order.indexOf(b.value.indicator));
+    subheading(doc, t(`socio.${group}`));
+    if (mine.length === 0) {
+      paragraph(doc, t('noData'));
+      continue;
+    }
+    const columns: Column[] = [
+      { header: t('indicator'), width: 6 },
+      { header: t('value'), width: 2.1, align: 'right' },
+      { header: '', width: 3.7 },
+      { header: t('year'), width: 1, align: 'right' },
+      { header: t('comparedWith'), width: 3.2, align: 'right' },
+    ];
+    table(
+      doc,
+      columns,
+      mine.map(({ value, wider }) => [
+        clip(doc, columns, 0, t(`indicator.${value.indicator as keyof typeof SOCIO_INDICATORS}`)),
+        shownNumber(f, value),
+        shownUnit(ctx, value),
+        String(value.year),
+        wider ? `${shownNumber(f, wider)} (${String(wider.year)})` : '–',
+      ]),
+    );
+  }
+  sourcesNote(
+    ctx,
+    rows.flatMap((r) => [r.value.source, r.wider?.source ?? null]),
+  );
+}
