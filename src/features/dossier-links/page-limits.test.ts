@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
+import { dossierPerOrganization, holdTurn } from '../../../test/helpers/turns.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { limits } from '../../limits.js';
@@ -16,20 +17,12 @@ describeBackends('the shared page: view limits, cache and the organization’s t
   const valuer = fixedValuer();
   // No costly work waits: a page whose organization has its turn taken is refused at once.
   const work = new CostlyWork({ ...defaultCostlyWorkOptions(), waitingPerOrganization: 0 });
-  const dossierOf: Record<string, string> = {};
+  let dossierOf: Record<string, string> = {};
   beforeAll(async () => {
     world = await createWorld(backend, {
       app: { now: () => clock, valueProperty: valuer, costlyWork: work },
     });
-    for (const who of [world.memberA, world.memberB]) {
-      const res = await call(world.app, {
-        method: 'POST',
-        url: '/api/v1/dossiers',
-        token: who.token,
-        payload: EXAMPLE_DOSSIER,
-      });
-      dossierOf[who.organizationId] = res.json<{ id: string }>().id;
-    }
+    dossierOf = await dossierPerOrganization(world);
   });
   afterAll(() => world.close());
 
@@ -142,11 +135,7 @@ describeBackends('the shared page: view limits, cache and the organization’s t
     const shown = await link();
     expect((await view(shown, '10.4.0.1')).statusCode).toBe(200);
     const fresh = await link();
-    let release!: () => void;
-    const held = work.queue.run(
-      world.memberA.organizationId,
-      () => new Promise<void>((resolve) => (release = resolve)),
-    );
+    const release = holdTurn(work.queue, world.memberA.organizationId);
     const before = valuations();
     try {
       expectBusy(await view(fresh, '10.4.0.2'), 429, limits.work.retryAfterSeconds);
@@ -155,8 +144,7 @@ describeBackends('the shared page: view limits, cache and the organization’s t
       expect((await view(shown, '10.4.0.2')).statusCode).toBe(200);
       expect((await view(await link(world.memberB), '10.4.0.2')).statusCode).toBe(200);
     } finally {
-      release();
-      await held;
+      await release();
     }
     expect((await view(fresh, '10.4.0.2')).statusCode).toBe(200);
     expect(work.queue.size).toEqual({ running: 0, waiting: 0 });

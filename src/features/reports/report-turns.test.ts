@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
+import { dossierPerOrganization, holdTurn } from '../../../test/helpers/turns.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { CostlyWork, defaultCostlyWorkOptions } from '../../work/costly-work.js';
-import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { defaultSections } from '../templates/provider-templates.js';
 
 describeBackends('reports take their organization’s turn for costly work', (backend) => {
@@ -25,13 +25,8 @@ describeBackends('reports take their organization’s turn for costly work', (ba
         costlyWork: work,
       },
     });
+    const dossiers = await dossierPerOrganization(world);
     for (const who of [world.memberA, world.memberB]) {
-      const dossier = await call(world.app, {
-        method: 'POST',
-        url: '/api/v1/dossiers',
-        token: who.token,
-        payload: EXAMPLE_DOSSIER,
-      });
       const template = await call(world.app, {
         method: 'POST',
         url: '/api/v1/user-settings/templates/',
@@ -48,7 +43,7 @@ describeBackends('reports take their organization’s turn for costly work', (ba
       });
       expect(template.statusCode, template.body).toBe(201);
       made[who.organizationId] = {
-        dossier: dossier.json<{ id: string }>().id,
+        dossier: dossiers[who.organizationId] ?? '',
         template: template.json<{ id: string }>().id,
       };
     }
@@ -67,11 +62,7 @@ describeBackends('reports take their organization’s turn for costly work', (ba
 
   it('an organization’s burst of reports waits for its own turn, not another organization’s reports or light requests', async () => {
     // Organization A's one turn is taken (by a costly request still running).
-    let release!: () => void;
-    const held = work.queue.run(
-      world.memberA.organizationId,
-      () => new Promise<void>((resolve) => (release = resolve)),
-    );
+    const release = holdTurn(work.queue, world.memberA.organizationId);
     const burst = [1, 2, 3].map(() => report(world.memberA));
     try {
       await vi.waitFor(
@@ -110,8 +101,7 @@ describeBackends('reports take their organization’s turn for costly work', (ba
       expect(other.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
       expect(work.queue.size).toEqual({ running: 1, waiting: 3 });
     } finally {
-      release();
-      await held;
+      await release();
     }
     // Then A's reports run, one at a time, and all are made.
     for (const res of await Promise.all(burst)) {
