@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OneLineText } from '../../http/schemas.js';
+import { OneLineText, StrictObject } from '../../http/schemas.js';
 
 // The rest of the original service's property and dossier model, as its client libraries send
 // it. Everything here is accepted and kept on dossiers; what the valuation model can use (the
@@ -90,9 +90,33 @@ export const DOSSIER_EXTRAS = {
     }),
   ),
   images: Type.Optional(
-    Type.Array(OneLineText({ minLength: 1, maxLength: 2048, description: 'URL or identifier.' }), {
-      maxItems: 50,
-      description: 'Image references, at most 50. Kept, not used.',
-    }),
+    Type.Array(
+      Type.Union([
+        OneLineText({ minLength: 1, maxLength: 2048, description: 'URL or identifier.' }),
+        // The PHP SDK's shape: an uploaded image's file name and its caption.
+        StrictObject({
+          filename: OneLineText({ minLength: 1, maxLength: 2048, description: 'File name.' }),
+          caption: Type.Optional(OneLineText({ maxLength: 500, description: 'Caption.' })),
+        }),
+      ]),
+      {
+        maxItems: 50,
+        description:
+          'Image references, at most 50: a URL or identifier, or `{ filename, caption }`. Kept, ' +
+          'not used.',
+      },
+    ),
+  ),
+  userDefinedFields: Type.Optional(
+    Type.Array(
+      StrictObject({
+        label: OneLineText({ minLength: 1, maxLength: 200, description: 'What it is.' }),
+        value: Type.String({ maxLength: 2000, description: 'Its value, as text.' }),
+      }),
+      {
+        maxItems: 50,
+        description: 'The organization’s own facts, at most 50 labelled texts. Kept, not used.',
+      },
+    ),
   ),
 };
