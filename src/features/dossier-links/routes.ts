@@ -11,6 +11,7 @@ import { PAGE_CSP } from './page-html.js';
 import {
   CreatedLink,
   CreateLinkRequest,
+  htmlPage,
   LinkList,
   LinkListQuery,
   LinkParams,
@@ -113,6 +114,12 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
           'and day: repeated views compute nothing.',
         params: PageParams,
         querystring: PageQuery,
+        response: {
+          200: htmlPage('The page of the dossier.'),
+          404: htmlPage('A plain page: no such link, or expired, revoked, or its dossier gone.'),
+          429: htmlPage('A plain page: too many views, or too much costly work waiting.'),
+          503: htmlPage('A plain page: no turn for its costly work in time.'),
+        },
       },
     },
     async (request, reply) => {
