@@ -148,6 +148,12 @@ describe('replay of the client libraries’ recorded requests', () => {
     const res = await post('/api/v1/valuation/property_value', req(dotnet, 'valuation'));
     expect(res.statusCode, res.body).toBe(200);
     expectShape(res.json(), ruby.valuation?.response);
+    // The client's model types volumeStandard as a decimal: what it sends is a number.
+    const numeric = JSON.parse(
+      JSON.stringify(req(dotnet, 'valuation')).replace('"sia-416"', '416'),
+    ) as object;
+    const again = await post('/api/v1/valuation/property_value', numeric);
+    expect(again.statusCode, again.body).toBe(200);
   });
 
   it('.NET: a dossier and a multi-family-house dossier are saved', async () => {

@@ -41,11 +41,18 @@ export const MODEL_EXTRAS = {
   gardenArea: Type.Optional(area(10_000_000, 'm², 0–10000000. Kept, not used.')),
   volume: Type.Optional(area(10_000_000, 'Building volume, m³, 0–10000000. Kept, not used.')),
   volumeStandard: Type.Optional(
-    OneLineText({
-      minLength: 1,
-      maxLength: 50,
-      description: 'The standard `volume` is measured by (e.g. `sia-416`). Kept, not used.',
-    }),
+    Type.Union(
+      [
+        OneLineText({ minLength: 1, maxLength: 50, description: 'As text, e.g. `sia-416`.' }),
+        // The .NET client's model types it as a decimal, so it can only send a number.
+        Type.Number({ minimum: 0, maximum: 1e6 }),
+      ],
+      {
+        description:
+          'The standard `volume` is measured by (e.g. `sia-416`); a number too, as the .NET ' +
+          'client sends it. Kept as sent, not used.',
+      },
+    ),
   ),
   buildingStructure: Type.Optional(
     OneLineText({ minLength: 1, maxLength: 50, description: 'Kept, not used.' }),
