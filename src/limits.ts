@@ -165,6 +165,22 @@ export const limits = {
     perDossier: 100,
     /** Random bytes of a link token: 256 bits, far past guessing. */
     tokenBytes: 32,
+    /** The public page (no login). A view that must compute costs about 13 valuations, so
+     * what a page shows is kept for `cacheMs` (per link, market snapshot, dossier content and
+     * day: within that, repeated views compute nothing), and views are counted per link and
+     * per client address in windows of `windowMs`; beyond either → an HTML `429` with
+     * `Retry-After`. A link shown to a room of people stays well under the per-link count; one
+     * client stays under its own unless it loops. Counted per process. */
+    page: {
+      windowMs: 60_000,
+      viewsPerLink: 120,
+      viewsPerAddress: 60,
+      /** Links and addresses counted at once (the memory of the counters). */
+      trackedKeys: 10_000,
+      cacheMs: 5 * 60_000,
+      /** Pages kept at once: each holds at most 300 offer points and a few KB more. */
+      cachedPages: 500,
+    },
   },
   /** Costly requests: a budget per organization with fair turns between organizations, so that
    * one organization's heavy requests cannot make another's wait (see the README, "Costly

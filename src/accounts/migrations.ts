@@ -227,6 +227,25 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // What each dossier's last valuation (POST /api/v1/dossiers/{id}/valuation) rested on: the
+  // facts the model used and the market snapshot, so that the next one can tell whether the
+  // previous answer is out of date (`isValuationStale`). One row per dossier, gone with it.
+  '0007_dossier_valuations': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('dossier_valuations')
+        .addColumn('dossier_id', 'text', (c) =>
+          c.primaryKey().references('dossiers.id').onDelete('cascade'),
+        )
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('property_hash', 'text', (c) => c.notNull())
+        .addColumn('snapshot', 'text', (c) => c.notNull())
+        .addColumn('valued_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -64,6 +64,7 @@ export interface AccountTables {
   cover_files: CoverFilesTable;
   dossiers: DossiersTable;
   dossier_links: DossierLinksTable;
+  dossier_valuations: DossierValuationsTable;
   attachments: AttachmentsTable;
   attachment_files: AttachmentFilesTable;
 }
@@ -127,6 +128,17 @@ export interface DossierLinksTable {
 }
 
 export type DossierLinkRow = Selectable<DossierLinksTable>;
+
+/** What a dossier's last valuation rested on (src/features/valuation/dossier-valuation.ts). */
+export interface DossierValuationsTable {
+  dossier_id: string;
+  organization_id: string;
+  /** SHA-256 of the facts the valuation model was given. */
+  property_hash: string;
+  /** The market snapshot's file name. */
+  snapshot: string;
+  valued_at: string;
+}
 /** What a dossier attachment is, for the report's `attachments.<type>` sections. */
 export const ATTACHMENT_TYPES = ['floorplan', 'permit', 'marketing', 'valuation', 'other'] as const;
 export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];

@@ -40,6 +40,8 @@ const WARM_DIVISIONS = 50;
 
 /** What a reader knows about the snapshot it reads, without a query. */
 export interface SnapshotView {
+  /** The snapshot's file: its data never changes under that name. */
+  readonly file: string;
   hasDivision(countryCode: string, level: number, id: string): boolean;
   /** A division's offers in memory (see SliceCache); undefined when they do not fit. */
   divisionSlice(key: DivisionKey): Promise<DivisionSlice | undefined>;

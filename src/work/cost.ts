@@ -12,6 +12,15 @@ export function statisticsCost(rows: number, statistics: number, groups: number)
   return Math.max(rows, 1) * Math.max(statistics, 1) * Math.max(groups, 1);
 }
 
+/**
+ * A PDF report is costly whatever it holds: it values the dossier twice, reads the offers and
+ * projects within 1 km, loads its covers and attachments (up to 20 × 25 MiB) and then takes the
+ * one render worker every organization shares for 0.1–0.3 s of CPU (more with many attached
+ * pages). Taking turns keeps one organization's burst of reports from queueing everyone else's
+ * in that worker, and bounds how many of its reports are loaded at once.
+ */
+export const REPORT_IS_COSTLY = true;
+
 /** Divisions whose offer count is kept, per snapshot: more than there are level-6 to 8 divisions
  * busy at once, small enough to stay a few hundred kilobytes. */
 const KEPT_COUNTS = 20_000;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../test/helpers/backends.js';
 import { expectProblem } from '../../test/helpers/problem.js';
+import { holdTurn } from '../../test/helpers/turns.js';
 import { fixedValuer } from '../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../test/helpers/world.js';
 import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
@@ -45,17 +46,7 @@ describeBackends('costly requests: a budget per organization', (backend) => {
     call(world.app, { method: 'POST', url, token: who.token, payload });
 
   /** Takes organization A's one slot until the returned function is called. */
-  function occupyA(): () => Promise<void> {
-    let release!: () => void;
-    const held = work.queue.run(
-      world.memberA.organizationId,
-      () => new Promise<void>((resolve) => (release = resolve)),
-    );
-    return () => {
-      release();
-      return held;
-    };
-  }
+  const occupyA = () => holdTurn(work.queue, world.memberA.organizationId);
 
   it('refuses an organization’s costly request beyond its budget with 429, while another organization’s runs', async () => {
     const release = occupyA();

@@ -17,6 +17,7 @@ describe('market queries with a deadline', () => {
     db = await instance.connect();
     other = await instance.connect();
     view = {
+      file: ':memory:',
       hasDivision: () => true,
       alongside: (work) => work(other),
       divisionSlice: () => Promise.resolve(undefined),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../helpers/problem.js';
 import { fixedValuer } from '../helpers/valuer.js';
-import { call, createWorld, type World } from '../helpers/world.js';
+import { call, createWorld, PASSWORD, type World } from '../helpers/world.js';
 import { expectShape } from './shape.js';
 
 // Requests recorded by the public client libraries of the original service, replayed as sent:
@@ -39,6 +39,28 @@ describe('replay of the client libraries’ recorded requests', () => {
   // The Ruby gem sends its token as `access_token` query parameter.
   const post = (url: string, payload: object) =>
     call(world.app, { method: 'POST', url: `${url}?access_token=${token}`, payload });
+
+  it('Ruby and .NET: the recorded logins, with the right password and with a wrong one', async () => {
+    // The recorded bodies with the credentials filled in, as each client sends them (the .NET
+    // client writes the same two members in snake case, which they already are).
+    const login = (key: 'login' | 'loginBad') =>
+      call(world.app, {
+        method: 'POST',
+        url: '/auth/login/credentials',
+        headers: { accept: 'application/json' },
+        payload: JSON.parse(
+          JSON.stringify(req(ruby, key))
+            .replaceAll('<USERNAME>', world.memberA.username)
+            .replaceAll('<PASSWORD>', PASSWORD),
+        ) as object,
+      });
+    const ok = await login('login');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expectShape(ok.json(), ruby.login?.response);
+    const refused = await login('loginBad');
+    expect(refused.statusCode).toBe(401);
+    expectShape(refused.json(), ruby.loginBad?.response);
+  });
 
   it('Ruby: the recorded valuation is answered in the recorded shape', async () => {
     const res = await post('/api/v1/valuation/property_value', req(ruby, 'valuation'));
@@ -87,6 +109,18 @@ describe('replay of the client libraries’ recorded requests', () => {
     expectShape(res.json(), ruby.valuation?.response);
   });
 
+  it('PHP: the recorded dossier, with images, a logo and its own fields, is saved and read back', async () => {
+    const created = await post('/api/v1/dossiers', req(php, 'dossier'));
+    expect(created.statusCode, created.body).toBe(201);
+    expectShape(created.json(), php.dossier?.response);
+    const read = await call(world.app, {
+      method: 'GET',
+      url: `/api/v1/dossiers/${created.json<{ id: string }>().id}`,
+      token,
+    });
+    expect(read.json()).toMatchObject(req(php, 'dossier'));
+  });
+
   it('PHP: a numeric postcode is kept as the text it stands for', async () => {
     const [input] = (req(php, 'valuationFull') as { valuationInputs: { property: object }[] })
       .valuationInputs;
@@ -114,6 +148,12 @@ describe('replay of the client libraries’ recorded requests', () => {
     const res = await post('/api/v1/valuation/property_value', req(dotnet, 'valuation'));
     expect(res.statusCode, res.body).toBe(200);
     expectShape(res.json(), ruby.valuation?.response);
+    // The client's model types volumeStandard as a decimal: what it sends is a number.
+    const numeric = JSON.parse(
+      JSON.stringify(req(dotnet, 'valuation')).replace('"sia-416"', '416'),
+    ) as object;
+    const again = await post('/api/v1/valuation/property_value', numeric);
+    expect(again.statusCode, again.body).toBe(200);
   });
 
   it('.NET: a dossier and a multi-family-house dossier are saved', async () => {

@@ -48,12 +48,18 @@ export function expectRefusal(res: LightMyRequestResponse, where: string): void 
 
 /**
  * The public HTML page of a sharing link answers anything that is not an open link's secret
- * with its plain 404 page (a person reads it, not a client); other refusals (a path parameter
- * over its length) are problem+json as everywhere.
+ * with its plain 404 page (a person reads it, not a client), or, past the views one address may
+ * make, its plain 429 page with `Retry-After`; other refusals (a path parameter over its length)
+ * are problem+json as everywhere.
  */
 export function expectPageRefusal(res: LightMyRequestResponse, where: string): void {
   if (String(res.headers['content-type']).startsWith('text/html')) {
-    expect(res.statusCode, `${where} → ${String(res.statusCode)}`).toBe(404);
+    const answer = `${where} → ${String(res.statusCode)}`;
+    if (res.statusCode === 429) {
+      expect(Number(res.headers['retry-after']), answer).toBeGreaterThan(0);
+      return;
+    }
+    expect(res.statusCode, answer).toBe(404);
     return;
   }
   expectRefusal(res, where);

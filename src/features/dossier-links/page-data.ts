@@ -10,6 +10,8 @@ import { monthlyDates } from '../valuation/dossier-valuation.js';
 export const MAP_RADIUS_M = 1000;
 const MAP_MAX_OFFERS = 300;
 const TREND_MONTHS = 12;
+/** Valuations a page makes: today's and one per month of the trend. */
+export const PAGE_VALUATIONS = 1 + TREND_MONTHS;
 const M_PER_DEGREE = 111_320;
 
 export interface Point {

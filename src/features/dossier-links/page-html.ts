@@ -53,6 +53,12 @@ export function notFoundPage(lang: Language): string {
   );
 }
 
+/** The page answering a view refused for now (too many views, or no turn for its work). */
+export function busyPage(lang: Language): string {
+  const t = TEXT[lang];
+  return documentOf(lang, t.busyTitle, `<h1>${escape(t.busyTitle)}</h1><p>${escape(t.busy)}</p>`);
+}
+
 /** The map: the property in the middle, offers around it, the 1 km circle and a scale bar. */
 function mapSvg(center: Point, offers: Point[], label: string): string {
   const size = 360;

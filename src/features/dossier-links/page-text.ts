@@ -28,6 +28,8 @@ export interface PageText {
   expires: string;
   notFoundTitle: string;
   notFound: string;
+  busyTitle: string;
+  busy: string;
 }
 
 export const TEXT: Record<Language, PageText> = {
@@ -52,6 +54,8 @@ export const TEXT: Record<Language, PageText> = {
     expires: 'This page can be opened until',
     notFoundTitle: 'Page not found',
     notFound: 'This link does not exist, has expired or was withdrawn.',
+    busyTitle: 'Too many views',
+    busy: 'This page is asked for too often right now. Please try again shortly.',
   },
   de: {
     facts: 'Objekt',
@@ -74,6 +78,8 @@ export const TEXT: Record<Language, PageText> = {
     expires: 'Diese Seite ist abrufbar bis',
     notFoundTitle: 'Seite nicht gefunden',
     notFound: 'Dieser Link existiert nicht, ist abgelaufen oder wurde zurückgezogen.',
+    busyTitle: 'Zu viele Aufrufe',
+    busy: 'Diese Seite wird gerade zu oft aufgerufen. Bitte versuchen Sie es gleich noch einmal.',
   },
   fr: {
     facts: 'Bien',
@@ -96,6 +102,8 @@ export const TEXT: Record<Language, PageText> = {
     expires: 'Cette page peut être ouverte jusqu’au',
     notFoundTitle: 'Page introuvable',
     notFound: 'Ce lien n’existe pas, a expiré ou a été retiré.',
+    busyTitle: 'Trop de consultations',
+    busy: 'Cette page est demandée trop souvent en ce moment. Veuillez réessayer dans un instant.',
   },
   it: {
     facts: 'Immobile',
@@ -118,5 +126,7 @@ export const TEXT: Record<Language, PageText> = {
     expires: 'Questa pagina è consultabile fino al',
     notFoundTitle: 'Pagina non trovata',
     notFound: 'Questo link non esiste, è scaduto o è stato ritirato.',
+    busyTitle: 'Troppe visite',
+    busy: 'Questa pagina è richiesta troppo spesso in questo momento. Riprovare tra poco.',
   },
 };

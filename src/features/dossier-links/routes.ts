@@ -6,11 +6,12 @@ import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
-import { openSharedPage } from './page.js';
+import { openSharedPage, pageState } from './page.js';
 import { PAGE_CSP } from './page-html.js';
 import {
   CreatedLink,
   CreateLinkRequest,
+  htmlPage,
   LinkList,
   LinkListQuery,
   LinkParams,
@@ -24,8 +25,14 @@ const ACCESS_TEXT =
   'Links belong to the organization of their dossier: every member creates, lists and revokes ' +
   'them; another organization’s link or dossier is a 404 as a missing one.';
 
+const { page } = limits.dossierLinks;
+
 export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const deps = { ...serviceDeps(ctx), publicBaseUrl: ctx.config.publicBaseUrl };
+  const deps = {
+    ...serviceDeps(ctx),
+    publicBaseUrl: ctx.config.publicBaseUrl,
+    page: pageState(),
+  };
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post(
@@ -97,21 +104,39 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
         description:
           'A server-rendered HTML page, no login: the link’s secret is the last path segment. ' +
           'It loads nothing from elsewhere and runs no script (its Content-Security-Policy ' +
-          'allows only its own inline style). Unknown, expired or revoked: a plain HTML 404 page.',
+          'allows only its own inline style). Unknown, expired or revoked: a plain HTML 404 page. ' +
+          `At most ${String(page.viewsPerAddress)} views per client address and ` +
+          `${String(page.viewsPerLink)} per link in ${String(page.windowMs / 1000)} s; beyond ` +
+          'either, a plain HTML 429 page with `Retry-After`. What the page shows is computed in ' +
+          'the owning organization’s turn for costly work (a plain HTML 429 or 503 page with ' +
+          '`Retry-After` when it gets none) and kept for ' +
+          `${String(page.cacheMs / 60_000)} minutes per link, market snapshot, dossier content ` +
+          'and day: repeated views compute nothing.',
         params: PageParams,
         querystring: PageQuery,
+        response: {
+          200: htmlPage('The page of the dossier.'),
+          404: htmlPage('A plain page: no such link, or expired, revoked, or its dossier gone.'),
+          429: htmlPage('A plain page: too many views, or too much costly work waiting.'),
+          503: htmlPage('A plain page: no turn for its costly work in time.'),
+        },
       },
     },
     async (request, reply) => {
-      const page = await openSharedPage(deps, request.params.token, request.query.lang);
+      const shown = await openSharedPage(deps, {
+        secret: request.params.token,
+        lang: request.query.lang,
+        address: request.ip,
+      });
+      if (shown.retryAfter !== undefined) reply.header('retry-after', String(shown.retryAfter));
       return reply
-        .code(page.status)
+        .code(shown.status)
         .header('content-type', 'text/html; charset=utf-8')
         .header('content-security-policy', PAGE_CSP)
         .header('referrer-policy', 'no-referrer')
         .header('cache-control', 'no-store')
         .header('x-robots-tag', 'noindex')
-        .send(page.html);
+        .send(shown.html);
     },
   );
 }

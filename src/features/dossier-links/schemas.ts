@@ -94,3 +94,8 @@ export const PageQuery = StrictObject({
     }),
   ),
 });
+
+/** The OpenAPI answer of the shared page: an HTML document for a person, whatever the status. */
+export function htmlPage(description: string) {
+  return { description, content: { 'text/html': { schema: { type: 'string' } } } };
+}

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OneLineText } from '../../http/schemas.js';
+import { OneLineText, StrictObject } from '../../http/schemas.js';
 
 // The rest of the original service's property and dossier model, as its client libraries send
 // it. Everything here is accepted and kept on dossiers; what the valuation model can use (the
@@ -41,11 +41,18 @@ export const MODEL_EXTRAS = {
   gardenArea: Type.Optional(area(10_000_000, 'm², 0–10000000. Kept, not used.')),
   volume: Type.Optional(area(10_000_000, 'Building volume, m³, 0–10000000. Kept, not used.')),
   volumeStandard: Type.Optional(
-    OneLineText({
-      minLength: 1,
-      maxLength: 50,
-      description: 'The standard `volume` is measured by (e.g. `sia-416`). Kept, not used.',
-    }),
+    Type.Union(
+      [
+        OneLineText({ minLength: 1, maxLength: 50, description: 'As text, e.g. `sia-416`.' }),
+        // The .NET client's model types it as a decimal, so it can only send a number.
+        Type.Number({ minimum: 0, maximum: 1e6 }),
+      ],
+      {
+        description:
+          'The standard `volume` is measured by (e.g. `sia-416`); a number too, as the .NET ' +
+          'client sends it. Kept as sent, not used.',
+      },
+    ),
   ),
   buildingStructure: Type.Optional(
     OneLineText({ minLength: 1, maxLength: 50, description: 'Kept, not used.' }),
@@ -90,9 +97,33 @@ export const DOSSIER_EXTRAS = {
     }),
   ),
   images: Type.Optional(
-    Type.Array(OneLineText({ minLength: 1, maxLength: 2048, description: 'URL or identifier.' }), {
-      maxItems: 50,
-      description: 'Image references, at most 50. Kept, not used.',
-    }),
+    Type.Array(
+      Type.Union([
+        OneLineText({ minLength: 1, maxLength: 2048, description: 'URL or identifier.' }),
+        // The PHP SDK's shape: an uploaded image's file name and its caption.
+        StrictObject({
+          filename: OneLineText({ minLength: 1, maxLength: 2048, description: 'File name.' }),
+          caption: Type.Optional(OneLineText({ maxLength: 500, description: 'Caption.' })),
+        }),
+      ]),
+      {
+        maxItems: 50,
+        description:
+          'Image references, at most 50: a URL or identifier, or `{ filename, caption }`. Kept, ' +
+          'not used.',
+      },
+    ),
+  ),
+  userDefinedFields: Type.Optional(
+    Type.Array(
+      StrictObject({
+        label: OneLineText({ minLength: 1, maxLength: 200, description: 'What it is.' }),
+        value: Type.String({ maxLength: 2000, description: 'Its value, as text.' }),
+      }),
+      {
+        maxItems: 50,
+        description: 'The organization’s own facts, at most 50 labelled texts. Kept, not used.',
+      },
+    ),
   ),
 };

@@ -6,6 +6,7 @@ import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
 import { MAIN_CURRENCY } from '../../market/countries.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
+import { REPORT_IS_COSTLY } from '../../work/cost.js';
 import { selectAttachmentFiles } from '../attachments/store.js';
 import { findCoverFile, selectCovers } from '../covers/store.js';
 import type { Dossier } from '../dossiers/dossier.js';
@@ -120,7 +121,8 @@ async function insights(
 /**
  * A PDF report on a dossier the caller can see, laid out by a template the caller can see, of
  * the same country. The data is the property tracker's (valuations, offers, projects, trends) at
- * `date`; rendering runs in the PDF worker (`deps.renderReport`).
+ * `date`; rendering runs in the PDF worker (`deps.renderReport`). Both happen in the
+ * organization's turn for costly work.
  */
 export async function createReport(
   deps: ReportDeps,
@@ -139,10 +141,30 @@ export async function createReport(
   }
   const today = isoDay(deps.now());
   const date = request.date ?? today;
+  // Every report is costly work (src/work/cost.ts): it waits for the organization's turn before
+  // anything is loaded, so a waiting report holds neither attachments nor covers in memory.
+  return deps.costlyWork.run(caller.organizationId, REPORT_IS_COSTLY, () =>
+    gatherAndRender(deps, caller, { dossier, template, request, date, today }),
+  );
+}
+
+/** The report's data, read in the organization's turn, rendered in the worker. */
+async function gatherAndRender(
+  deps: ReportDeps,
+  caller: Caller,
+  job: {
+    dossier: Dossier;
+    template: Template;
+    request: ReportRequest;
+    date: string;
+    today: string;
+  },
+): Promise<RenderedReport> {
+  const { dossier, template, request, date, today } = job;
   const { coordinates } = dossier.content.property.location;
   const [tracker, attachments, front, back, organization, places] = await Promise.all([
     insights(deps, caller, dossier, date),
-    shownAttachments(deps, caller, dossierId, template),
+    shownAttachments(deps, caller, dossier.id, template),
     template.frontCover ? firstCover(deps, caller, 'front') : null,
     template.backCover ? firstCover(deps, caller, 'back') : null,
     deps.db

@@ -24,7 +24,9 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
           'property tracker’s at `date` (valuations, offers and projects within 1 km, trends). ' +
           'Sections whose data the service does not hold say so. A dossier or template the ' +
           'caller cannot see is a 404; a template of another country, an unknown locale or a ' +
-          'date outside the market data is a 400. The token may be sent as `access_token`.',
+          'date outside the market data is a 400. The token may be sent as `access_token`. A ' +
+          'report is costly work: it is made in the organization’s turn (one at a time per ' +
+          'organization; too many waiting → 429, no turn in time → 503, both with Retry-After).',
         params: ReportParams,
         body: ReportRequest,
         response: { 200: ReportPdf, ...errorResponses(400, 404, 413, 415) },

@@ -1,7 +1,11 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
+import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { importFile } from '../../market/import/run-import.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
 import type { ValueProperty } from '../../valuation/types.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
@@ -98,5 +102,106 @@ describe('POST /api/v1/dossiers/{id}/valuation', () => {
       404,
       'not_found',
     );
+  });
+});
+
+describeBackends('isValuationStale of the dossier valuation', (backend) => {
+  let world: World;
+  let dossierId: string;
+  beforeAll(async () => {
+    world = await createWorld(backend, {
+      app: { now: () => new Date('2026-06-15T08:00:00Z'), valueProperty: fixedValuer({}, 5000) },
+    });
+    const res = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers',
+      token: world.memberA.token,
+      payload: EXAMPLE_DOSSIER,
+    });
+    dossierId = res.json<{ id: string }>().id;
+  });
+  afterAll(() => world.close());
+
+  const value = async (who = world.memberA) => {
+    const res = await call(world.app, {
+      method: 'POST',
+      url: `/api/v1/dossiers/${dossierId}/valuation`,
+      token: who.token,
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<DossierValuationResponse>();
+  };
+  const patch = async (payload: object) => {
+    const res = await call(world.app, {
+      method: 'PATCH',
+      url: `/api/v1/dossiers/${dossierId}`,
+      token: world.memberA.token,
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(204);
+  };
+
+  it('is false for a first valuation, and while neither the facts valued nor the market data change', async () => {
+    expect((await value()).isValuationStale).toBe(false);
+    // Another member of the organization sees the same dossier valuation.
+    expect((await value(world.adminA)).isValuationStale).toBe(false);
+    // A new title or description is not something the model values.
+    await patch({ title: 'Renamed', description: 'Freshly painted' });
+    expect((await value()).isValuationStale).toBe(false);
+  });
+
+  it('is true once when a fact the model values changed since the previous valuation', async () => {
+    await patch({ property: { livingArea: 80 } });
+    const changed = await value();
+    expect(changed.isValuationStale).toBe(true);
+    // The answer itself is of the dossier as it is now: 80 m² at 5,000 per m².
+    expect(changed.valuationSale?.value).toBe(400_000);
+    expect((await value()).isValuationStale).toBe(false);
+  });
+
+  it('is true once when the market data was replaced by a newer snapshot', async () => {
+    const before = world.stores.market.snapshotFile;
+    await importFile(
+      world.config.dataDir,
+      'offers',
+      path.resolve(
+        writeFile(
+          tempDir(),
+          'offers.csv',
+          csv(
+            [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'postalCode'],
+            [['stale-1', 'AT', 'sale', 'apartment', '2026-06-01', 300_000, 60, '1010']],
+          ),
+        ),
+      ),
+      { strict: true, today: '2026-06-15' },
+    );
+    expect(await world.stores.market.refresh()).toBe(true);
+    expect(world.stores.market.snapshotFile).not.toBe(before);
+    expect((await value()).isValuationStale).toBe(true);
+    expect((await value()).isValuationStale).toBe(false);
+  });
+
+  it('keeps one basis per dossier, in its organization, and drops it with the dossier', async () => {
+    const rows = () =>
+      world.stores.accounts.db
+        .selectFrom('dossier_valuations')
+        .select(['dossier_id', 'organization_id', 'snapshot'])
+        .execute();
+    expect(await rows()).toEqual([
+      {
+        dossier_id: dossierId,
+        organization_id: world.memberA.organizationId,
+        snapshot: path.basename(world.stores.market.snapshotFile),
+      },
+    ]);
+    const res = await call(world.app, {
+      method: 'DELETE',
+      url: `/api/v1/dossiers/${dossierId}`,
+      token: world.memberA.token,
+    });
+    expect(res.statusCode).toBe(204);
+    expect(await rows()).toEqual([]);
   });
 });

@@ -72,7 +72,10 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         description:
           'The dossier’s sale value, gross and net rent today, each with a monthly timeline ' +
           `over the last ${String(limits.valuation.timelineMonths)} months, whatever the ` +
-          'dossier’s deal type. Another organization’s dossier is a 404, as a missing one.',
+          'dossier’s deal type. Another organization’s dossier is a 404, as a missing one. ' +
+          '`isValuationStale` says whether the previous answer for the dossier has gone out of ' +
+          'date (see its description). Costly work (50 valuations): made in the ' +
+          'organization’s turn (too many waiting → 429, no turn in time → 503).',
         params: DossierParams,
         body: DossierValuationRequest,
         response: { 200: DossierValuationResponse, ...errorResponses(400, 404, 413, 415, 422) },

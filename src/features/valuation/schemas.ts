@@ -223,8 +223,13 @@ export const DossierValuationResponse = Type.Object({
   valuationRentNetTimeline: timeline('The monthly net rent'),
   isValuationStale: Type.Boolean({
     description:
-      'Always false: the valuation is computed on request from the dossier as it is and the ' +
-      'current market data, so it cannot be older than either.',
+      'Whether the dossier’s previous valuation (the last answer of this endpoint for it, to ' +
+      'any member of its organization) is out of date: true when a fact the model values ' +
+      'changed since (location, type, areas, rooms, years, floor, lift, furnishing, balcony; ' +
+      'not a title or description) or the market data has been replaced by a newer snapshot. ' +
+      'The values of this answer are always of the dossier as it is and the current data: ' +
+      'true tells a client keeping the previous answer to replace it. False for a first ' +
+      'valuation, and when the previous one still holds.',
   }),
 });
 export type DossierValuationResponse = Static<typeof DossierValuationResponse>;
