@@ -6,7 +6,12 @@ import { openDuck, queryRows } from '../market/duck.js';
 import { Random } from '../market/generate/random.js';
 import { importFile } from '../market/import/run-import.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
-import { ADDRESS_VARIANCE_TABLE, addressShift, type AddressOffer } from './address-effects.js';
+import {
+  ADDRESS_VARIANCE_TABLE,
+  addressShift,
+  beyondNeighbourhood,
+  type AddressOffer,
+} from './address-effects.js';
 import { localVariance, momentsOfRow } from './local-variance.js';
 import type { PropertyToValue } from './types.js';
 import { estimateDeal } from './value-property.js';
@@ -33,6 +38,13 @@ describe('addressShift', () => {
     // Building scatter 0.1² plus what neither effect explains: half of τ_s², (1 − wb) of τ_b².
     expect(shift.remaining).toBeCloseTo(0.01 + 0.5 * 0.01 + (1 - wb) * 0.0064, 12);
     expect([shift.streetOffers, shift.buildingOffers]).toEqual([4, 2]);
+  });
+
+  it('leaves the street only what the neighbourhood around the point does not say', () => {
+    expect(beyondNeighbourhood(variation, 0)).toEqual(variation);
+    expect(beyondNeighbourhood(variation, 0.06).streetSd).toBeCloseTo(0.08, 12); // √(0.01 − 0.0036)
+    expect(beyondNeighbourhood(variation, 0.2).streetSd).toBe(0);
+    expect(beyondNeighbourhood(variation, 0.2).buildingSd).toBe(0.08);
   });
 
   it('clips single odd offers and needs the building to be named', () => {

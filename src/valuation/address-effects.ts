@@ -105,6 +105,20 @@ export function addressVariation(
   );
 }
 
+/**
+ * The street variance left once comparables around the point have moved the value: they already
+ * tell the neighbourhood (τ of local-variance.ts, cells of 200 m), which a street's variance
+ * around its postcode largely is. Where comparables come from the whole postcode (no
+ * coordinates), `neighbourhoodSd` is 0 and the street keeps all of it.
+ */
+export function beyondNeighbourhood(
+  variation: AddressVariation,
+  neighbourhoodSd: number,
+): AddressVariation {
+  const streetVariance = Math.max(0, variation.streetSd ** 2 - neighbourhoodSd ** 2);
+  return { ...variation, streetSd: Math.sqrt(streetVariance) };
+}
+
 /** The property's street and house keys, by the import's own expressions. */
 export async function addressKeys(
   db: DuckDBConnection,

@@ -22,6 +22,7 @@ import {
   addressKeys,
   addressShift,
   addressVariation,
+  beyondNeighbourhood,
   type AddressShift,
 } from './address-effects.js';
 import { InsufficientDataError } from './errors.js';
@@ -120,20 +121,28 @@ function subjectFeatures(property: PropertyToValue, year: number): (number | und
 /** Months of offers in the property's street that count (moved to the date by the index). */
 const ADDRESS_MONTHS = 60;
 
-/** The street and building effects around `center` (address-effects.ts), if any apply. */
-async function addressEffects(
-  db: DuckDBConnection,
-  cache: SnapshotCache,
-  property: PropertyToValue,
-  postcode: Postcode,
-  deal: DealType,
-  until: string,
-  adjustToProperty: (found: readonly Comparable[]) => AdjustedComparable[],
-  center: number,
-): Promise<AddressShift | undefined> {
+/** What the street and building step needs of the valuation so far. */
+interface AddressContext {
+  db: DuckDBConnection;
+  cache: SnapshotCache;
+  property: PropertyToValue;
+  postcode: Postcode;
+  deal: DealType;
+  until: string;
+  adjustToProperty: (found: readonly Comparable[]) => AdjustedComparable[];
+  /** The comparables' log price per m². */
+  center: number;
+  /** τ of the neighbourhood where the comparables came from around the point, else 0. */
+  neighbourhoodSd: number;
+}
+
+/** The street and building effects around the centre (address-effects.ts), if any apply. */
+async function addressEffects(context: AddressContext): Promise<AddressShift | undefined> {
+  const { db, cache, property, postcode, deal, until } = context;
   if (property.street === undefined && property.houseNumber === undefined) return undefined;
-  const variation = await addressVariation(db, cache, property.countryCode, postcode, deal);
-  if (!variation) return undefined;
+  const measured = await addressVariation(db, cache, property.countryCode, postcode, deal);
+  if (!measured) return undefined;
+  const variation = beyondNeighbourhood(measured, context.neighbourhoodSd);
   const keys = await addressKeys(db, property);
   if (keys.street === null) return undefined;
   const step: SearchStep = {
@@ -143,11 +152,11 @@ async function addressEffects(
   };
   const found = await findComparables(db, property, postcode, deal, step, until);
   if (found.length === 0) return undefined;
-  const offers = adjustToProperty(found).map((o, i) => ({
+  const offers = context.adjustToProperty(found).map((o, i) => ({
     ...o,
     sameBuilding: keys.house !== null && found[i]?.house === keys.house,
   }));
-  return addressShift(offers, center, variation);
+  return addressShift(offers, context.center, variation);
 }
 
 function insufficient(property: PropertyToValue, deal: DealType): InsufficientDataError {
@@ -207,16 +216,17 @@ export async function estimateDeal(
   const adjustToProperty = (found: readonly Comparable[], within: number | null) =>
     adjust(found, subject, model, targetMonth, within, postcode.id);
   const central = centralEstimate(adjustToProperty(best.found, radius), local.localSd);
-  const address = await addressEffects(
+  const address = await addressEffects({
     db,
     cache,
     property,
     postcode,
     deal,
     until,
-    (found) => adjustToProperty(found, null),
-    central.center,
-  );
+    adjustToProperty: (found) => adjustToProperty(found, null),
+    center: central.center,
+    neighbourhoodSd: radius === null ? 0 : local.localSd,
+  });
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
   const sd = forecastSd(central, best.step.widening, listingNoise, local.saleSpread, address);
   const value = Math.exp(central.center + (address?.shift ?? 0)) * property.livingArea;
