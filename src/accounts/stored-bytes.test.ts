@@ -170,41 +170,52 @@ describeBackends('downloads of stored files', (backend) => {
       socket: net.Socket;
       received: Buffer[];
     }
+    const serverSockets: net.Socket[] = [];
+    /** `count` clients that ask for `url` and read nothing. */
+    const stalledClients = async (url: string, count: number): Promise<Client[]> => {
+      if (!world.app.server.listening) {
+        world.app.server.on('connection', (socket: net.Socket) => serverSockets.push(socket));
+        await world.app.listen({ port: 0, host: '127.0.0.1' });
+      }
+      const { port } = world.app.server.address() as AddressInfo;
+      const clients: Client[] = [];
+      for (let i = 0; i < count; i++) {
+        const socket = net.connect({ port, host: '127.0.0.1' });
+        socket.on('error', () => undefined);
+        const client: Client = { socket, received: [] };
+        clients.push(client);
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.pause();
+        socket.on('data', (chunk: Buffer) => client.received.push(chunk));
+        socket.write(
+          `GET ${url} HTTP/1.1\r\nHost: propdata\r\nAuthorization: Bearer ${world.memberA.token}\r\n\r\n`,
+        );
+      }
+      return clients;
+    };
+    /** Waits until the server has stopped reading from the store and writing to the network, and
+     * has read at least `minBytes`. How long that takes does not matter: the bounds hold at every
+     * moment. */
+    const stillAfter = async (minBytes: number): Promise<void> => {
+      const progress = () =>
+        `${String(reads.bytes)}/${String(serverSockets.reduce((n, s) => n + s.bytesWritten, 0))}`;
+      let last = '';
+      for (let still = 0; still < 5;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const now = progress();
+        still = now === last && reads.bytes >= minBytes ? still + 1 : 0;
+        last = now;
+      }
+    };
 
     it('hold a few chunks per response in the process, and get the whole file once they read', async () => {
       const bytes = randomBytes(SIZE);
       const url = await storeCover(world, world.memberA, bytes);
-      const serverSockets: net.Socket[] = [];
-      world.app.server.on('connection', (socket: net.Socket) => serverSockets.push(socket));
-      if (!world.app.server.listening) await world.app.listen({ port: 0, host: '127.0.0.1' });
-      const { port } = world.app.server.address() as AddressInfo;
       const before = reads.bytes;
       const clients: Client[] = [];
       try {
-        for (let i = 0; i < CLIENTS; i++) {
-          const socket = net.connect({ port, host: '127.0.0.1' });
-          socket.on('error', () => undefined);
-          await new Promise((resolve) => socket.once('connect', resolve));
-          socket.pause();
-          const client: Client = { socket, received: [] };
-          socket.on('data', (chunk: Buffer) => client.received.push(chunk));
-          socket.write(
-            `GET ${url} HTTP/1.1\r\nHost: propdata\r\nAuthorization: Bearer ${world.memberA.token}\r\n\r\n`,
-          );
-          clients.push(client);
-        }
-
-        // Until the server has stopped reading: nothing more read or written for a while. How
-        // long that takes does not matter; the bound below holds at every moment.
-        const progress = () =>
-          `${String(reads.bytes)}/${String(serverSockets.reduce((n, s) => n + s.bytesWritten, 0))}`;
-        let last = '';
-        for (let still = 0; still < 5;) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          const now = progress();
-          still = now === last && reads.bytes - before >= CLIENTS * CHUNK ? still + 1 : 0;
-          last = now;
-        }
+        clients.push(...(await stalledClients(url, CLIENTS)));
+        await stillAfter(before + CLIENTS * CHUNK);
         const read = reads.bytes - before;
         // What the kernel has taken is out of the process; the rest was read and is still here.
         const handedToNetwork = serverSockets.reduce(
@@ -240,6 +251,19 @@ describeBackends('downloads of stored files', (backend) => {
       } finally {
         for (const client of clients) client.socket.destroy();
       }
+    });
+
+    it('stop reading from the store when the client goes away', async () => {
+      const url = await storeCover(world, world.memberA, randomBytes(SIZE));
+      const before = reads.bytes;
+      const [client] = await stalledClients(url, 1);
+      await stillAfter(before + CHUNK);
+      client?.socket.destroy();
+      await stillAfter(0);
+      expect(reads.bytes - before).toBeLessThan(SIZE);
+      const after = reads.bytes;
+      await stillAfter(0);
+      expect(reads.bytes).toBe(after);
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { StoredBytes } from '../accounts/stored-bytes.js';
+import { limits } from '../limits.js';
 
 /**
  * `Content-Disposition` for a download named `title` (RFC 6266): an ASCII fallback for old
@@ -13,6 +14,11 @@ export function contentDisposition(title: string): string {
   );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
+
+/** What the OpenAPI document says of a download streamed from the store (`sendStored`). */
+export const STREAMED_TEXT =
+  `streamed from the database ${String(limits.downloads.chunkBytes / 1024)} KiB at a time as ` +
+  'the client takes it; a client that stops reading is disconnected by the send deadline.';
 
 /** The OpenAPI answer of a route that sends a PDF. */
 export function pdfResponse(description: string) {
