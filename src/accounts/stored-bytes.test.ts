@@ -265,5 +265,26 @@ describeBackends('downloads of stored files', (backend) => {
       await stillAfter(0);
       expect(reads.bytes).toBe(after);
     });
+
+    it('end a download early, never with other bytes, when the file is deleted meanwhile', async () => {
+      const bytes = randomBytes(SIZE);
+      const url = await storeCover(world, world.memberA, bytes);
+      const before = reads.bytes;
+      const [client] = await stalledClients(url, 1);
+      if (!client) throw new Error('no client');
+      await stillAfter(before + CHUNK);
+      const id = url.split('/').pop() ?? '';
+      await world.stores.accounts.db.deleteFrom('covers').where('id', '=', id).execute();
+      const closed = new Promise((resolve) => client.socket.once('close', resolve));
+      client.socket.resume();
+      await closed;
+      const all = Buffer.concat(client.received);
+      const headEnd = all.indexOf('\r\n\r\n');
+      expect(all.toString('latin1', 0, headEnd)).toContain(`content-length: ${String(SIZE)}\r\n`);
+      const body = all.subarray(headEnd + 4);
+      expect(body.length).toBeGreaterThan(0);
+      expect(body.length).toBeLessThan(SIZE);
+      expect(body.equals(bytes.subarray(0, body.length))).toBe(true);
+    });
   });
 });
