@@ -262,6 +262,15 @@ export const limits = {
     /** Memory the JPEG decoder may use while checking an image. */
     decodeMemoryMb: 200,
   },
+  /** Downloads of stored files (covers, attachments). */
+  downloads: {
+    /** Stored files are read from the account database this many bytes at a time, and the next
+     * chunk only once the client has taken the one before: a client that stops reading holds a
+     * few chunks of memory (until the send deadline), not the whole file (up to 25 MiB). Large
+     * enough that a 25 MiB file is 100 queries, small enough that 30 stalled downloads hold a
+     * few tens of MB. */
+    chunkBytes: 256 * 1024,
+  },
   /** PDF reports. */
   reports: {
     /** Offers, trends and building projects around the dossier: wider than the tracker's

@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import type { StoredBytes } from '../accounts/stored-bytes.js';
+import { limits } from '../limits.js';
 
 /**
  * `Content-Disposition` for a download named `title` (RFC 6266): an ASCII fallback for old
@@ -12,6 +14,11 @@ export function contentDisposition(title: string): string {
   );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
+
+/** What the OpenAPI document says of a download streamed from the store (`sendStored`). */
+export const STREAMED_TEXT =
+  `streamed from the database ${String(limits.downloads.chunkBytes / 1024)} KiB at a time as ` +
+  'the client takes it; a client that stops reading is disconnected by the send deadline.';
 
 /** The OpenAPI answer of a route that sends a PDF. */
 export function pdfResponse(description: string) {
@@ -29,6 +36,15 @@ export function sendPdf(reply: FastifyReply, title: string, bytes: Uint8Array): 
   return sendFile(reply, title, 'application/pdf', bytes);
 }
 
+/** The headers of a private download named `title`: never cached, never sniffed as another type. */
+function downloadHeaders(reply: FastifyReply, title: string, contentType: string): FastifyReply {
+  return reply
+    .type(contentType)
+    .header('content-disposition', contentDisposition(title))
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff');
+}
+
 /** `sendPdf` for a file of any type the service has recognised (PNG, JPEG, PDF). */
 export function sendFile(
   reply: FastifyReply,
@@ -36,10 +52,22 @@ export function sendFile(
   contentType: string,
   bytes: Uint8Array,
 ): FastifyReply {
-  return reply
-    .type(contentType)
-    .header('content-disposition', contentDisposition(title))
-    .header('cache-control', 'private, no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return downloadHeaders(reply, title, contentType).send(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  );
+}
+
+/**
+ * Sends a stored file as `sendFile` does, streamed from the store as the client takes it
+ * (src/accounts/stored-bytes.ts), with its length announced from the stored size.
+ */
+export function sendStored(
+  reply: FastifyReply,
+  title: string,
+  contentType: string,
+  bytes: StoredBytes,
+): FastifyReply {
+  return downloadHeaders(reply, title, contentType)
+    .header('content-length', bytes.size)
+    .send(bytes.stream());
 }

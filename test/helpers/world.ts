@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { AccountBackend } from '../../src/accounts/database.js';
+import type { AccountBackend, AccountDb } from '../../src/accounts/database.js';
 import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
 import { hashPassword } from '../../src/accounts/passwords.js';
@@ -83,6 +83,8 @@ export async function createWorld(
       BuildAppOptions,
       'now' | 'valueProperty' | 'timeouts' | 'logStream' | 'loginThrottle' | 'costlyWork'
     >;
+    /** The account database as the app sees it, e.g. with a plugin that observes its queries. */
+    appDb?: (db: AccountDb) => AccountDb;
   } = {},
 ): Promise<World> {
   const config = await testConfig(backend, options.env);
@@ -96,7 +98,10 @@ export async function createWorld(
     member(stores, orgB.id, 'admin-b', true),
     member(stores, orgB.id, 'member-b', false),
   ]);
-  const app = await buildApp({ config, stores, ...options.app });
+  const appStores = options.appDb
+    ? { ...stores, accounts: { ...stores.accounts, db: options.appDb(db) } }
+    : stores;
+  const app = await buildApp({ config, stores: appStores, ...options.app });
   options.beforeReady?.(app);
   await app.ready();
   return {

@@ -12,11 +12,11 @@ import type { FormUpload } from '../covers/upload.js';
 import type { AttachmentCreated, AttachmentItem, AttachmentList } from './schemas.js';
 import {
   deleteAttachment,
-  findAttachmentFile,
+  findAttachmentDownload,
   insertAttachment,
   lockDossier,
   selectAttachments,
-  type AttachmentContent,
+  type AttachmentDownload,
 } from './store.js';
 import { checkFields, titleFromFileName } from './validate.js';
 
@@ -120,8 +120,8 @@ export async function attachmentFile(
   caller: Caller,
   dossierId: string,
   id: string,
-): Promise<AttachmentContent> {
-  const found = await findAttachmentFile(deps.db, caller, dossierId, id);
+): Promise<AttachmentDownload> {
+  const found = await findAttachmentDownload(deps.db, caller, dossierId, id);
   if (!found) throw notFound('Attachment');
   return found;
 }

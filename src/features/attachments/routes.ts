@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { sendFile } from '../../http/download.js';
+import { sendStored } from '../../http/download.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { limits } from '../../limits.js';
@@ -84,7 +84,7 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       const { params } = request;
       const file = await attachmentFile(deps, callerOf(request), params.id, params.attachmentId);
-      return sendFile(reply, file.row.title, file.row.content_type, file.content);
+      return sendStored(reply, file.row.title, file.row.content_type, file.bytes);
     },
   );
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ATTACHMENT_CONTENT_TYPES, ATTACHMENT_TYPES } from '../../accounts/tables.js';
+import { STREAMED_TEXT } from '../../http/download.js';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
@@ -95,7 +96,9 @@ export const AttachmentUploadBody = {
 
 /** The download's body: the file as uploaded. */
 export const AttachmentFile = {
-  description: 'The file, byte for byte as uploaded, with its recognised type.',
+  description:
+    'The file, byte for byte as uploaded, with its recognised type and its `Content-Length`; ' +
+    STREAMED_TEXT,
   content: Object.fromEntries(
     ATTACHMENT_CONTENT_TYPES.map((type) => [
       type,

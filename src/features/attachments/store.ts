@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountTables, AttachmentRow } from '../../accounts/tables.js';
 import type { Viewer } from '../../http/caller.js';
+import { storedBytes, storedSlice, type StoredBytes } from '../../accounts/stored-bytes.js';
 
 type Db = Kysely<AccountTables>;
 
@@ -51,25 +52,39 @@ export interface AttachmentContent {
   content: Uint8Array;
 }
 
-/** One attachment with its bytes, if the viewer may see it. */
-export async function findAttachmentFile(
+/** The stored file of one attachment, if the viewer may see it. */
+function visibleAttachmentFile(db: Db, viewer: Viewer, dossierId: string, id: string) {
+  return db
+    .selectFrom('attachments')
+    .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
+    .where('attachments.id', '=', id)
+    .where('attachments.dossier_id', '=', dossierId)
+    .where('attachments.organization_id', '=', viewer.organizationId);
+}
+
+export interface AttachmentDownload {
+  row: AttachmentRow;
+  bytes: StoredBytes;
+}
+
+/** One attachment to download, if the viewer may see it: its row, and its bytes in chunks. */
+export async function findAttachmentDownload(
   db: Db,
   viewer: Viewer,
   dossierId: string,
   id: string,
-): Promise<AttachmentContent | undefined> {
-  const found = await db
-    .selectFrom('attachments')
-    .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
+): Promise<AttachmentDownload | undefined> {
+  const row = await visibleAttachmentFile(db, viewer, dossierId, id)
     .selectAll('attachments')
-    .select('attachment_files.content')
-    .where('attachments.id', '=', id)
-    .where('attachments.dossier_id', '=', dossierId)
-    .where('attachments.organization_id', '=', viewer.organizationId)
     .executeTakeFirst();
-  if (!found) return undefined;
-  const { content, ...row } = found;
-  return { row, content };
+  if (!row) return undefined;
+  const bytes = storedBytes(row.size, async (offset, length) => {
+    const found = await visibleAttachmentFile(db, viewer, dossierId, id)
+      .select(storedSlice('attachment_files.content', offset, length).as('chunk'))
+      .executeTakeFirst();
+    return found?.chunk;
+  });
+  return { row, bytes };
 }
 
 /** The bytes of all a dossier's attachments of some types, oldest first (for reports). */

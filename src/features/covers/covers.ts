@@ -6,15 +6,15 @@ import { AppError, notFound } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { requireAdmin, type Caller } from '../../http/caller.js';
 import { PdfRefusal } from '../../pdf/pdf-inspection.js';
+import type { StoredBytes } from '../../accounts/stored-bytes.js';
 import type { CoverCreated, CoverItem, CoverList, CoverScope } from './schemas.js';
 import {
   deleteCovers,
-  findCoverFile,
+  findCoverDownload,
   insertCover,
   lockOwner,
   selectCovers,
   setPositions,
-  type CoverFile,
   type CoverKind,
   type CoverRow,
 } from './store.js';
@@ -144,8 +144,12 @@ export async function setCoverOrder(
 }
 
 /** A cover's file, if the caller may see it; otherwise the same 404 as for a missing one. */
-export async function coverFile(deps: CoverDeps, caller: Caller, id: string): Promise<CoverFile> {
-  const file = await findCoverFile(deps.db, caller, id);
+export async function coverFile(
+  deps: CoverDeps,
+  caller: Caller,
+  id: string,
+): Promise<{ title: string; bytes: StoredBytes }> {
+  const file = await findCoverDownload(deps.db, caller, id);
   if (!file) throw notFound('Cover');
   return file;
 }

@@ -7,7 +7,7 @@ import { callerOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { limits } from '../../limits.js';
-import { sendPdf } from '../../http/download.js';
+import { sendStored } from '../../http/download.js';
 import { addCover, coverFile, coverUrl, listCovers, setCoverOrder } from './covers.js';
 import {
   COVER_RULES,
@@ -94,7 +94,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const file = await coverFile(deps, callerOf(request), request.params.uuid);
-      return sendPdf(reply, file.title, file.content);
+      return sendStored(reply, file.title, 'application/pdf', file.bytes);
     },
   );
 

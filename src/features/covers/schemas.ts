@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { COVER_SIDES } from '../../accounts/tables.js';
-import { pdfResponse } from '../../http/download.js';
+import { pdfResponse, STREAMED_TEXT } from '../../http/download.js';
 import { StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
@@ -95,4 +95,6 @@ export const CoverUploadBody = {
 };
 
 /** The download's body: the PDF bytes as uploaded. */
-export const CoverPdf = pdfResponse('The PDF, byte for byte as uploaded.');
+export const CoverPdf = pdfResponse(
+  `The PDF, byte for byte as uploaded, with its \`Content-Length\`; ${STREAMED_TEXT}`,
+);

@@ -3,6 +3,7 @@ import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { AccountTables, CoverSide, CoversTable } from '../../accounts/tables.js';
 import type { Viewer } from '../../http/caller.js';
 import type { Selectable } from 'kysely';
+import { storedBytes, storedSlice, type StoredBytes } from '../../accounts/stored-bytes.js';
 
 type Db = Kysely<AccountTables>;
 export type CoverRow = Selectable<CoversTable>;
@@ -64,18 +65,42 @@ export interface CoverFile {
 }
 
 /**
- * A cover's bytes, if `viewer` may see it (members see their organization's covers and their
- * own); anyone else's answer is the same as a missing one.
+ * The stored files of the cover `id` if `viewer` may see it (members see their organization's
+ * covers and their own); anyone else's answer is the same as a missing one.
  */
-export function findCoverFile(db: Db, viewer: Viewer, id: string): Promise<CoverFile | undefined> {
+function visibleCoverFile(db: Db, viewer: Viewer, id: string) {
   return db
     .selectFrom('covers')
     .innerJoin('cover_files', 'cover_files.cover_id', 'covers.id')
-    .select(['covers.title', 'cover_files.content'])
     .where('covers.id', '=', id)
     .where('covers.organization_id', '=', viewer.organizationId)
     .where((eb) =>
       eb.or([eb('covers.user_id', 'is', null), eb('covers.user_id', '=', viewer.userId)]),
-    )
+    );
+}
+
+/** A cover's bytes, whole (for reports, which embed it), if `viewer` may see it. */
+export function findCoverFile(db: Db, viewer: Viewer, id: string): Promise<CoverFile | undefined> {
+  return visibleCoverFile(db, viewer, id)
+    .select(['covers.title', 'cover_files.content'])
     .executeTakeFirst();
+}
+
+/** A cover to download, if `viewer` may see it: its title, and its bytes read in chunks. */
+export async function findCoverDownload(
+  db: Db,
+  viewer: Viewer,
+  id: string,
+): Promise<{ title: string; bytes: StoredBytes } | undefined> {
+  const found = await visibleCoverFile(db, viewer, id)
+    .select(['covers.title', 'covers.size'])
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const bytes = storedBytes(found.size, async (offset, length) => {
+    const row = await visibleCoverFile(db, viewer, id)
+      .select(storedSlice('cover_files.content', offset, length).as('chunk'))
+      .executeTakeFirst();
+    return row?.chunk;
+  });
+  return { title: found.title, bytes };
 }
