@@ -267,9 +267,9 @@ export const limits = {
     /** Stored files are read from the account database this many bytes at a time, and the next
      * chunk only once the client has taken the one before: a client that stops reading holds a
      * few chunks of memory (until the send deadline), not the whole file (up to 25 MiB). Large
-     * enough that a 25 MiB file is 100 queries, small enough that 30 stalled downloads hold a
-     * few tens of MB. */
-    chunkBytes: 256 * 1024,
+     * enough that a 25 MiB file is 25 queries (SQLite loads the whole value for each, ~30 ms on
+     * 25 MiB), small enough that 30 stalled downloads hold well under 100 MB. */
+    chunkBytes: 1024 * 1024,
   },
   /** PDF reports. */
   reports: {
