@@ -38,6 +38,22 @@ export function writeFile(dir: string, name: string, text: string): string {
 /** The columns every offer row needs, in the order test files list them first. */
 export const OFFER_KEY_COLUMNS = ['id', 'countryCode', 'dealType', 'propertyType', 'startDate'];
 
+/** Every column of the project format, in the order of its table. */
+export const PROJECT_COLUMNS = [
+  'countryCode',
+  'id',
+  'name',
+  'latitude',
+  'longitude',
+  'postalCode',
+  'status',
+  'numberOfUnits',
+  'constructionStartYear',
+  'completionYear',
+  'isResidential',
+  'isCommercial',
+];
+
 const cell = (v: string | number | boolean | null): string =>
   v === null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v);
 

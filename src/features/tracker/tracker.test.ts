@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
+import {
+  csv,
+  OFFER_KEY_COLUMNS,
+  PROJECT_COLUMNS,
+  writeFile,
+} from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
@@ -84,20 +89,6 @@ for (let i = 0; i < MANY; i++) {
   ]);
 }
 
-const PROJECT_HEADER = [
-  'countryCode',
-  'id',
-  'name',
-  'latitude',
-  'longitude',
-  'postalCode',
-  'status',
-  'numberOfUnits',
-  'constructionStartYear',
-  'completionYear',
-  'isResidential',
-  'isCommercial',
-];
 const PROJECTS: Cell[][] = [
   [
     'AT',
@@ -189,7 +180,7 @@ describeBackends('POST /api/v1/property_tracker', (backend) => {
     await importFile(
       world.config.dataDir,
       'projects',
-      path.resolve(writeFile(dir, 'projects.csv', csv(PROJECT_HEADER, PROJECTS))),
+      path.resolve(writeFile(dir, 'projects.csv', csv(PROJECT_COLUMNS, PROJECTS))),
       options,
     );
     await world.stores.market.refresh();
