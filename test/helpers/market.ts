@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { openDuck, queryRows, type Row } from '../../src/market/duck.js';
+import type { ImportEntity } from '../../src/market/import/entities.js';
+import { importFile } from '../../src/market/import/run-import.js';
 import { currentSnapshot, marketPaths } from '../../src/market/snapshots.js';
 import { tempDir } from './temp-dirs.js';
+import type { World } from './world.js';
 
 /**
  * A new data dir whose market holds the shipped reference divisions, as after a first start:
@@ -81,4 +84,20 @@ export async function convertWithDuckDb(
     db.closeSync();
     instance.closeSync();
   }
+}
+
+/**
+ * Imports `rows` under `header` into a world's market as of `today`, refusing the whole file if
+ * a row is bad (strict), and makes the app read the new snapshot.
+ */
+export async function importRows(
+  world: World,
+  entity: ImportEntity,
+  header: string[],
+  rows: (string | number | boolean | null)[][],
+  today: string,
+): Promise<void> {
+  const file = writeFile(tempDir(), `${entity}.csv`, csv(header, rows));
+  await importFile(world.config.dataDir, entity, path.resolve(file), { strict: true, today });
+  await world.stores.market.refresh();
 }

@@ -1,10 +1,7 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
+import { importRows, OFFER_KEY_COLUMNS } from '../../../test/helpers/market.js';
 import { createWorld, type World } from '../../../test/helpers/world.js';
 import { limits } from '../../limits.js';
-import { importFile } from '../../market/import/run-import.js';
 import { netRentRatio, withRents } from './rent-ratio.js';
 
 // Vienna 1010 (level-6 region 9) has 30 rent offers stating both rents, at 75 % net; Graz 8010
@@ -50,13 +47,7 @@ describe('net/gross rent ratio', () => {
       'daysOnMarket',
       'postalCode',
     ];
-    await importFile(
-      world.config.dataDir,
-      'offers',
-      path.resolve(writeFile(tempDir(), 'offers.csv', csv(header, offers))),
-      { strict: true, today: '2026-06-15' },
-    );
-    await world.stores.market.refresh();
+    await importRows(world, 'offers', header, offers, '2026-06-15');
   });
   afterAll(() => world.close());
 
