@@ -41,6 +41,22 @@ export function writeFile(dir: string, name: string, text: string): string {
 /** The columns every offer row needs, in the order test files list them first. */
 export const OFFER_KEY_COLUMNS = ['id', 'countryCode', 'dealType', 'propertyType', 'startDate'];
 
+/** The columns of an offer's facts and prices that the statistics read, after the key columns. */
+export const OFFER_FACT_COLUMNS = [
+  'isActive',
+  'isNew',
+  'isPrivate',
+  'salePrice',
+  'rentGross',
+  'rentNet',
+  'livingArea',
+  'numberOfRooms',
+  'buildingYear',
+  'daysOnMarket',
+  'latitude',
+  'longitude',
+];
+
 /** Every column of the project format, in the order of its table. */
 export const PROJECT_COLUMNS = [
   'countryCode',
