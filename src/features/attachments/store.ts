@@ -51,6 +51,17 @@ export interface AttachmentContent {
   content: Uint8Array;
 }
 
+/** A dossier's attachments with their bytes, as far as the viewer may see them. */
+function withContent(db: Db, viewer: Viewer, dossierId: string) {
+  return db
+    .selectFrom('attachments')
+    .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
+    .selectAll('attachments')
+    .select('attachment_files.content')
+    .where('attachments.dossier_id', '=', dossierId)
+    .where('attachments.organization_id', '=', viewer.organizationId);
+}
+
 /** One attachment with its bytes, if the viewer may see it. */
 export async function findAttachmentFile(
   db: Db,
@@ -58,14 +69,8 @@ export async function findAttachmentFile(
   dossierId: string,
   id: string,
 ): Promise<AttachmentContent | undefined> {
-  const found = await db
-    .selectFrom('attachments')
-    .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
-    .selectAll('attachments')
-    .select('attachment_files.content')
+  const found = await withContent(db, viewer, dossierId)
     .where('attachments.id', '=', id)
-    .where('attachments.dossier_id', '=', dossierId)
-    .where('attachments.organization_id', '=', viewer.organizationId)
     .executeTakeFirst();
   if (!found) return undefined;
   const { content, ...row } = found;
@@ -78,13 +83,7 @@ export async function selectAttachmentFiles(
   viewer: Viewer,
   dossierId: string,
 ): Promise<AttachmentContent[]> {
-  const rows = await db
-    .selectFrom('attachments')
-    .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
-    .selectAll('attachments')
-    .select('attachment_files.content')
-    .where('attachments.dossier_id', '=', dossierId)
-    .where('attachments.organization_id', '=', viewer.organizationId)
+  const rows = await withContent(db, viewer, dossierId)
     .orderBy('attachments.created_at')
     .orderBy('attachments.id')
     .execute();
