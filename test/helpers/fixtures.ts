@@ -1,5 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { openAccountDatabase } from '../../src/accounts/database.js';
+import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
 import { createUser } from '../../src/accounts/users.js';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
@@ -43,4 +45,29 @@ export async function addMember(
   const user = await createUser(db, { organizationId, username, password: PASSWORD, isAdmin });
   const token = await issueToken(db, { userId: user.id, kind: 'api', ttlSeconds: 3600 });
   return { userId: user.id, organizationId, username, token: token.secret };
+}
+
+/**
+ * Opens the account database at `databaseUrl` (as a server started as a command uses it), adds
+ * an organization `name` with one user of that name, and gives the user's API token.
+ */
+export async function tokenOfNewAccount(
+  databaseUrl: string,
+  name: string,
+  isAdmin: boolean,
+): Promise<string> {
+  const accounts = await openAccountDatabase(databaseUrl);
+  try {
+    const org = await createOrganization(accounts.db, name);
+    const user = await createUser(accounts.db, {
+      organizationId: org.id,
+      username: name.toLowerCase(),
+      password: 'long enough password',
+      isAdmin,
+    });
+    return (await issueToken(accounts.db, { userId: user.id, kind: 'api', ttlSeconds: 600 }))
+      .secret;
+  } finally {
+    await accounts.close();
+  }
 }
