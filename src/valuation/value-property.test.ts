@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
@@ -5,7 +7,7 @@ import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/
 import { openDuck, queryRows } from '../market/duck.js';
 import { generateDemoData } from '../market/generate/generate.js';
 import { importFile } from '../market/import/run-import.js';
-import { currentSnapshot, marketPaths } from '../market/snapshots.js';
+import { currentSnapshot, marketPaths, publishSnapshot } from '../market/snapshots.js';
 import { InsufficientDataError } from './errors.js';
 import { runBacktest } from './backtest.js';
 import type { PropertyToValue, ValuationRequest } from './types.js';
@@ -20,14 +22,37 @@ async function open(dataDir: string): Promise<{ instance: DuckDBInstance; db: Du
   return { instance, db: await instance.connect() };
 }
 
+// The demo market is generated once for the file (it takes seconds); the test that imports
+// offers works on a copy of its snapshot.
+let generated: Promise<string> | undefined;
+function demoMarket(): Promise<string> {
+  generated ??= (async () => {
+    const dataDir = referenceDataDir();
+    await generateDemoData(dataDir, { offers: 40_000, projects: 10, seed: 3, today: TODAY });
+    return dataDir;
+  })();
+  return generated;
+}
+
+/** A new data dir whose current snapshot is a copy of the demo market's. */
+async function copyOfDemoMarket(): Promise<string> {
+  const demo = currentSnapshot(marketPaths(await demoMarket()));
+  if (!demo) throw new Error('no demo snapshot');
+  const dataDir = referenceDataDir();
+  const paths = marketPaths(dataDir);
+  const copy = path.join(paths.dir, path.basename(demo));
+  fs.copyFileSync(demo, copy);
+  publishSnapshot(paths, copy);
+  return dataDir;
+}
+
 describe('valueProperty on generated demo data', () => {
   let dataDir: string;
   let instance: DuckDBInstance;
   let db: DuckDBConnection;
 
   beforeAll(async () => {
-    dataDir = referenceDataDir();
-    await generateDemoData(dataDir, { offers: 40_000, projects: 10, seed: 3, today: TODAY });
+    dataDir = await demoMarket();
     ({ instance, db } = await open(dataDir));
   });
   afterAll(() => {
@@ -117,8 +142,7 @@ describe('valueProperty on generated demo data', () => {
 
 describe('valueProperty and the valuation date', () => {
   it('is not moved by an offer published after the date, and is by one before it', async () => {
-    const dataDir = referenceDataDir();
-    await generateDemoData(dataDir, { offers: 20_000, projects: 0, seed: 11, today: TODAY });
+    const dataDir = await copyOfDemoMarket();
     const first = await open(dataDir);
     const [offer] = await queryRows(
       first.db,
