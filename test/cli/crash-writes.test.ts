@@ -2,10 +2,9 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openAccountDatabase } from '../../src/accounts/database.js';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
-import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
-import { assertBuilt } from '../helpers/cli.js';
+import { describeBackends } from '../helpers/backends.js';
+import { assertBuilt, freshCommandEnv } from '../helpers/cli.js';
 import { tokenOfNewAccount } from '../helpers/fixtures.js';
-import { referenceDataDir } from '../helpers/market.js';
 import { coverForm } from '../helpers/multipart.js';
 import { makePdf } from '../helpers/pdf.js';
 import { SERVER_TEST_TIMEOUT, startServer } from '../helpers/servers.js';
@@ -24,10 +23,7 @@ describeBackends('a server killed during account writes', (backend) => {
     },
     async () => {
       assertBuilt();
-      const env = {
-        PROPDATA_DATA_DIR: referenceDataDir(),
-        DATABASE_URL: await freshDatabaseUrl(backend),
-      };
+      const env = await freshCommandEnv(backend);
       const first = await startServer(['serve'], env);
       const token = await tokenOfNewAccount(env.DATABASE_URL, 'Crash', true);
 
