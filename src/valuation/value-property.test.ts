@@ -46,6 +46,24 @@ async function copyOfDemoMarket(): Promise<string> {
   return dataDir;
 }
 
+/** A flat where the first German sale offer of flats in `order` is, of that offer's size. */
+async function flatAtOffer(db: DuckDBConnection, order: string): Promise<PropertyToValue> {
+  const [offer] = await queryRows(
+    db,
+    `select latitude, longitude, living_area from offers
+     where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
+     order by ${order} limit 1`,
+  );
+  return {
+    countryCode: 'DE',
+    propertyType: 'apartment',
+    latitude: Number(offer?.latitude),
+    longitude: Number(offer?.longitude),
+    locationPrecision: 'exact',
+    livingArea: Number(offer?.living_area),
+  };
+}
+
 describe('valueProperty on generated demo data', () => {
   let dataDir: string;
   let instance: DuckDBInstance;
@@ -84,18 +102,8 @@ describe('valueProperty on generated demo data', () => {
     expect(report.overall.coverage).toBeGreaterThan(0.5);
     expect(report.overall.coverage).toBeLessThan(0.9);
 
-    const [offer] = await queryRows(
-      db,
-      `select latitude, longitude, living_area from offers
-       where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
-       order by start_date desc, id limit 1`,
-    );
     const property: PropertyToValue = {
-      countryCode: 'DE',
-      propertyType: 'apartment',
-      latitude: Number(offer?.latitude),
-      longitude: Number(offer?.longitude),
-      locationPrecision: 'exact',
+      ...(await flatAtOffer(db, 'start_date desc, id')),
       livingArea: 80,
       buildingYear: 1975,
     };
@@ -144,20 +152,7 @@ describe('valueProperty and the valuation date', () => {
   it('is not moved by an offer published after the date, and is by one before it', async () => {
     const dataDir = await copyOfDemoMarket();
     const first = await open(dataDir);
-    const [offer] = await queryRows(
-      first.db,
-      `select latitude, longitude, living_area from offers
-       where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
-       order by id limit 1`,
-    );
-    const property: PropertyToValue = {
-      countryCode: 'DE',
-      propertyType: 'apartment',
-      latitude: Number(offer?.latitude),
-      longitude: Number(offer?.longitude),
-      locationPrecision: 'exact',
-      livingArea: Number(offer?.living_area),
-    };
+    const property = await flatAtOffer(first.db, 'id');
     const request: ValuationRequest = { property, dealType: 'sale', date: '2026-06-15' };
     const before = await valueProperty(first.db, request);
     first.db.closeSync();
