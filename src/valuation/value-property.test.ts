@@ -1,49 +1,30 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
+import {
+  csv,
+  demoMarket,
+  OFFER_KEY_COLUMNS,
+  publishCopyOfMarket,
+  referenceDataDir,
+  writeFile,
+} from '../../test/helpers/market.js';
 import { openDuck, queryRows } from '../market/duck.js';
-import { generateDemoData } from '../market/generate/generate.js';
 import { importFile } from '../market/import/run-import.js';
-import { currentSnapshot, marketPaths, publishSnapshot } from '../market/snapshots.js';
+import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import { InsufficientDataError } from './errors.js';
 import { runBacktest } from './backtest.js';
 import type { PropertyToValue, ValuationRequest } from './types.js';
 import { valueProperty } from './value-property.js';
 
 const TODAY = '2026-11-21';
+const DEMO = { offers: 40_000, projects: 10, seed: 3, today: TODAY };
 
 async function open(dataDir: string): Promise<{ instance: DuckDBInstance; db: DuckDBConnection }> {
   const file = currentSnapshot(marketPaths(dataDir));
   if (!file) throw new Error('no snapshot');
   const instance = await openDuck(file, { readOnly: true });
   return { instance, db: await instance.connect() };
-}
-
-// The demo market is generated once for the file (it takes seconds); the test that imports
-// offers works on a copy of its snapshot.
-let generated: Promise<string> | undefined;
-function demoMarket(): Promise<string> {
-  generated ??= (async () => {
-    const dataDir = referenceDataDir();
-    await generateDemoData(dataDir, { offers: 40_000, projects: 10, seed: 3, today: TODAY });
-    return dataDir;
-  })();
-  return generated;
-}
-
-/** A new data dir whose current snapshot is a copy of the demo market's. */
-async function copyOfDemoMarket(): Promise<string> {
-  const demo = currentSnapshot(marketPaths(await demoMarket()));
-  if (!demo) throw new Error('no demo snapshot');
-  const dataDir = referenceDataDir();
-  const paths = marketPaths(dataDir);
-  const copy = path.join(paths.dir, path.basename(demo));
-  fs.copyFileSync(demo, copy);
-  publishSnapshot(paths, copy);
-  return dataDir;
 }
 
 /** A flat where the first German sale offer of flats in `order` is, of that offer's size. */
@@ -70,7 +51,7 @@ describe('valueProperty on generated demo data', () => {
   let db: DuckDBConnection;
 
   beforeAll(async () => {
-    dataDir = await demoMarket();
+    dataDir = await demoMarket(DEMO);
     ({ instance, db } = await open(dataDir));
   });
   afterAll(() => {
@@ -150,7 +131,9 @@ describe('valueProperty on generated demo data', () => {
 
 describe('valueProperty and the valuation date', () => {
   it('is not moved by an offer published after the date, and is by one before it', async () => {
-    const dataDir = await copyOfDemoMarket();
+    // A copy of the file's demo market, which this test changes.
+    const dataDir = referenceDataDir();
+    publishCopyOfMarket(await demoMarket(DEMO), dataDir);
     const first = await open(dataDir);
     const property = await flatAtOffer(first.db, 'id');
     const request: ValuationRequest = { property, dealType: 'sale', date: '2026-06-15' };

@@ -4,7 +4,8 @@ import { inject } from 'vitest';
 import { openDuck, queryRows, type Row } from '../../src/market/duck.js';
 import type { ImportEntity } from '../../src/market/import/entities.js';
 import { importFile } from '../../src/market/import/run-import.js';
-import { currentSnapshot, marketPaths } from '../../src/market/snapshots.js';
+import { generateDemoData, type GenerateOptions } from '../../src/market/generate/generate.js';
+import { currentSnapshot, marketPaths, publishSnapshot } from '../../src/market/snapshots.js';
 import { tempDir } from './temp-dirs.js';
 import type { World } from './world.js';
 
@@ -116,4 +117,34 @@ export async function importRows(
   const file = writeFile(tempDir(), `${entity}.csv`, csv(header, rows));
   await importFile(world.config.dataDir, entity, path.resolve(file), { strict: true, today });
   await world.stores.market.refresh();
+}
+
+const demoMarkets = new Map<string, Promise<string>>();
+
+/**
+ * A data dir with demo data generated with `options`, once per test file (generating takes
+ * seconds): read it as it is, or change a copy (`publishCopyOfMarket`).
+ */
+export function demoMarket(options: GenerateOptions): Promise<string> {
+  const key = JSON.stringify(options);
+  let dataDir = demoMarkets.get(key);
+  if (!dataDir) {
+    dataDir = (async () => {
+      const dir = referenceDataDir();
+      await generateDemoData(dir, options);
+      return dir;
+    })();
+    demoMarkets.set(key, dataDir);
+  }
+  return dataDir;
+}
+
+/** Makes a copy of `source`'s current snapshot the current one of `dataDir`, as an import would. */
+export function publishCopyOfMarket(source: string, dataDir: string): void {
+  const snapshot = currentSnapshot(marketPaths(source));
+  if (!snapshot) throw new Error(`no snapshot in ${source}`);
+  const paths = marketPaths(dataDir);
+  const copy = path.join(paths.dir, path.basename(snapshot));
+  fs.copyFileSync(snapshot, copy);
+  publishSnapshot(paths, copy);
 }

@@ -1,14 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
-import { referenceDataDir } from '../../../test/helpers/market.js';
+import { demoMarket, publishCopyOfMarket } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { queryOne } from '../../market/duck.js';
-import { generateDemoData } from '../../market/generate/generate.js';
-import { currentSnapshot, marketPaths, publishSnapshot } from '../../market/snapshots.js';
 import type { Valuation } from '../../valuation/types.js';
 import type { TrackerResponse } from './schemas.js';
 
@@ -16,18 +12,7 @@ import type { TrackerResponse } from './schemas.js';
 // property value, through HTTP, on both account backends.
 const TODAY = '2026-11-21';
 const PAST = '2025-11-21';
-
-// The demo market is generated once for the file (it takes seconds) and each backend's world
-// gets a copy of its snapshot: both value the same property on the same data.
-let generated: Promise<string> | undefined;
-function demoMarket(): Promise<string> {
-  generated ??= (async () => {
-    const dataDir = referenceDataDir();
-    await generateDemoData(dataDir, { offers: 40_000, projects: 200, seed: 7, today: TODAY });
-    return dataDir;
-  })();
-  return generated;
-}
+const DEMO = { offers: 40_000, projects: 200, seed: 7, today: TODAY };
 
 describeBackends('property tracker and property value with the valuation model', (backend) => {
   let world: World;
@@ -43,13 +28,8 @@ describeBackends('property tracker and property value with the valuation model',
 
   beforeAll(async () => {
     world = await createWorld(backend, { app: { now: () => new Date(`${TODAY}T12:00:00Z`) } });
-    const demo = currentSnapshot(marketPaths(await demoMarket()));
-    if (!demo) throw new Error('no demo snapshot');
-    // Published in the world's data dir as an import would: a copy under the same unique name.
-    const paths = marketPaths(world.config.dataDir);
-    const copy = path.join(paths.dir, path.basename(demo));
-    fs.copyFileSync(demo, copy);
-    publishSnapshot(paths, copy);
+    // One generated market for the file; each backend's world reads a copy of it.
+    publishCopyOfMarket(await demoMarket(DEMO), world.config.dataDir);
     await world.stores.market.refresh();
     // A flat like the ones most offered in the busiest Vienna district of the data.
     const row = await world.stores.market.read((db) =>
