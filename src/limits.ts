@@ -1,4 +1,16 @@
 /**
+ * An uploaded file (a cover or a dossier attachment), read as multipart/form-data: the file
+ * itself, 25 MiB, at least the 25 MB the API promises (beyond it → 413); and the whole request
+ * body, the file plus room for the other fields, the multipart boundaries and part headers. A
+ * declared Content-Length above it is refused before reading; a body without one (chunked) is
+ * counted as it arrives and refused once beyond it (→ 413).
+ */
+const uploadBytes = {
+  fileBytes: 25 * 1024 * 1024,
+  requestBytes: 25 * 1024 * 1024 + 64 * 1024,
+};
+
+/**
  * Every server limit in one place. The README's "Limits" table mirrors this file; change both.
  */
 export const limits = {
@@ -213,12 +225,8 @@ export const limits = {
   /** Cover uploads (the only route that takes multipart bodies; every other route keeps the
    * JSON body limit above). */
   covers: {
-    /** The PDF itself: 25 MiB, at least the 25 MB the API promises. Beyond it → 413. */
-    fileBytes: 25 * 1024 * 1024,
-    /** The whole request body: the file plus room for the multipart boundaries and part
-     * headers. A declared Content-Length above this is refused before reading; a body without
-     * one (chunked) is counted as it arrives and refused once beyond it. Beyond it → 413. */
-    requestBytes: 25 * 1024 * 1024 + 64 * 1024,
+    /** The PDF and the request body, as every upload (`uploadBytes`). */
+    ...uploadBytes,
     /** Pages per cover PDF. */
     pages: 10,
     /** Covers per owner (a user, or an organization) and side (front, back); the next → 409. */
@@ -244,10 +252,8 @@ export const limits = {
   },
   /** Dossier attachments (floor plans, permits, photos…): PNG, JPEG or PDF. */
   attachments: {
-    /** The file, as for covers: 25 MiB. Beyond it → 413. */
-    fileBytes: 25 * 1024 * 1024,
-    /** The whole body: the file, `type`, `title` and the multipart framing. Beyond it → 413. */
-    requestBytes: 25 * 1024 * 1024 + 64 * 1024,
+    /** The file and the whole body (with `type` and `title`), as every upload (`uploadBytes`). */
+    ...uploadBytes,
     /** Attachments per dossier: a report shows them all, so they stay a few; the next → 409. */
     perDossier: 20,
     /** Characters of a title (given, or the file name). */

@@ -2,7 +2,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRawProblem, rawHeaders } from '../../test/helpers/problem.js';
 import { RawConnection } from '../../test/helpers/raw-http.js';
-import { createWorld, type World } from '../../test/helpers/world.js';
+import { createWorld, loggingInto, type World } from '../../test/helpers/world.js';
 import { limits } from '../limits.js';
 import { answerClientError } from './client-errors.js';
 import type { ErrorCode } from './problem.js';
@@ -18,10 +18,7 @@ describe('requests refused before routing, on a real socket', () => {
   let port: number;
   const log: string[] = [];
   beforeAll(async () => {
-    world = await createWorld('sqlite', {
-      env: { LOG_LEVEL: 'info' },
-      app: { logStream: { write: (line: string) => void log.push(line) } },
-    });
+    world = await createWorld('sqlite', loggingInto(log));
     await world.app.listen({ port: 0, host: '127.0.0.1' });
     port = (world.app.server.address() as AddressInfo).port;
   });

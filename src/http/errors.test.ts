@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createWorld, type World } from '../../test/helpers/world.js';
+import { call, createWorld, loggingInto, type World } from '../../test/helpers/world.js';
 import { expectProblem } from '../../test/helpers/problem.js';
 import { InsufficientDataError } from '../valuation/errors.js';
 import { QueueRefusal } from '../work/fair-queue.js';
@@ -12,8 +12,7 @@ describe('problem+json errors', () => {
   const log: string[] = [];
   beforeAll(async () => {
     world = await createWorld('sqlite', {
-      env: { LOG_LEVEL: 'info' },
-      app: { logStream: { write: (line: string) => void log.push(line) } },
+      ...loggingInto(log),
       beforeReady(app) {
         app.get('/api/v1/test/busy', { config: { auth: 'none' } }, () => {
           throw new AppError('overloaded', 'The server is overloaded; retry later', {

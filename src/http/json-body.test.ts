@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../test/helpers/world.js';
-import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
+import { createDossier } from '../../test/helpers/fixtures.js';
 
 const json = { 'content-type': 'application/json' };
 
@@ -14,13 +14,7 @@ describe('JSON bodies', () => {
 
   it('an empty body with a JSON content type is no body on DELETE and GET', async () => {
     const token = world.memberA.token;
-    const created = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    const url = `/api/v1/dossiers/${created.json<{ id: string }>().id}`;
+    const url = `/api/v1/dossiers/${await createDossier(world)}`;
     const read = await call(world.app, { method: 'GET', url, token, headers: json, payload: '' });
     expect(read.statusCode, read.body).toBe(200);
     const del = await call(world.app, { method: 'DELETE', url, token, headers: json, payload: '' });

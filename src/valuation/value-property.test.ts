@@ -1,9 +1,15 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
+import {
+  csv,
+  demoMarket,
+  OFFER_KEY_COLUMNS,
+  publishCopyOfMarket,
+  referenceDataDir,
+  writeFile,
+} from '../../test/helpers/market.js';
 import { openDuck, queryRows } from '../market/duck.js';
-import { generateDemoData } from '../market/generate/generate.js';
 import { importFile } from '../market/import/run-import.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import { InsufficientDataError } from './errors.js';
@@ -12,6 +18,7 @@ import type { PropertyToValue, ValuationRequest } from './types.js';
 import { valueProperty } from './value-property.js';
 
 const TODAY = '2026-11-21';
+const DEMO = { offers: 40_000, projects: 10, seed: 3, today: TODAY };
 
 async function open(dataDir: string): Promise<{ instance: DuckDBInstance; db: DuckDBConnection }> {
   const file = currentSnapshot(marketPaths(dataDir));
@@ -20,14 +27,31 @@ async function open(dataDir: string): Promise<{ instance: DuckDBInstance; db: Du
   return { instance, db: await instance.connect() };
 }
 
+/** A flat where the first German sale offer of flats in `order` is, of that offer's size. */
+async function flatAtOffer(db: DuckDBConnection, order: string): Promise<PropertyToValue> {
+  const [offer] = await queryRows(
+    db,
+    `select latitude, longitude, living_area from offers
+     where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
+     order by ${order} limit 1`,
+  );
+  return {
+    countryCode: 'DE',
+    propertyType: 'apartment',
+    latitude: Number(offer?.latitude),
+    longitude: Number(offer?.longitude),
+    locationPrecision: 'exact',
+    livingArea: Number(offer?.living_area),
+  };
+}
+
 describe('valueProperty on generated demo data', () => {
   let dataDir: string;
   let instance: DuckDBInstance;
   let db: DuckDBConnection;
 
   beforeAll(async () => {
-    dataDir = referenceDataDir();
-    await generateDemoData(dataDir, { offers: 40_000, projects: 10, seed: 3, today: TODAY });
+    dataDir = await demoMarket(DEMO);
     ({ instance, db } = await open(dataDir));
   });
   afterAll(() => {
@@ -59,18 +83,8 @@ describe('valueProperty on generated demo data', () => {
     expect(report.overall.coverage).toBeGreaterThan(0.5);
     expect(report.overall.coverage).toBeLessThan(0.9);
 
-    const [offer] = await queryRows(
-      db,
-      `select latitude, longitude, living_area from offers
-       where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
-       order by start_date desc, id limit 1`,
-    );
     const property: PropertyToValue = {
-      countryCode: 'DE',
-      propertyType: 'apartment',
-      latitude: Number(offer?.latitude),
-      longitude: Number(offer?.longitude),
-      locationPrecision: 'exact',
+      ...(await flatAtOffer(db, 'start_date desc, id')),
       livingArea: 80,
       buildingYear: 1975,
     };
@@ -117,23 +131,11 @@ describe('valueProperty on generated demo data', () => {
 
 describe('valueProperty and the valuation date', () => {
   it('is not moved by an offer published after the date, and is by one before it', async () => {
+    // A copy of the file's demo market, which this test changes.
     const dataDir = referenceDataDir();
-    await generateDemoData(dataDir, { offers: 20_000, projects: 0, seed: 11, today: TODAY });
+    publishCopyOfMarket(await demoMarket(DEMO), dataDir);
     const first = await open(dataDir);
-    const [offer] = await queryRows(
-      first.db,
-      `select latitude, longitude, living_area from offers
-       where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
-       order by id limit 1`,
-    );
-    const property: PropertyToValue = {
-      countryCode: 'DE',
-      propertyType: 'apartment',
-      latitude: Number(offer?.latitude),
-      longitude: Number(offer?.longitude),
-      locationPrecision: 'exact',
-      livingArea: Number(offer?.living_area),
-    };
+    const property = await flatAtOffer(first.db, 'id');
     const request: ValuationRequest = { property, dealType: 'sale', date: '2026-06-15' };
     const before = await valueProperty(first.db, request);
     first.db.closeSync();

@@ -2,12 +2,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFile } from '../../src/market/import/run-import.js';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
 import { tempDir } from '../helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, writeFile } from '../helpers/market.js';
+import { importRows, OFFER_KEY_COLUMNS } from '../helpers/market.js';
 import { fixedValuer } from '../helpers/valuer.js';
 import { call, createWorld, type World } from '../helpers/world.js';
+import { createDossier } from '../helpers/fixtures.js';
 
 // The shared dossier page as a person sees it: Debian's headless Chromium (never a downloaded
 // browser), JavaScript off, every request it makes recorded, a screenshot taken and read back.
@@ -47,45 +47,25 @@ describe('the shared dossier page in a browser', () => {
         valueProperty: fixedValuer({ '2025-07-01': 4000, '2026-01-01': 4500 }, 5000),
       },
     });
-    const dir = tempDir();
-    await importFile(
-      world.config.dataDir,
-      'offers',
-      path.resolve(
-        writeFile(
-          dir,
-          'offers.csv',
-          csv(
-            [
-              ...OFFER_KEY_COLUMNS,
-              'salePrice',
-              'livingArea',
-              'daysOnMarket',
-              'latitude',
-              'longitude',
-              'postalCode',
-            ],
-            OFFERS,
-          ),
-        ),
-      ),
-      { strict: true, today: TODAY },
-    );
-    await world.stores.market.refresh();
+    const header = [
+      ...OFFER_KEY_COLUMNS,
+      'salePrice',
+      'livingArea',
+      'daysOnMarket',
+      'latitude',
+      'longitude',
+      'postalCode',
+    ];
+    await importRows(world, 'offers', header, OFFERS, TODAY);
     await world.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${String((world.app.server.address() as AddressInfo).port)}`;
     const token = world.memberA.token;
-    const dossier = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token,
-      payload: EXAMPLE_DOSSIER,
-    });
+    const dossierId = await createDossier(world);
     const link = await call(world.app, {
       method: 'POST',
       url: '/api/v1/dossiers/links',
       token,
-      payload: { dossierId: dossier.json<{ id: string }>().id, daysToLive: 30, locale: 'de_AT' },
+      payload: { dossierId, daysToLive: 30, locale: 'de_AT' },
     });
     pageUrl = origin + new URL(link.json<{ url: string }>().url).pathname;
     browser = await puppeteer.launch({

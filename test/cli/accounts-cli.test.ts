@@ -2,16 +2,15 @@ import { beforeAll, expect, it } from 'vitest';
 import { openStores, type Stores } from '../../src/stores.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
-import { assertBuilt, lastLine, runCli } from '../helpers/cli.js';
-import { referenceDataDir } from '../helpers/market.js';
+import { describeBackends } from '../helpers/backends.js';
+import { assertBuilt, freshCommandEnv, lastLine, runCli } from '../helpers/cli.js';
 import { TEST_SERVER_ENV } from '../helpers/server-env.js';
 
 describeBackends('propdata orgs/users/tokens', (backend) => {
   let env: Record<string, string>;
   beforeAll(async () => {
     assertBuilt();
-    env = { PROPDATA_DATA_DIR: referenceDataDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
+    env = await freshCommandEnv(backend);
   });
 
   const cli = (...args: string[]) => runCli(args, env);

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openAccountDatabase } from '../../src/accounts/database.js';
-import { createOrganization } from '../../src/accounts/organizations.js';
-import { issueToken } from '../../src/accounts/tokens.js';
-import { createUser } from '../../src/accounts/users.js';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
-import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
-import { assertBuilt } from '../helpers/cli.js';
-import { referenceDataDir } from '../helpers/market.js';
+import { describeBackends } from '../helpers/backends.js';
+import { assertBuilt, freshCommandEnv } from '../helpers/cli.js';
+import { tokenOfNewAccount } from '../helpers/fixtures.js';
 import { coverForm } from '../helpers/multipart.js';
 import { makePdf } from '../helpers/pdf.js';
 import { SERVER_TEST_TIMEOUT, startServer } from '../helpers/servers.js';
@@ -26,23 +23,9 @@ describeBackends('a server killed during account writes', (backend) => {
     },
     async () => {
       assertBuilt();
-      const env = {
-        PROPDATA_DATA_DIR: referenceDataDir(),
-        DATABASE_URL: await freshDatabaseUrl(backend),
-      };
+      const env = await freshCommandEnv(backend);
       const first = await startServer(['serve'], env);
-      const accounts = await openAccountDatabase(env.DATABASE_URL);
-      const org = await createOrganization(accounts.db, 'Crash');
-      const user = await createUser(accounts.db, {
-        organizationId: org.id,
-        username: 'crash',
-        password: 'long enough password',
-        isAdmin: true,
-      });
-      const token = (
-        await issueToken(accounts.db, { userId: user.id, kind: 'api', ttlSeconds: 600 })
-      ).secret;
-      await accounts.close();
+      const token = await tokenOfNewAccount(env.DATABASE_URL, 'Crash', true);
 
       const pdf = await makePdf(2);
       const acknowledged: { kind: 'dossier' | 'cover'; id: string }[] = [];

@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import { generateDemoData } from '../../src/market/generate/generate.js';
-import { describeBackends, freshDatabaseUrl, tempDir } from '../helpers/backends.js';
-import { assertBuilt } from '../helpers/cli.js';
-import { referenceDataDir } from '../helpers/market.js';
+import { describeBackends, tempDir } from '../helpers/backends.js';
+import { assertBuilt, freshCommandEnv } from '../helpers/cli.js';
 import { SERVER_TEST_TIMEOUT, startServer, type ServerProcess } from '../helpers/servers.js';
 
 /** The last line of the first-start banner. */
@@ -48,10 +47,7 @@ describeBackends('first start', (backend) => {
     },
     async () => {
       assertBuilt();
-      const env = {
-        PROPDATA_DATA_DIR: referenceDataDir(),
-        DATABASE_URL: await freshDatabaseUrl(backend),
-      };
+      const env = await freshCommandEnv(backend);
       await generateDemoData(env.PROPDATA_DATA_DIR, { offers: 200, projects: 5, seed: 1 });
 
       const first = await startServer(['serve', '--demo'], env);

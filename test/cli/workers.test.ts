@@ -1,12 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { expect, it, onTestFailed, onTestFinished } from 'vitest';
-import { openAccountDatabase } from '../../src/accounts/database.js';
-import { createOrganization } from '../../src/accounts/organizations.js';
-import { issueToken } from '../../src/accounts/tokens.js';
-import { createUser } from '../../src/accounts/users.js';
 import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
 import { assertBuilt } from '../helpers/cli.js';
 import { stopChild } from '../helpers/children.js';
+import { tokenOfNewAccount } from '../helpers/fixtures.js';
 import { referenceDataDir } from '../helpers/market.js';
 import { listeningUrls, SERVER_TEST_TIMEOUT, spawnServer } from '../helpers/servers.js';
 
@@ -73,21 +70,7 @@ describeBackends('propdata serve --workers', (backend) => {
       const [baseUrl] = [...urls];
 
       // Every worker uses the same account database.
-      const accounts = await openAccountDatabase(databaseUrl);
-      let token: string;
-      try {
-        const org = await createOrganization(accounts.db, 'Workers');
-        const user = await createUser(accounts.db, {
-          organizationId: org.id,
-          username: 'workers',
-          password: 'long enough password',
-          isAdmin: false,
-        });
-        token = (await issueToken(accounts.db, { userId: user.id, kind: 'api', ttlSeconds: 600 }))
-          .secret;
-      } finally {
-        await accounts.close();
-      }
+      const token = await tokenOfNewAccount(databaseUrl, 'Workers', false);
       const me = async () =>
         (
           await fetch(`${String(baseUrl)}/api/v1/me`, {

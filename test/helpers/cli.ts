@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import type { AccountBackend } from '../../src/accounts/database.js';
+import { freshDatabaseUrl } from './backends.js';
 import { spawnTracked } from './children.js';
+import { referenceDataDir } from './market.js';
 
 export const BIN = path.resolve('bin/propdata.js');
 
@@ -31,4 +34,12 @@ export function lastLine(text: string): string {
 export function assertBuilt(): void {
   const probe = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`run "npm run build" first: ${probe.stderr}`);
+}
+
+/** Where a command keeps its data: a new data dir with the reference divisions, a fresh account
+ * database of `backend`. */
+export async function freshCommandEnv(
+  backend: AccountBackend,
+): Promise<{ PROPDATA_DATA_DIR: string; DATABASE_URL: string }> {
+  return { PROPDATA_DATA_DIR: referenceDataDir(), DATABASE_URL: await freshDatabaseUrl(backend) };
 }

@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { openDuck, queryRows, type Row } from '../../src/market/duck.js';
-import { currentSnapshot, marketPaths } from '../../src/market/snapshots.js';
+import type { ImportEntity } from '../../src/market/import/entities.js';
+import { importFile } from '../../src/market/import/run-import.js';
+import { generateDemoData, type GenerateOptions } from '../../src/market/generate/generate.js';
+import { currentSnapshot, marketPaths, publishSnapshot } from '../../src/market/snapshots.js';
 import { tempDir } from './temp-dirs.js';
+import type { World } from './world.js';
 
 /**
  * A new data dir whose market holds the shipped reference divisions, as after a first start:
@@ -38,6 +42,38 @@ export function writeFile(dir: string, name: string, text: string): string {
 /** The columns every offer row needs, in the order test files list them first. */
 export const OFFER_KEY_COLUMNS = ['id', 'countryCode', 'dealType', 'propertyType', 'startDate'];
 
+/** The columns of an offer's facts and prices that the statistics read, after the key columns. */
+export const OFFER_FACT_COLUMNS = [
+  'isActive',
+  'isNew',
+  'isPrivate',
+  'salePrice',
+  'rentGross',
+  'rentNet',
+  'livingArea',
+  'numberOfRooms',
+  'buildingYear',
+  'daysOnMarket',
+  'latitude',
+  'longitude',
+];
+
+/** Every column of the project format, in the order of its table. */
+export const PROJECT_COLUMNS = [
+  'countryCode',
+  'id',
+  'name',
+  'latitude',
+  'longitude',
+  'postalCode',
+  'status',
+  'numberOfUnits',
+  'constructionStartYear',
+  'completionYear',
+  'isResidential',
+  'isCommercial',
+];
+
 const cell = (v: string | number | boolean | null): string =>
   v === null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v);
 
@@ -65,4 +101,50 @@ export async function convertWithDuckDb(
     db.closeSync();
     instance.closeSync();
   }
+}
+
+/**
+ * Imports `rows` under `header` into a world's market as of `today`, refusing the whole file if
+ * a row is bad (strict), and makes the app read the new snapshot.
+ */
+export async function importRows(
+  world: World,
+  entity: ImportEntity,
+  header: string[],
+  rows: (string | number | boolean | null)[][],
+  today: string,
+): Promise<void> {
+  const file = writeFile(tempDir(), `${entity}.csv`, csv(header, rows));
+  await importFile(world.config.dataDir, entity, path.resolve(file), { strict: true, today });
+  await world.stores.market.refresh();
+}
+
+const demoMarkets = new Map<string, Promise<string>>();
+
+/**
+ * A data dir with demo data generated with `options`, once per test file (generating takes
+ * seconds): read it as it is, or change a copy (`publishCopyOfMarket`).
+ */
+export function demoMarket(options: GenerateOptions): Promise<string> {
+  const key = JSON.stringify(options);
+  let dataDir = demoMarkets.get(key);
+  if (!dataDir) {
+    dataDir = (async () => {
+      const dir = referenceDataDir();
+      await generateDemoData(dir, options);
+      return dir;
+    })();
+    demoMarkets.set(key, dataDir);
+  }
+  return dataDir;
+}
+
+/** Makes a copy of `source`'s current snapshot the current one of `dataDir`, as an import would. */
+export function publishCopyOfMarket(source: string, dataDir: string): void {
+  const snapshot = currentSnapshot(marketPaths(source));
+  if (!snapshot) throw new Error(`no snapshot in ${source}`);
+  const paths = marketPaths(dataDir);
+  const copy = path.join(paths.dir, path.basename(snapshot));
+  fs.copyFileSync(snapshot, copy);
+  publishSnapshot(paths, copy);
 }

@@ -130,3 +130,14 @@ export function call(
     headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
 }
+
+/** Options of `createWorld` for an app that logs at `info` into `lines`, a JSON line each. */
+export function loggingInto(lines: string[]): {
+  env: Record<string, string>;
+  app: Pick<BuildAppOptions, 'logStream'>;
+} {
+  return {
+    env: { LOG_LEVEL: 'info' },
+    app: { logStream: { write: (line: string) => void lines.push(line) } },
+  };
+}

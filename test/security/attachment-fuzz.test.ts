@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
 import { describeBackends } from '../helpers/backends.js';
 import { accountState, expectRefusal, FUZZ_SEED } from '../helpers/fuzz.js';
 import { jpegBomb, makeJpeg, makePng, pngBomb } from '../helpers/images.js';
 import { multipart, type Part } from '../helpers/multipart.js';
 import { makePdf } from '../helpers/pdf.js';
 import { call, createWorld, type World } from '../helpers/world.js';
+import { createDossier } from '../helpers/fixtures.js';
 
 /*
  * Generated forms for the attachment upload: any mix of parts named `file`, `type`, `title` and
@@ -38,13 +38,7 @@ describeBackends('fuzzing the attachment upload', (backend) => {
   let files: FileDraw[];
   beforeAll(async () => {
     world = await createWorld(backend);
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    dossier = res.json<{ id: string }>().id;
+    dossier = await createDossier(world);
     const png = makePng(20, 10);
     const pdf = await makePdf(1, 'Fuzz');
     files = [

@@ -9,6 +9,7 @@ import { makePng } from '../helpers/images.js';
 import { coverForm, multipart } from '../helpers/multipart.js';
 import { makePdf } from '../helpers/pdf.js';
 import { call, createWorld, type Member, type World } from '../helpers/world.js';
+import { createDossier } from '../helpers/fixtures.js';
 
 /*
  * Every object kind of one organization, tried from another organization with every method:
@@ -41,16 +42,7 @@ const attachmentDossiers = new Map<string, string>();
 const KINDS: Kind[] = [
   {
     name: 'dossier',
-    create: async (world, owner) =>
-      created(
-        await call(world.app, {
-          method: 'POST',
-          url: '/api/v1/dossiers',
-          token: owner.token,
-          payload: EXAMPLE_DOSSIER,
-        }),
-        'id',
-      ),
+    create: async (world, owner) => createDossier(world, owner),
     requests: (id) => [
       { method: 'GET', url: `/api/v1/dossiers/${id}` },
       { method: 'PUT', url: `/api/v1/dossiers/${id}`, payload: EXAMPLE_DOSSIER },
@@ -133,15 +125,7 @@ const KINDS: Kind[] = [
   {
     name: 'dossier sharing link',
     create: async (world, owner) => {
-      const dossierId = created(
-        await call(world.app, {
-          method: 'POST',
-          url: '/api/v1/dossiers',
-          token: owner.token,
-          payload: EXAMPLE_DOSSIER,
-        }),
-        'id',
-      );
+      const dossierId = await createDossier(world, owner);
       return created(
         await call(world.app, {
           method: 'POST',
@@ -158,15 +142,7 @@ const KINDS: Kind[] = [
   {
     name: 'dossier attachment',
     create: async (world, owner) => {
-      const dossier = created(
-        await call(world.app, {
-          method: 'POST',
-          url: '/api/v1/dossiers',
-          token: owner.token,
-          payload: EXAMPLE_DOSSIER,
-        }),
-        'id',
-      );
+      const dossier = await createDossier(world, owner);
       const form = multipart([
         { name: 'file', filename: 'plan.png', data: makePng() },
         { name: 'type', data: 'floorplan' },

@@ -5,8 +5,8 @@ import { multipart, type Part } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 import { limits } from '../../limits.js';
-import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import type { AttachmentCreated, AttachmentList } from './schemas.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -18,16 +18,7 @@ describeBackends('dossier attachments', (backend) => {
   });
   afterAll(() => world.close());
 
-  const newDossier = async (member: Member) => {
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: member.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ id: string }>().id;
-  };
+  const newDossier = (member: Member) => createDossier(world, member);
   const base = (dossierId: string) => `/api/v1/dossiers/${dossierId}/attachments`;
   const send = (member: Member, dossierId: string, parts: Part[]) =>
     call(world.app, {

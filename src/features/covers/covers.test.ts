@@ -19,15 +19,8 @@ import {
 } from '../../../test/helpers/pdf.js';
 import { expectProblem, expectRawProblem, rawHeaders } from '../../../test/helpers/problem.js';
 import { chunked, RawConnection } from '../../../test/helpers/raw-http.js';
-import {
-  call,
-  createWorld,
-  PASSWORD,
-  type Member,
-  type World,
-} from '../../../test/helpers/world.js';
-import { issueToken } from '../../accounts/tokens.js';
-import { createUser } from '../../accounts/users.js';
+import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { addMember } from '../../../test/helpers/fixtures.js';
 import type { Problem } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import type { CoverCreated, CoverItem, CoverScope } from './schemas.js';
@@ -664,23 +657,21 @@ describeBackends('covers', (backend) => {
   describe('storage', () => {
     it("deletes a user's covers, bytes included, with the user", async () => {
       const db = world.stores.accounts.db;
-      const user = await createUser(db, {
-        organizationId: world.memberA.organizationId,
-        username: `leaver-${backend}`,
-        password: PASSWORD,
-        isAdmin: false,
-      });
-      const token = await issueToken(db, { userId: user.id, kind: 'api', ttlSeconds: 600 });
-      const leaver: Member = { ...world.memberA, userId: user.id, token: token.secret };
+      const leaver = await addMember(
+        world,
+        world.memberA.organizationId,
+        `leaver-${backend}`,
+        false,
+      );
       await uploaded(leaver, 'user', 'front', 'mine');
       await uploaded(leaver, 'user', 'back', 'mine too');
       const files = await storedFiles();
-      await db.deleteFrom('users').where('id', '=', user.id).execute();
+      await db.deleteFrom('users').where('id', '=', leaver.userId).execute();
       expect(await storedFiles()).toBe(files - 2);
       const left = await db
         .selectFrom('covers')
         .select('id')
-        .where('user_id', '=', user.id)
+        .where('user_id', '=', leaver.userId)
         .execute();
       expect(left).toEqual([]);
     });

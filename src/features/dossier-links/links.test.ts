@@ -4,7 +4,7 @@ import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
-import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 
 const BASE = '/api/v1/dossiers/links';
 const DAY = 86_400_000;
@@ -18,13 +18,7 @@ describeBackends('dossier sharing links', (backend) => {
       env: { PROPDATA_PUBLIC_BASE_URL: 'https://share.example.test/propdata/' },
       app: { now: () => clock, valueProperty: fixedValuer() },
     });
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    dossierId = res.json<{ id: string }>().id;
+    dossierId = await createDossier(world);
   });
   afterAll(() => world.close());
 
@@ -125,13 +119,7 @@ describeBackends('dossier sharing links', (backend) => {
   });
 
   it('a link goes with its dossier', async () => {
-    const created = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    const id = created.json<{ id: string }>().id;
+    const id = await createDossier(world);
     const { url } = (await share({ dossierId: id })).json<{ url: string }>();
     expect((await page(url)).statusCode).toBe(200);
     await call(world.app, {

@@ -1,8 +1,8 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { createdId as created } from '../../../test/helpers/fixtures.js';
 import type { Problem } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { EXAMPLE_DOSSIER, type DossierRead } from './schemas.js';
@@ -53,14 +53,6 @@ function api(world: World) {
     del: (who: Member, id: string) =>
       call(world.app, { method: 'DELETE', url: `${BASE}/${id}`, token: who.token }),
   };
-}
-
-async function created(res: Promise<LightMyRequestResponse>): Promise<string> {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(201);
-  const { id } = r.json<{ id: string }>();
-  expect(id).toMatch(/^[0-9a-f-]{36}$/);
-  return id;
 }
 
 /** A read dossier without its id and times: what a client writes back. */

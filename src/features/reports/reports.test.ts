@@ -1,15 +1,14 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
+import { describeBackends } from '../../../test/helpers/backends.js';
 import { makeJpeg, makePng } from '../../../test/helpers/images.js';
-import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
+import { importRows, OFFER_KEY_COLUMNS, PROJECT_COLUMNS } from '../../../test/helpers/market.js';
 import { coverForm, multipart } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
 import { imagesPerPage, outlineTitles, readPdf } from '../../../test/helpers/pdf-reader.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
-import { importFile } from '../../market/import/run-import.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { defaultSections } from '../templates/provider-templates.js';
 import type { Section } from '../templates/schemas.js';
@@ -91,65 +90,24 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     world = await createWorld(backend, {
       app: { now: () => new Date(`${TODAY}T12:00:00Z`), valueProperty: thinMarketValuer },
     });
-    const dir = tempDir();
-    const options = { strict: true, today: TODAY };
-    await importFile(
-      world.config.dataDir,
-      'offers',
-      path.resolve(
-        writeFile(
-          dir,
-          'offers.csv',
-          csv(
-            [
-              ...OFFER_KEY_COLUMNS,
-              'salePrice',
-              'livingArea',
-              'latitude',
-              'longitude',
-              'postalCode',
-            ],
-            offers(),
-          ),
-        ),
-      ),
-      options,
+    const offerHeader = [
+      ...OFFER_KEY_COLUMNS,
+      'salePrice',
+      'livingArea',
+      'latitude',
+      'longitude',
+      'postalCode',
+    ];
+    await importRows(world, 'offers', offerHeader, offers(), TODAY);
+    const projectHeader = PROJECT_COLUMNS.filter(
+      (column) => !['postalCode', 'constructionStartYear'].includes(column),
     );
-    await importFile(
-      world.config.dataDir,
-      'projects',
-      path.resolve(
-        writeFile(
-          dir,
-          'projects.csv',
-          csv(
-            [
-              'countryCode',
-              'id',
-              'name',
-              'latitude',
-              'longitude',
-              'status',
-              'numberOfUnits',
-              'completionYear',
-              'isResidential',
-              'isCommercial',
-            ],
-            PROJECTS,
-          ),
-        ),
-      ),
-      options,
-    );
-    await world.stores.market.refresh();
+    await importRows(world, 'projects', projectHeader, PROJECTS, TODAY);
     const member = world.memberA;
-    const created = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: member.token,
-      payload: { ...EXAMPLE_DOSSIER, title: 'Wohnung am Graben – Dachgeschoß, Třebíč-Straße' },
+    dossier = await createDossier(world, member, {
+      ...EXAMPLE_DOSSIER,
+      title: 'Wohnung am Graben – Dachgeschoß, Třebíč-Straße',
     });
-    dossier = created.json<{ id: string }>().id;
     const all = sections();
     enabled = all.filter((s) => s.enabled);
     const t = await call(world.app, {
@@ -305,17 +263,14 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
   });
 
   it('says where the market data cannot value the dossier, instead of showing numbers', async () => {
-    const created = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: { ...EXAMPLE_DOSSIER, property: { ...EXAMPLE_DOSSIER.property, livingArea: 333 } },
+    const id = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      property: { ...EXAMPLE_DOSSIER.property, livingArea: 333 },
     });
-    expect(created.statusCode, created.body).toBe(201);
     const res = await report(
       { templateId: template, date: '2026-01-15', locale: 'it' },
       world.memberA,
-      created.json<{ id: string }>().id,
+      id,
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(await outlineTitles(res.rawPayload)).toEqual(

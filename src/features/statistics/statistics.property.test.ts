@@ -2,7 +2,12 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
-import { csv, writeFile } from '../../../test/helpers/market.js';
+import {
+  csv,
+  writeFile,
+  OFFER_FACT_COLUMNS,
+  OFFER_KEY_COLUMNS,
+} from '../../../test/helpers/market.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { importFile } from '../../market/import/run-import.js';
 import { OFFER_METRICS, type OfferMetric } from '../../market/queries/offer-statistics.js';
@@ -434,27 +439,7 @@ const close = (actual: number | undefined, expected: number | undefined) =>
 
 // ---- The property ----------------------------------------------------------------------------
 
-const HEADER = [
-  'id',
-  'countryCode',
-  'dealType',
-  'propertyType',
-  'startDate',
-  'isActive',
-  'isNew',
-  'isPrivate',
-  'salePrice',
-  'rentGross',
-  'rentNet',
-  'livingArea',
-  'numberOfRooms',
-  'buildingYear',
-  'daysOnMarket',
-  'latitude',
-  'longitude',
-  'divisionLevel6',
-  'divisionLevel8',
-];
+const HEADER = [...OFFER_KEY_COLUMNS, ...OFFER_FACT_COLUMNS, 'divisionLevel6', 'divisionLevel8'];
 
 describe('offer statistics agree with an independent reference', () => {
   // Two apps on one data directory: `world` computes in memory (the division slices), `sqlWorld`

@@ -12,6 +12,7 @@ import {
   type TemplateCountry,
 } from './section-rules.js';
 import type { Section, TemplateContent } from './schemas.js';
+import { contentColumns } from './store.js';
 import { TEMPLATE_DEFAULTS } from './template.js';
 
 /**
@@ -102,12 +103,7 @@ export async function ensureProviderTemplates(db: AccountDb, now: Date): Promise
       level: 'provider' as const,
       organization_id: null,
       user_id: null,
-      title: t.title,
-      country_code: t.countryCode,
-      rent_type: t.rentType,
-      front_cover: t.frontCover ? 1 : 0,
-      back_cover: t.backCover ? 1 : 0,
-      sections: JSON.stringify(t.sections),
+      ...contentColumns(t),
       created_at: at,
       updated_at: at,
     }))

@@ -92,7 +92,8 @@ export async function findVisibleTemplate(
   return row && toTemplate(row);
 }
 
-function contentColumns(content: TemplateContent) {
+/** The columns that hold a template's content, as stored. */
+export function contentColumns(content: TemplateContent) {
   return {
     title: content.title,
     country_code: content.countryCode,

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
-import {
-  call,
-  createWorld,
-  PASSWORD,
-  type Member,
-  type World,
-} from '../../../test/helpers/world.js';
+import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { addMember, createdId as created } from '../../../test/helpers/fixtures.js';
 import { createOrganization } from '../../accounts/organizations.js';
-import { issueToken } from '../../accounts/tokens.js';
-import { createUser } from '../../accounts/users.js';
 import type { Problem } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { defaultSections, providerTemplateId } from './provider-templates.js';
@@ -23,18 +15,6 @@ import { checkSections } from './validate.js';
 const BASE = '/api/v1/user-settings/templates';
 
 type Listed = TemplateContent & { uuid: string };
-
-async function addMember(
-  world: World,
-  organizationId: string,
-  username: string,
-  isAdmin: boolean,
-): Promise<Member> {
-  const db = world.stores.accounts.db;
-  const user = await createUser(db, { organizationId, username, password: PASSWORD, isAdmin });
-  const token = await issueToken(db, { userId: user.id, kind: 'api', ttlSeconds: 3600 });
-  return { userId: user.id, organizationId, username, token: token.secret };
-}
 
 function body(
   country: TemplateCountry = 'SK',
@@ -68,15 +48,6 @@ function api(world: World) {
     del: (who: Member, id: string) =>
       call(world.app, { method: 'DELETE', url: `${BASE}/${id}`, token: who.token }),
   };
-}
-
-/** Creates a template and returns its id, failing the test unless the answer is 201. */
-async function created(res: Promise<LightMyRequestResponse>): Promise<string> {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(201);
-  const { id } = r.json<{ id: string }>();
-  expect(id).toMatch(/^[0-9a-f-]{36}$/);
-  return id;
 }
 
 const withoutRequestId = (problem: Problem) => ({ ...problem, requestId: '' });
@@ -534,88 +505,6 @@ describeBackends('report templates', (backend) => {
       };
     });
 
-    // The user template is made by `creator`; the organization template by `admin`.
-    const expected: Record<'get' | 'put' | 'delete', Record<Target, Record<Who, number>>> = {
-      get: {
-        user: {
-          creator: 200,
-          otherMember: 404,
-          admin: 404,
-          otherAdmin: 404,
-          otherOrgMember: 404,
-          otherOrgAdmin: 404,
-        },
-        organization: {
-          creator: 200,
-          otherMember: 200,
-          admin: 200,
-          otherAdmin: 200,
-          otherOrgMember: 404,
-          otherOrgAdmin: 404,
-        },
-        provider: {
-          creator: 200,
-          otherMember: 200,
-          admin: 200,
-          otherAdmin: 200,
-          otherOrgMember: 200,
-          otherOrgAdmin: 200,
-        },
-      },
-      put: {
-        user: {
-          creator: 204,
-          otherMember: 404,
-          admin: 404,
-          otherAdmin: 404,
-          otherOrgMember: 404,
-          otherOrgAdmin: 404,
-        },
-        organization: {
-          creator: 403,
-          otherMember: 403,
-          admin: 204,
-          otherAdmin: 204,
-          otherOrgMember: 404,
-          otherOrgAdmin: 404,
-        },
-        provider: {
-          creator: 403,
-          otherMember: 403,
-          admin: 403,
-          otherAdmin: 403,
-          otherOrgMember: 403,
-          otherOrgAdmin: 403,
-        },
-      },
-      delete: {
-        user: {
-          creator: 204,
-          otherMember: 404,
-          admin: 404,
-          otherAdmin: 404,
-          otherOrgMember: 404,
-          otherOrgAdmin: 404,
-        },
-        organization: {
-          creator: 403,
-          otherMember: 403,
-          admin: 204,
-          otherAdmin: 204,
-          otherOrgMember: 404,
-          otherOrgAdmin: 404,
-        },
-        provider: {
-          creator: 403,
-          otherMember: 403,
-          admin: 403,
-          otherAdmin: 403,
-          otherOrgMember: 403,
-          otherOrgAdmin: 403,
-        },
-      },
-    };
-
     const everyone: Who[] = [
       'creator',
       'otherMember',
@@ -624,6 +513,22 @@ describeBackends('report templates', (backend) => {
       'otherOrgMember',
       'otherOrgAdmin',
     ];
+    // The user template is made by `creator`; the organization template by `admin`. Statuses
+    // in the order of `everyone`; replacing and deleting need the same rights.
+    const change: Record<Target, number[]> = {
+      user: [204, 404, 404, 404, 404, 404],
+      organization: [403, 403, 204, 204, 404, 404],
+      provider: [403, 403, 403, 403, 403, 403],
+    };
+    const statuses: Record<'get' | 'put' | 'delete', Record<Target, number[]>> = {
+      get: {
+        user: [200, 404, 404, 404, 404, 404],
+        organization: [200, 200, 200, 200, 404, 404],
+        provider: [200, 200, 200, 200, 200, 200],
+      },
+      put: change,
+      delete: change,
+    };
     const targets: Target[] = ['user', 'organization', 'provider'];
 
     /** Fresh templates for one case, so that a change or deletion never leaks into the next. */
@@ -650,7 +555,7 @@ describeBackends('report templates', (backend) => {
     it.each(cases)('%s of a %s template by %s', async (op, target, who) => {
       const ids = await fresh();
       const id = ids[target];
-      const status = expected[op][target][who];
+      const status = statuses[op][target][everyone.indexOf(who)];
       const replacement = body('SK', 'appraisal', { title: 'changed', level: target });
       const send = (to: string) =>
         op === 'get'

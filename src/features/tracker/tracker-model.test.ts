@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
+import { demoMarket, publishCopyOfMarket } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { queryOne } from '../../market/duck.js';
-import { generateDemoData } from '../../market/generate/generate.js';
 import type { Valuation } from '../../valuation/types.js';
 import type { TrackerResponse } from './schemas.js';
 
@@ -11,20 +12,24 @@ import type { TrackerResponse } from './schemas.js';
 // property value, through HTTP, on both account backends.
 const TODAY = '2026-11-21';
 const PAST = '2025-11-21';
+const DEMO = { offers: 40_000, projects: 200, seed: 7, today: TODAY };
 
 describeBackends('property tracker and property value with the valuation model', (backend) => {
   let world: World;
   let dossierId: string;
-  let property: { latitude: number; longitude: number; livingArea: number };
+  /** The dossier's property as the API takes it. */
+  let property: {
+    location: { coordinates: { latitude: number; longitude: number } };
+    propertyType: { code: 'apartment' };
+    livingArea: number;
+    buildingYear: number;
+    numberOfRooms: number;
+  };
 
   beforeAll(async () => {
     world = await createWorld(backend, { app: { now: () => new Date(`${TODAY}T12:00:00Z`) } });
-    await generateDemoData(world.config.dataDir, {
-      offers: 40_000,
-      projects: 200,
-      seed: 7,
-      today: TODAY,
-    });
+    // One generated market for the file; each backend's world reads a copy of it.
+    publishCopyOfMarket(await demoMarket(DEMO), world.config.dataDir);
     await world.stores.market.refresh();
     // A flat like the ones most offered in the busiest Vienna district of the data.
     const row = await world.stores.market.read((db) =>
@@ -38,33 +43,30 @@ describeBackends('property tracker and property value with the valuation model',
       ),
     );
     property = {
-      latitude: Number(row?.latitude),
-      longitude: Number(row?.longitude),
-      livingArea: Number(row?.area),
-    };
-    const created = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: {
-        title: 'Model check',
-        dealType: 'sale',
-        countryCode: 'AT',
-        property: {
-          location: {
-            coordinates: { latitude: property.latitude, longitude: property.longitude },
-          },
-          propertyType: { code: 'apartment' },
-          livingArea: property.livingArea,
-          buildingYear: 1990,
-          numberOfRooms: 3,
-        },
+      location: {
+        coordinates: { latitude: Number(row?.latitude), longitude: Number(row?.longitude) },
       },
+      propertyType: { code: 'apartment' },
+      livingArea: Number(row?.area),
+      buildingYear: 1990,
+      numberOfRooms: 3,
+    };
+    dossierId = await createDossier(world, world.memberA, {
+      title: 'Model check',
+      dealType: 'sale',
+      countryCode: 'AT',
+      property,
     });
-    expect(created.statusCode, created.body).toBe(201);
-    dossierId = created.json<{ id: string }>().id;
   }, 120_000);
   afterAll(() => world.close());
+
+  const valueProperties = (payload: object) =>
+    call(world.app, {
+      method: 'POST',
+      url: '/api/v1/valuation/property_value',
+      token: world.memberA.token,
+      payload,
+    });
 
   const checkValuation = (v: Valuation | undefined) => {
     expect(v).toBeDefined();
@@ -100,29 +102,11 @@ describeBackends('property tracker and property value with the valuation model',
   });
 
   it('property value gives the same valuations for the dossier and for the same property', async () => {
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/valuation/property_value',
-      token: world.memberA.token,
-      payload: {
-        dealType: 'rent',
-        countryCode: 'AT',
-        valuationDates: [PAST, TODAY],
-        valuationInputs: [
-          { dossierId },
-          {
-            property: {
-              location: {
-                coordinates: { latitude: property.latitude, longitude: property.longitude },
-              },
-              propertyType: { code: 'apartment' },
-              livingArea: property.livingArea,
-              buildingYear: 1990,
-              numberOfRooms: 3,
-            },
-          },
-        ],
-      },
+    const res = await valueProperties({
+      dealType: 'rent',
+      countryCode: 'AT',
+      valuationDates: [PAST, TODAY],
+      valuationInputs: [{ dossierId }, { property }],
     });
     expect(res.statusCode, res.body).toBe(200);
     const { valuations } = res.json<{ valuations: Valuation[][] }>();
@@ -137,24 +121,19 @@ describeBackends('property tracker and property value with the valuation model',
   });
 
   it('refuses with 400 coordinates outside the country, rather than a 422 from the model', async () => {
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/valuation/property_value',
-      token: world.memberA.token,
-      payload: {
-        dealType: 'sale',
-        countryCode: 'AT',
-        valuationInputs: [
-          {
-            property: {
-              // In Germany (near Würzburg), inside Austria's bounding box only.
-              location: { coordinates: { latitude: 49.5, longitude: 10.0 } },
-              propertyType: { code: 'apartment' },
-              livingArea: 70,
-            },
+    const res = await valueProperties({
+      dealType: 'sale',
+      countryCode: 'AT',
+      valuationInputs: [
+        {
+          property: {
+            // In Germany (near Würzburg), inside Austria's bounding box only.
+            location: { coordinates: { latitude: 49.5, longitude: 10.0 } },
+            propertyType: { code: 'apartment' },
+            livingArea: 70,
           },
-        ],
-      },
+        },
+      ],
     });
     const problem = expectProblem(res, 400, 'validation_failed');
     expect(problem.errors?.[0]?.path).toBe('/valuationInputs/0/property/location/coordinates');

@@ -1,12 +1,11 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
+import { describeBackends } from '../../../test/helpers/backends.js';
+import { importRows, OFFER_KEY_COLUMNS, PROJECT_COLUMNS } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 import type { Problem } from '../../http/problem.js';
-import { importFile } from '../../market/import/run-import.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import type { TrackerResponse } from './schemas.js';
 
@@ -84,20 +83,6 @@ for (let i = 0; i < MANY; i++) {
   ]);
 }
 
-const PROJECT_HEADER = [
-  'countryCode',
-  'id',
-  'name',
-  'latitude',
-  'longitude',
-  'postalCode',
-  'status',
-  'numberOfUnits',
-  'constructionStartYear',
-  'completionYear',
-  'isResidential',
-  'isCommercial',
-];
 const PROJECTS: Cell[][] = [
   [
     'AT',
@@ -178,31 +163,9 @@ describeBackends('POST /api/v1/property_tracker', (backend) => {
     world = await createWorld(backend, {
       app: { now: () => new Date(`${TODAY}T12:00:00Z`), valueProperty: valuer },
     });
-    const dir = tempDir();
-    const options = { strict: true, today: TODAY };
-    await importFile(
-      world.config.dataDir,
-      'offers',
-      path.resolve(writeFile(dir, 'offers.csv', csv(OFFER_HEADER, OFFERS))),
-      options,
-    );
-    await importFile(
-      world.config.dataDir,
-      'projects',
-      path.resolve(writeFile(dir, 'projects.csv', csv(PROJECT_HEADER, PROJECTS))),
-      options,
-    );
-    await world.stores.market.refresh();
-    const create = async (body: object) => {
-      const res = await call(world.app, {
-        method: 'POST',
-        url: '/api/v1/dossiers',
-        token: world.memberA.token,
-        payload: body,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json<{ id: string }>().id;
-    };
+    await importRows(world, 'offers', OFFER_HEADER, OFFERS, TODAY);
+    await importRows(world, 'projects', PROJECT_COLUMNS, PROJECTS, TODAY);
+    const create = (body: object) => createDossier(world, world.memberA, body);
     vienna = await create(
       dossierAt({
         address: { postCode: '1010' },

@@ -6,9 +6,9 @@ import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { importFile } from '../../market/import/run-import.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
 import type { ValueProperty } from '../../valuation/types.js';
-import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { monthlyDates } from './dossier-valuation.js';
 import type { DossierValuationResponse } from './schemas.js';
 
@@ -41,13 +41,7 @@ describe('POST /api/v1/dossiers/{id}/valuation', () => {
     world = await createWorld('sqlite', {
       app: { now: () => new Date('2026-06-15T08:00:00Z'), valueProperty: valuer },
     });
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    dossierId = res.json<{ id: string }>().id;
+    dossierId = await createDossier(world);
   });
   afterAll(() => world.close());
 
@@ -112,13 +106,7 @@ describeBackends('isValuationStale of the dossier valuation', (backend) => {
     world = await createWorld(backend, {
       app: { now: () => new Date('2026-06-15T08:00:00Z'), valueProperty: fixedValuer({}, 5000) },
     });
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    dossierId = res.json<{ id: string }>().id;
+    dossierId = await createDossier(world);
   });
   afterAll(() => world.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 
 const URL = '/api/v1/valuation/property_value';
@@ -123,13 +124,7 @@ describe('valuation inputs: lenient where the original is, one message per real 
         token: world.memberA.token,
         payload,
       });
-    const dossier = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    const dossierId = dossier.json<{ id: string }>().id;
+    const dossierId = await createDossier(world);
     const byDossier = await light({ ...base, dossierId });
     expect(byDossier.statusCode, byDossier.body).toBe(200);
     expect(byDossier.json()).toMatchObject({ value: 360000, currency: 'EUR' });

@@ -3,6 +3,7 @@ import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
 import type { Problem } from '../../http/problem.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import type { Valuation } from '../../valuation/types.js';
@@ -19,13 +20,7 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
     world = await createWorld(backend, {
       app: { now: () => new Date(`${TODAY}T08:00:00Z`), valueProperty: valuer },
     });
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    dossierId = res.json<{ id: string }>().id;
+    dossierId = await createDossier(world);
   });
   afterAll(() => world.close());
 

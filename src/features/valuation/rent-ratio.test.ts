@@ -1,41 +1,31 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, writeFile } from '../../../test/helpers/market.js';
+import { importRows, OFFER_KEY_COLUMNS } from '../../../test/helpers/market.js';
 import { createWorld, type World } from '../../../test/helpers/world.js';
 import { limits } from '../../limits.js';
-import { importFile } from '../../market/import/run-import.js';
 import { netRentRatio, withRents } from './rent-ratio.js';
 
 // Vienna 1010 (level-6 region 9) has 30 rent offers stating both rents, at 75 % net; Graz 8010
 // has 10 at 90 %, too few for its region; Germany has none.
+/** A May 2026 rent offer of a 60 m² flat, 10 days on the market. */
+const rent = (id: string, gross: number, net: number, postalCode: string) => [
+  id,
+  'AT',
+  'rent',
+  'apartment',
+  '2026-05-01',
+  gross,
+  net,
+  60,
+  10,
+  postalCode,
+];
 const offers = [
-  ...Array.from({ length: 30 }, (_, i) => [
-    `w${String(i)}`,
-    'AT',
-    'rent',
-    'apartment',
-    '2026-05-01',
-    1000 + i,
-    (1000 + i) * 0.75,
-    60,
-    10,
-    '1010',
-  ]),
-  ...Array.from({ length: 10 }, (_, i) => [
-    `g${String(i)}`,
-    'AT',
-    'rent',
-    'apartment',
-    '2026-05-01',
-    800,
-    720,
-    60,
-    10,
-    '8010',
-  ]),
+  ...Array.from({ length: 30 }, (_, i) =>
+    rent(`w${String(i)}`, 1000 + i, (1000 + i) * 0.75, '1010'),
+  ),
+  ...Array.from({ length: 10 }, (_, i) => rent(`g${String(i)}`, 800, 720, '8010')),
   // Swapped at the source (net above gross): left out.
-  ['x', 'AT', 'rent', 'apartment', '2026-05-01', 500, 900, 60, 10, '1010'],
+  rent('x', 500, 900, '1010'),
 ];
 
 describe('net/gross rent ratio', () => {
@@ -50,13 +40,7 @@ describe('net/gross rent ratio', () => {
       'daysOnMarket',
       'postalCode',
     ];
-    await importFile(
-      world.config.dataDir,
-      'offers',
-      path.resolve(writeFile(tempDir(), 'offers.csv', csv(header, offers))),
-      { strict: true, today: '2026-06-15' },
-    );
-    await world.stores.market.refresh();
+    await importRows(world, 'offers', header, offers, '2026-06-15');
   });
   afterAll(() => world.close());
 

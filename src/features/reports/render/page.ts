@@ -168,25 +168,35 @@ export function table(doc: Doc, columns: Column[], rows: string[][]): void {
   const rowHeight = 17;
   const total = columns.reduce((sum, c) => sum + c.width, 0);
   const scale = CONTENT_WIDTH / total;
-  const header = () => {
-    room(doc, rowHeight * 3);
-    const y = doc.y;
-    doc.rect(STYLE.margin, y, CONTENT_WIDTH, rowHeight).fill(STYLE.navy);
+  /** One line of cells at `y`, each cut to its column's width. */
+  const cells = (texts: string[], y: number, font: string, size: number, color: string) => {
     let x = STYLE.margin;
-    for (const c of columns) {
+    columns.forEach((c, i) => {
       const w = c.width * scale;
       doc
-        .font('bold')
-        .fontSize(8)
-        .fillColor('#ffffff')
-        .text(c.header, x + 4, y + 5, {
+        .font(font)
+        .fontSize(size)
+        .fillColor(color)
+        .text(texts[i] ?? '', x + 4, y + 5, {
           width: w - 8,
           align: c.align ?? 'left',
           lineBreak: false,
           ellipsis: true,
         });
       x += w;
-    }
+    });
+  };
+  const header = () => {
+    room(doc, rowHeight * 3);
+    const y = doc.y;
+    doc.rect(STYLE.margin, y, CONTENT_WIDTH, rowHeight).fill(STYLE.navy);
+    cells(
+      columns.map((c) => c.header),
+      y,
+      'bold',
+      8,
+      '#ffffff',
+    );
     doc.y = y + rowHeight;
   };
   header();
@@ -198,21 +208,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][]): void {
     }
     const y = doc.y;
     if (r % 2 === 1) doc.rect(STYLE.margin, y, CONTENT_WIDTH, rowHeight).fill(STYLE.light);
-    let x = STYLE.margin;
-    columns.forEach((c, i) => {
-      const w = c.width * scale;
-      doc
-        .font('regular')
-        .fontSize(8.5)
-        .fillColor(STYLE.text)
-        .text(row[i] ?? '', x + 4, y + 5, {
-          width: w - 8,
-          align: c.align ?? 'left',
-          lineBreak: false,
-          ellipsis: true,
-        });
-      x += w;
-    });
+    cells(row, y, 'regular', 8.5, STYLE.text);
     doc.y = y + rowHeight;
   });
   doc.x = STYLE.margin;
