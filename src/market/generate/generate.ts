@@ -200,6 +200,8 @@ function appendOffer(w: OfferWriter, pc: Postcode, index: number): void {
   appender.appendVarchar(`${rooms}-room ${isHouse ? 'house' : 'apartment'} in ${pc.name}`);
   // Floor, furnished, subsidized, old building, balcony, terrace: not generated.
   for (let i = 0; i < 6; i++) appender.appendNull();
+  // Street, house number and their keys: not generated (demo offers have no address).
+  for (let i = 0; i < 4; i++) appender.appendNull();
   appender.endRow();
   w.truth.appendVarchar(cc);
   w.truth.appendVarchar(`demo-${cc.toLowerCase()}-${index}`);
