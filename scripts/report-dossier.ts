@@ -4,6 +4,7 @@
 // `inject`) and the report benchmark (over HTTP to a server process).
 import { EXAMPLE_DOSSIER } from '../src/features/dossiers/schemas.js';
 import { defaultSections } from '../src/features/templates/provider-templates.js';
+import { TEMPLATE_DEFAULTS } from '../src/features/templates/template.js';
 import { floorPlan, samplePdf } from './sample-files.js';
 
 export interface ApiAnswer {
@@ -63,9 +64,8 @@ export async function prepareReportDossier(
       title: 'Appraisal report',
       level: 'user',
       countryCode: 'AT',
-      rentType: 'rent_gross',
-      frontCover: true,
-      backCover: true,
+      // Gross rents, both covers.
+      ...TEMPLATE_DEFAULTS,
       sections: defaultSections('AT', 'appraisal'),
     }),
   );
