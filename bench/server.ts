@@ -12,6 +12,8 @@ import { freePort } from '../test/helpers/free-port.js';
 
 export interface BenchServer {
   url: string;
+  /** The account database the server uses (benchmarks may add organizations to it). */
+  databaseUrl: string;
   token: string;
   /** A token of a second organization, for benchmarks of fairness between organizations. */
   otherToken: string;
@@ -48,7 +50,7 @@ function childrenOf(pid: number): number[] {
 }
 
 /** Creates a bench organization and user in an SQLite database; returns an API token. */
-async function benchToken(databaseUrl: string, name = 'bench'): Promise<string> {
+export async function benchToken(databaseUrl: string, name = 'bench'): Promise<string> {
   const accounts = await openAccountDatabase(databaseUrl);
   try {
     const org = await createOrganization(accounts.db, name === 'bench' ? 'Bench' : name);
@@ -119,6 +121,7 @@ export async function startBenchServer(
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   return {
     url,
+    databaseUrl,
     token,
     otherToken,
     post: (pathname, body) =>

@@ -1,255 +1,93 @@
-// `npx tsx scripts/report-sample.ts`: writes examples/report-appraisal-en.pdf, the provider's
-// appraisal template for AT rendered on a fixed sample (a Vienna flat, 500 generated offers
-// around it, 12 building projects, a floor plan, a two-page permit, front and back covers).
-// The benchmark `npm run bench -- reports` renders the same sample.
-import { writeFileSync } from 'node:fs';
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import { PNG } from 'pngjs';
+// `npx tsx scripts/report-sample.ts`: writes examples/report-appraisal-en.pdf from demo data,
+// through the same code as a client's `POST /api/v1/dossiers/{id}/report`. A small demo market
+// (fixed seed and day, so the file is the same each run) and an SQLite account database are
+// made in a temporary directory, removed at the end; the dossier, template, covers and
+// attachments are created through the API (scripts/report-dossier.ts).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultSections } from '../src/features/templates/provider-templates.js';
-import type { ReportModel } from '../src/features/reports/model.js';
-import type { OfferItem, ProjectItem } from '../src/features/tracker/schemas.js';
-import { renderReport } from '../src/features/reports/render/render.js';
-import type { Locale } from '../src/features/reports/messages.js';
+import { createOrganization } from '../src/accounts/organizations.js';
+import { issueToken } from '../src/accounts/tokens.js';
+import { createUser } from '../src/accounts/users.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { generateDemoData } from '../src/market/generate/generate.js';
+import { terminalProgress } from '../src/market/progress.js';
+import { openStores } from '../src/stores.js';
+import { prepareReportDossier, type SendRequest } from './report-dossier.js';
 
-const LAT = 48.2087;
-const LON = 16.3695;
-const TODAY = '2026-06-15';
+/** The demo market of `propdata serve --demo` (size and seed), on a fixed day. */
+const DEMO = { offers: 300_000, projects: 3000, seed: 1, today: '2026-06-15' };
+/** The valuation date: a year back, so the report shows the offers and change since then. */
 const DATE = '2025-06-15';
+const ORGANIZATION = 'Demo Realty';
 
-/** A deterministic sequence in [0, 1). */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
-const metersBetween = (lat: number, lon: number) =>
-  Math.round(
-    Math.hypot((lat - LAT) * 111_195, (lon - LON) * 111_195 * Math.cos((LAT * Math.PI) / 180)),
-  );
-
-function offers(count: number): OfferItem[] {
-  const next = random(7);
-  const items = Array.from({ length: count }, (_, i): OfferItem => {
-    const angle = next() * 2 * Math.PI;
-    const reach = 0.009 * Math.sqrt(next());
-    const latitude = LAT + reach * Math.sin(angle);
-    const longitude = LON + reach * Math.cos(angle) * 1.5;
-    const livingArea = Math.round(40 + next() * 90);
-    const perSqm = Math.round(8200 + next() * 5200);
-    const month = 1 + Math.floor(next() * 12);
-    return {
-      id: `s${String(i)}`,
-      dealType: 'sale',
-      propertyType: 'apartment',
-      coordinates: { latitude, longitude },
-      postalCode: '1010',
-      distance: metersBetween(latitude, longitude),
-      startDate: `${month > 6 ? 2025 : 2026}-${String(month).padStart(2, '0')}-${String(1 + (i % 27)).padStart(2, '0')}`,
-      endDate: null,
-      isActive: next() > 0.4,
-      isNew: false,
-      isPrivate: next() > 0.75,
-      price: livingArea * perSqm,
-      pricePerSquareMeter: perSqm,
-      currency: 'EUR',
-      livingArea,
-      numberOfRooms: Math.max(1, Math.round(livingArea / 28)),
-      buildingYear: 1880 + Math.floor(next() * 140),
-      daysOnMarket: Math.round(10 + next() * 120),
-    };
-  });
-  return items.sort((a, b) => (a.distance ?? 0) - (b.distance ?? 0));
-}
-
-function projects(): ProjectItem[] {
-  const next = random(11);
-  const names = [
-    'Graben Lofts',
-    'Stephansplatz Höfe',
-    'Kärntner Ring Residenz',
-    'Spittelberg Atelier',
-  ];
-  return Array.from({ length: 12 }, (_, i): ProjectItem => {
-    const latitude = LAT + (next() - 0.5) * 0.016;
-    const longitude = LON + (next() - 0.5) * 0.024;
-    const status = (['planned', 'under_construction', 'completed'] as const)[i % 3] ?? 'planned';
-    return {
-      id: `p${String(i)}`,
-      name: `${names[i % names.length] ?? 'Projekt'} ${String(1 + Math.floor(i / names.length))}`,
-      coordinates: { latitude, longitude },
-      postalCode: '1010',
-      distance: metersBetween(latitude, longitude),
-      status,
-      numberOfUnits: 8 + Math.floor(next() * 120),
-      constructionStartYear: 2023 + (i % 3),
-      completionYear: 2026 + (i % 3),
-      isResidential: true,
-      isCommercial: i % 4 === 0,
-    };
-  }).sort((a, b) => a.distance - b.distance);
-}
-
-/** A simple floor plan: walls as dark lines on white. */
-function floorPlan(): Buffer {
-  const width = 800;
-  const height = 560;
-  const png = new PNG({ width, height });
-  png.data.fill(255);
-  const wall = (x0: number, y0: number, x1: number, y1: number) => {
-    for (let x = Math.min(x0, x1); x <= Math.max(x0, x1); x++) {
-      for (let y = Math.min(y0, y1); y <= Math.max(y0, y1); y++) {
-        const at = (y * width + x) * 4;
-        png.data[at] = 40;
-        png.data[at + 1] = 50;
-        png.data[at + 2] = 60;
-      }
-    }
-  };
-  wall(40, 40, 760, 46);
-  wall(40, 514, 760, 520);
-  wall(40, 40, 46, 520);
-  wall(754, 40, 760, 520);
-  wall(400, 40, 404, 330);
-  wall(40, 330, 300, 334);
-  wall(360, 330, 760, 334);
-  wall(580, 334, 584, 520);
-  return PNG.sync.write(png);
-}
-
-async function samplePdf(pages: string[], dark: boolean): Promise<Uint8Array> {
-  const document = await PDFDocument.create();
-  const font = await document.embedFont(StandardFonts.HelveticaBold);
-  for (const text of pages) {
-    const page = document.addPage([595.28, 841.89]);
-    if (dark)
-      page.drawRectangle({
-        x: 0,
-        y: 0,
-        width: 595.28,
-        height: 841.89,
-        color: rgb(0.12, 0.23, 0.37),
-      });
-    page.drawText(text, {
-      x: 50,
-      y: 420,
-      size: 26,
-      font,
-      color: dark ? rgb(1, 1, 1) : rgb(0.1, 0.1, 0.1),
+/** The PDF of the sample report, rendered in a temporary directory that is then removed. */
+export async function renderSampleReport(): Promise<Buffer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-report-sample-'));
+  try {
+    const dataDir = path.join(dir, 'data');
+    await generateDemoData(dataDir, { ...DEMO, progress: terminalProgress() });
+    const config = loadConfig({
+      PROPDATA_DATA_DIR: dataDir,
+      DATABASE_URL: `sqlite:${path.join(dir, 'accounts.sqlite')}`,
+      LOG_LEVEL: 'silent',
+      // The file must not depend on how busy the machine is: no shedding of load.
+      PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '600000',
     });
+    const stores = await openStores(config);
+    try {
+      const organization = await createOrganization(stores.accounts.db, ORGANIZATION);
+      const user = await createUser(stores.accounts.db, {
+        organizationId: organization.id,
+        username: 'sample',
+        password: 'sample password, not secret',
+        isAdmin: true,
+      });
+      const { secret } = await issueToken(stores.accounts.db, {
+        userId: user.id,
+        kind: 'api',
+        ttlSeconds: 3600,
+      });
+      const app = await buildApp({
+        config,
+        stores,
+        now: () => new Date(`${DEMO.today}T12:00:00Z`),
+      });
+      try {
+        const send: SendRequest = async (method, url, body) => {
+          const res = await app.inject({
+            method,
+            url,
+            payload: body.payload,
+            headers: { authorization: `Bearer ${secret}`, 'content-type': body.contentType },
+          });
+          return { status: res.statusCode, body: res.rawPayload };
+        };
+        const { dossierId, templateId } = await prepareReportDossier(send, ORGANIZATION);
+        const res = await send('POST', `/api/v1/dossiers/${dossierId}/report`, {
+          payload: Buffer.from(JSON.stringify({ templateId, locale: 'en', date: DATE })),
+          contentType: 'application/json',
+        });
+        if (res.status !== 200) {
+          throw new Error(`report: HTTP ${String(res.status)} ${res.body.toString()}`);
+        }
+        return res.body;
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  return document.save();
-}
-
-/** The sample: every AT appraisal section enabled, in the provider's order. */
-export async function sampleReportModel(
-  locale: Locale = 'en',
-  offerCount = 500,
-): Promise<ReportModel> {
-  const items = offers(offerCount);
-  const value = 72 * 11_050;
-  const past = 72 * 10_400;
-  return {
-    locale,
-    date: DATE,
-    today: TODAY,
-    organization: 'Demo Realty',
-    countryCode: 'AT',
-    currency: 'EUR',
-    dossier: {
-      title: 'Flat in the first district',
-      addressLines: ['Graben 12', '1010 Wien'],
-      latitude: LAT,
-      longitude: LON,
-      precision: 'coordinates',
-      dealType: 'sale',
-      propertyType: 'apartment',
-      livingArea: 72,
-      numberOfRooms: 3,
-      buildingYear: 1910,
-      floorNumber: 2,
-      hasLift: true,
-      askingSalePrice: 450_000,
-    },
-    template: {
-      title: 'Appraisal report',
-      rentType: 'rent_gross',
-      sections: defaultSections('AT', 'appraisal'),
-    },
-    tracker: {
-      valuations: [
-        {
-          confidence: 'good',
-          coordinates: { latitude: LAT, longitude: LON },
-          currency: 'EUR',
-          value: past,
-          valueRange: { lower: past * 0.92, upper: past * 1.08 },
-          salePrice: past,
-          salePriceRange: { lower: past * 0.92, upper: past * 1.08 },
-        },
-        {
-          confidence: 'good',
-          coordinates: { latitude: LAT, longitude: LON },
-          currency: 'EUR',
-          value,
-          valueRange: { lower: value * 0.92, upper: value * 1.08 },
-          salePrice: value,
-          salePriceRange: { lower: value * 0.92, upper: value * 1.08 },
-        },
-      ],
-      valuationChangePercent: Math.round(((value - past) / past) * 1000) / 10,
-      offers: { items, totalItems: items.length },
-      building_projects: { items: projects(), totalItems: 12 },
-      trends: [
-        {
-          dateRange: { min: '2025-03-15T00:00:00.000Z', max: '2025-09-14T23:59:59.999Z' },
-          value: 10_390,
-          count: 212,
-        },
-        {
-          dateRange: { min: '2025-12-15T00:00:00.000Z', max: '2026-06-15T23:59:59.999Z' },
-          value: 10_920,
-          count: 241,
-        },
-      ],
-    },
-    attachments: [
-      {
-        type: 'floorplan',
-        title: 'Floor plan, 2nd floor',
-        contentType: 'image/png',
-        width: 800,
-        height: 560,
-        pages: null,
-        bytes: floorPlan(),
-      },
-      {
-        type: 'permit',
-        title: 'Building permit 1910',
-        contentType: 'application/pdf',
-        width: null,
-        height: null,
-        pages: 2,
-        bytes: await samplePdf(['Building permit, page 1', 'Building permit, page 2'], false),
-      },
-    ],
-    covers: {
-      front: await samplePdf(['Demo Realty'], true),
-      back: await samplePdf(['Demo Realty · Graben 1 · 1010 Wien'], true),
-    },
-    // No places data in the sample: its places sections say so.
-    places: null,
-  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const target = new URL('../examples/report-appraisal-en.pdf', import.meta.url);
-  const bytes = await renderReport(await sampleReportModel('en'));
-  writeFileSync(target, bytes);
-  process.stdout.write(`${fileURLToPath(target)}: ${String(bytes.length)} bytes\n`);
+  const target = fileURLToPath(new URL('../examples/report-appraisal-en.pdf', import.meta.url));
+  const bytes = await renderSampleReport();
+  fs.writeFileSync(target, bytes);
+  process.stdout.write(`${target}: ${String(bytes.length)} bytes\n`);
 }

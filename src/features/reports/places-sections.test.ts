@@ -176,5 +176,8 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
     // not AT sections).
     expect(text.split(statement).length - 1).toBe(3);
     expect(text).not.toContain('Datenquelle');
+    // Sections with only that sentence follow on the page before instead of a page each.
+    const alone = pdf.pages.filter((p) => p.replace(/\s+/g, ' ').includes(statement));
+    expect(alone.length).toBeLessThan(3);
   });
 });

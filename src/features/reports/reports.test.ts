@@ -182,6 +182,13 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(pdf.pages[permit + 1]).toContain('PERMIT, page 2');
     // The permits' section page comes right before its attached pages.
     expect(pdf.pages[permit - 1]).toContain(say('en', 'section.attachments.permit'));
+    // Sections with nothing to show (no photos, valuation or other documents attached) follow
+    // on one page instead of a page each; each still has its outline entry (above).
+    const empty = (['marketing', 'valuation', 'other'] as const).map((type) =>
+      pdf.pages.findIndex((p) => p.includes(say('en', `section.attachments.${type}`))),
+    );
+    expect(empty[0]).toBeGreaterThan(permit + 1);
+    expect(new Set(empty).size).toBe(1);
     const all = pdf.pages.join('\n');
     expect(all).toContain(say('en', 'noData'));
     expect(all).toContain('Graben Lofts');

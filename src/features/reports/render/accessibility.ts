@@ -2,7 +2,15 @@ import { sourcesNote } from './attribution.js';
 import { pointsMap } from './charts.js';
 import { clip } from './clip.js';
 import { facts, paragraph, STYLE, subheading, table, type Column } from './page.js';
+import type { ReportModel } from '../model.js';
 import type { SectionContext } from './sections.js';
+
+/** The transit data near the dossier, or null where it holds no stop (the section says so). */
+export function nearestStops({ places }: ReportModel) {
+  const transit = places?.scores.transit ?? null;
+  const nearest = places?.stops[0];
+  return places && transit && nearest ? { places, transit, nearest } : null;
+}
 
 /**
  * Accessibility: the nearest stop and the stops within 500 m, a map and a table of the nearest
@@ -10,13 +18,12 @@ import type { SectionContext } from './sections.js';
  */
 export function accessibility(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
-  const places = model.places;
-  const transit = places?.scores.transit ?? null;
-  const nearest = places?.stops[0];
-  if (!places || transit === null || !nearest) {
+  const stops = nearestStops(model);
+  if (!stops) {
     paragraph(doc, t('noData'));
     return;
   }
+  const { places, transit, nearest } = stops;
   facts(doc, [
     [
       t('nearestStop'),

@@ -6,6 +6,7 @@ import {
 } from '../../../market/places/categories.js';
 import type { PlaceNear } from '../../../market/queries/surroundings.js';
 import type { Section } from '../../templates/schemas.js';
+import type { ReportModel } from '../model.js';
 import { limits } from '../../../limits.js';
 import { sourcesNote } from './attribution.js';
 import { pointsMap, type MapLayer } from './charts.js';
@@ -28,6 +29,13 @@ const groupOf = (place: PlaceNear) => POI_CATEGORIES[place.kind as PoiCategory];
 const nearestOf = (places: PlaceNear[], group: PoiGroup) =>
   places.filter((p) => groupOf(p) === group).slice(0, limits.places.reportPlacesPerGroup);
 
+/** Whether the places data covers any group the section enables (else it says "no data"). */
+export function hasAmenities({ places }: ReportModel, section: Section): boolean {
+  return POI_GROUPS.some(
+    (g) => section.configuration[g] === true && (places?.scores.amenities[g] ?? null) !== null,
+  );
+}
+
 /**
  * Amenities: for each group the template enables, the counts within 500 m and 1 km, the
  * nearest distance and the score (places/scores.ts), a map of the listed places and a table of
@@ -37,7 +45,7 @@ export function amenities(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
   const groups = POI_GROUPS.filter((g) => section.configuration[g] === true);
   const places = model.places;
-  if (!places || groups.every((g) => places.scores.amenities[g] === null)) {
+  if (!places || !hasAmenities(model, section)) {
     paragraph(doc, t('noData'));
     return;
   }

@@ -6,6 +6,8 @@ export interface Formats {
   money: (value: number) => string;
   percent: (value: number) => string;
   date: (day: string) => string;
+  /** A date where a column is narrow: "10 Sept 2025", "10. 9. 2025". */
+  shortDate: (day: string) => string;
   area: (value: number) => string;
   meters: (value: number) => string;
 }
@@ -29,6 +31,7 @@ export function formatsFor(locale: Locale, currency: string): Formats {
     maximumFractionDigits: 0,
   });
   const dates = new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' });
+  const shortDates = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
   const percent = new Intl.NumberFormat(tag, {
     style: 'percent',
     maximumFractionDigits: 1,
@@ -48,6 +51,7 @@ export function formatsFor(locale: Locale, currency: string): Formats {
     money: (value) => money.format(value),
     percent: (value) => percent.format(value / 100),
     date: (day) => dates.format(new Date(`${day}T00:00:00Z`)),
+    shortDate: (day) => shortDates.format(new Date(`${day}T00:00:00Z`)),
     area: (value) => `${number(value, 1)} m²`,
     meters: (value) => (value >= 1000 ? `${number(value / 1000, 1)} km` : `${number(value)} m`),
   };

@@ -99,6 +99,30 @@ export function sectionPage(doc: Doc, heading: string): void {
   doc.y = 120;
 }
 
+/** Height a section needs below the one before to follow on its page: its band and a sentence. */
+export const SECTION_BAND_ROOM = 100;
+
+/** A section that follows on the page of the one before: a band across the text and its
+ * outline entry. */
+export function sectionBand(doc: Doc, heading: string): void {
+  const top = doc.y + 18;
+  const height = 32;
+  doc.outline.addItem(heading);
+  doc.rect(STYLE.margin, top, CONTENT_WIDTH, height).fill(STYLE.navy);
+  doc.rect(STYLE.margin, top + height, CONTENT_WIDTH, 3).fill(STYLE.teal);
+  doc
+    .font('bold')
+    .fontSize(14)
+    .fillColor('#ffffff')
+    .text(heading, STYLE.margin + 12, top + 10, {
+      width: CONTENT_WIDTH - 24,
+      lineBreak: false,
+      ellipsis: true,
+    });
+  doc.x = STYLE.margin;
+  doc.y = top + height + 16;
+}
+
 /** A sub-heading within a section, kept on one page with the first `keep` points after it. */
 export function subheading(doc: Doc, text: string, keep = 60): void {
   room(doc, keep + 30);

@@ -2,8 +2,24 @@ import { say } from '../messages.js';
 import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
 import { insertPages, pageCount } from './merge.js';
-import { CONTENT_WIDTH, facts, newDocument, sectionPage, STYLE, type Doc } from './page.js';
-import { propertyFacts, sayIn, sectionContent, type SectionContext } from './sections.js';
+import {
+  CONTENT_BOTTOM,
+  CONTENT_WIDTH,
+  facts,
+  newDocument,
+  SECTION_BAND_ROOM,
+  sectionBand,
+  sectionPage,
+  STYLE,
+  type Doc,
+} from './page.js';
+import {
+  propertyFacts,
+  sayIn,
+  sectionContent,
+  statementOnly,
+  type SectionContext,
+} from './sections.js';
 
 function titlePage(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
@@ -86,7 +102,8 @@ function finish(doc: Doc): Promise<Buffer> {
 
 /**
  * The report as PDF bytes: a title page, then each enabled section of the template in its
- * order, each starting on its own page with an outline entry titled by its localized heading;
+ * order, each with an outline entry titled by its localized heading and starting on its own
+ * page, except sections with nothing to show, which follow on the page before;
  * the covers and PDF attachments are then put in with pdf-lib (merge.ts).
  */
 export async function renderReport(model: ReportModel): Promise<Uint8Array> {
@@ -99,9 +116,21 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
     inserts: [],
   };
   titlePage(ctx);
+  let onTitlePage = true;
   for (const section of model.template.sections) {
     if (!section.enabled) continue;
-    sectionPage(doc, ctx.t(`section.${section.type}`));
+    const range = doc.bufferedPageRange();
+    const page = range.start + range.count - 1;
+    // A section with nothing to show follows on the page before, unless that page is the title
+    // page, is full, or has attached pages put in after it (they belong to its section).
+    const follows =
+      !onTitlePage &&
+      statementOnly(ctx, section) &&
+      doc.y + SECTION_BAND_ROOM <= CONTENT_BOTTOM &&
+      !ctx.inserts.some((i) => i.afterPage === page);
+    if (follows) sectionBand(doc, ctx.t(`section.${section.type}`));
+    else sectionPage(doc, ctx.t(`section.${section.type}`));
+    onTitlePage = false;
     sectionContent(ctx, section);
   }
   // Final page numbers count the covers and attachment pages put in afterwards.

@@ -2,11 +2,11 @@ import type { Section } from '../../templates/schemas.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
 import { say, type MessageKey } from '../messages.js';
 import type { ReportAttachment, ReportModel } from '../model.js';
-import { accessibility } from './accessibility.js';
-import { amenities } from './amenities.js';
+import { accessibility, nearestStops } from './accessibility.js';
+import { amenities, hasAmenities } from './amenities.js';
 import { barChart, histogram, locationMap } from './charts.js';
 import { environment } from './environment.js';
-import { socio } from './socio.js';
+import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
 import {
   CONTENT_BOTTOM,
@@ -209,14 +209,14 @@ function valuation(ctx: SectionContext): void {
   }
 }
 
-const offerRow = (f: Formats, o: OfferItem) => [
+const offerRow = (f: Formats, o: OfferItem, date = f.date) => [
   o.distance === null ? '–' : f.meters(o.distance),
   o.price === null ? '–' : f.money(o.price),
   o.pricePerSquareMeter === null ? '–' : f.money(o.pricePerSquareMeter),
   o.livingArea === null ? '–' : f.area(o.livingArea),
   o.numberOfRooms === null ? '–' : f.number(o.numberOfRooms, 1),
   o.buildingYear === null ? '–' : String(o.buildingYear),
-  f.date(o.startDate),
+  date(o.startDate),
 ];
 
 function comparables(ctx: SectionContext, section: Section): void {
@@ -246,7 +246,8 @@ function comparables(ctx: SectionContext, section: Section): void {
           { header: t('buildingYear'), width: 1.8, align: 'right' },
           { header: t('published'), width: 3 },
         ],
-        offers.items.slice(0, TABLE_ROWS).map((o) => offerRow(f, o)),
+        // Short dates: a long one ("10 September 2025") would not fit the column.
+        offers.items.slice(0, TABLE_ROWS).map((o) => offerRow(f, o, f.shortDate)),
       );
     }
   }
@@ -382,6 +383,36 @@ function attachments(ctx: SectionContext, type: string): void {
   const page = ctx.doc.bufferedPageRange();
   const last = page.start + page.count - 1;
   for (const pdf of pdfs) ctx.inserts.push({ afterPage: last, attachment: pdf });
+}
+
+/**
+ * Whether a section's content is only a sentence saying there is nothing to show (no data for
+ * the area, no documents of its kind, no projects, no valuation): such a section follows on the
+ * page of the one before instead of filling a page of its own.
+ */
+export function statementOnly({ model }: Pick<SectionContext, 'model'>, section: Section): boolean {
+  const { type } = section;
+  if (type.startsWith('attachments.')) {
+    return !model.attachments.some((a) => a.type === type.slice('attachments.'.length));
+  }
+  switch (type) {
+    case 'cadastre':
+    case 'environment':
+      return true;
+    case 'amenities':
+      return !hasAmenities(model, section);
+    case 'socio':
+      return socioRows(model, section).length === 0;
+    case 'accessibility':
+      return nearestStops(model) === null;
+    case 'projects':
+      return (model.tracker?.building_projects.totalItems ?? 0) === 0;
+    case 'comparables':
+    case 'market':
+      return model.tracker === null;
+    default:
+      return false;
+  }
 }
 
 /** Draws one enabled section's content below its heading. */

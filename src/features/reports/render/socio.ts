@@ -5,6 +5,7 @@ import {
 } from '../../../market/places/indicators.js';
 import type { IndicatorValue } from '../../../market/queries/indicators.js';
 import type { Section } from '../../templates/schemas.js';
+import type { ReportModel } from '../model.js';
 import type { MessageKey } from '../messages.js';
 import { sourcesNote } from './attribution.js';
 import type { Formats } from './format.js';
@@ -32,6 +33,15 @@ function shownUnit(ctx: SectionContext, v: IndicatorValue): string {
   return key ? ctx.t(key) : v.unit;
 }
 
+/** The indicators of the groups the section enables (none: the section says "no data"). */
+export function socioRows(model: ReportModel, section: Section) {
+  const groups = SOCIO_GROUPS.filter((g) => section.configuration[g] === true);
+  return (model.places?.indicators ?? []).filter(
+    (i) =>
+      isSocioIndicator(i.value.indicator) && groups.includes(SOCIO_INDICATORS[i.value.indicator]),
+  );
+}
+
 /**
  * Socio-economics: the indicators of the template's enabled groups for the finest division
  * containing the dossier that has them, each with its year and division, beside the same
@@ -41,10 +51,7 @@ function shownUnit(ctx: SectionContext, v: IndicatorValue): string {
 export function socio(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
   const groups = SOCIO_GROUPS.filter((g) => section.configuration[g] === true);
-  const rows = (model.places?.indicators ?? []).filter(
-    (i) =>
-      isSocioIndicator(i.value.indicator) && groups.includes(SOCIO_INDICATORS[i.value.indicator]),
-  );
+  const rows = socioRows(model, section);
   if (rows.length === 0) {
     paragraph(doc, t('noData'));
     return;
