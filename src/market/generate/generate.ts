@@ -1,8 +1,7 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { dateValue } from '@duckdb/node-api';
-import { buildSnapshot, copyPrevious, type SnapshotBuild } from '../build-snapshot.js';
-import { COUNTRIES, isCountryCode, type CountryCode } from '../countries.js';
-import { queryRows } from '../duck.js';
+import { buildSnapshot, copyPrevious } from '../build-snapshot.js';
+import { COUNTRIES, type CountryCode } from '../countries.js';
 import { ensureMarketData } from '../import/run-import.js';
 import { silentProgress, type Progress } from '../progress.js';
 import {
@@ -16,11 +15,11 @@ import {
   CITIES,
   COUNTRY_SHARE,
   GROSS_YIELD,
-  locationFactor,
   priceIndex,
   rentIndex,
   SALE_SHARE,
 } from './market-model.js';
+import { loadPostcodes, postcodeWeights, type Postcode } from './postcodes.js';
 import { cumulativeSums, Random } from './random.js';
 
 export interface GenerateOptions {
@@ -32,65 +31,8 @@ export interface GenerateOptions {
   progress?: Progress;
 }
 
-interface Postcode {
-  country: CountryCode;
-  id: string;
-  name: string;
-  level6: string | null;
-  level8: string | null;
-  latitude: number;
-  longitude: number;
-  location: number;
-  /** Regional price effect of the postcode's level-6 division (stable per division). */
-  regional: number;
-}
-
 const DAY_MS = 86_400_000;
 const FIRST_DAY = Date.UTC(2015, 0, 1) / DAY_MS;
-
-/** A number from a string, stable across runs: seeds the per-division price effects. */
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
-  const rows = await queryRows(
-    build.db,
-    `select country_code, id, name, level6_id, level8_id, latitude, longitude from divisions
-     where level = 100 and latitude is not null order by country_code, id`,
-  );
-  return rows.flatMap((r) => {
-    const country = String(r.country_code);
-    if (!isCountryCode(country)) return [];
-    const latitude = Number(r.latitude);
-    const longitude = Number(r.longitude);
-    const level6 = r.level6_id === null ? null : String(r.level6_id);
-    const regionalRandom = new Random(hash(`${country}:${level6 ?? String(r.id)}`));
-    return [
-      {
-        country,
-        id: String(r.id),
-        name: String(r.name),
-        level6,
-        level8: r.level8_id === null ? null : String(r.level8_id),
-        latitude,
-        longitude,
-        location: locationFactor(country, latitude, longitude),
-        regional: Math.exp(0.1 * regionalRandom.normal()),
-      },
-    ];
-  });
-}
-
-/** Offers gather where postcodes are dense (towns) and where prices are high (cities). */
-function postcodeWeights(postcodes: Postcode[]): number[] {
-  const cell = (p: Postcode) => `${Math.floor(p.latitude * 20)}:${Math.floor(p.longitude * 20)}`;
-  const density = new Map<string, number>();
-  for (const p of postcodes) density.set(cell(p), (density.get(cell(p)) ?? 0) + 1);
-  return postcodes.map((p) => (density.get(cell(p)) ?? 1) * p.location);
-}
 
 function buildingYear(random: Random, startYear: number): number {
   const u = random.uniform();
