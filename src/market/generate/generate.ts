@@ -19,7 +19,10 @@ import {
   rentIndex,
   SALE_SHARE,
 } from './market-model.js';
-import { loadPostcodes, postcodeWeights, type Postcode } from './postcodes.js';
+import { DEMO_INDICATOR_DIVISIONS_KEY, generateIndicators } from './indicators.js';
+import { placeAreas } from './place-areas.js';
+import { DEMO_ID_PREFIX, generatePlaces } from './places.js';
+import { hash, loadPostcodes, postcodeWeights, type Postcode } from './postcodes.js';
 import { cumulativeSums, Random } from './random.js';
 
 export interface GenerateOptions {
@@ -29,6 +32,16 @@ export interface GenerateOptions {
   /** Last possible publication date, `YYYY-MM-DD` (default: today, UTC). */
   today?: string;
   progress?: Progress;
+}
+
+export interface GenerateResult {
+  offers: number;
+  projects: number;
+  pois: number;
+  stops: number;
+  /** Indicator values, and the divisions they describe. */
+  indicators: number;
+  divisions: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -211,13 +224,13 @@ function appendProject(
 const BATCH = 50_000;
 
 /**
- * Replaces offers and building projects with a deterministic demo market (the same seed gives
- * the same rows). Divisions are kept.
+ * Replaces offers, building projects and the generated places with a deterministic demo market
+ * (the same seed gives the same rows). Divisions and imported places are kept.
  */
 export async function generateDemoData(
   dataDir: string,
   options: GenerateOptions,
-): Promise<{ offers: number; projects: number }> {
+): Promise<GenerateResult> {
   await ensureMarketData(dataDir);
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const todayDay = Math.floor(Date.parse(`${today}T00:00:00Z`) / DAY_MS);
@@ -225,11 +238,19 @@ export async function generateDemoData(
   const progress = options.progress ?? silentProgress;
   return buildSnapshot(dataDir, async (build) => {
     await copyPrevious(build, 'divisions');
-    // Places data is not generated: what was imported stays.
-    for (const table of ['pois', 'transit_stops', 'indicators'] as const) {
-      await copyPrevious(build, table);
-    }
     const postcodes = await loadPostcodes(build);
+    // Places have their own random stream: they depend on the seed, not on the number of offers.
+    const areas = await placeAreas(build, postcodes);
+    const places = await generatePlaces(
+      build,
+      areas,
+      new Random(hash(`places:${String(options.seed)}`)),
+      progress,
+    );
+    const indicators = await generateIndicators(build, areas, options.seed);
+    await build.db.run(`insert into snapshot_info values ('places.generated', $text)`, {
+      text: `demo data, generated with seed ${String(options.seed)}: ${String(places.pois)} points of interest and ${String(places.stops)} stops with ids starting "${DEMO_ID_PREFIX}", indicators of ${String(indicators.divisions)} divisions (${DEMO_INDICATOR_DIVISIONS_KEY})`,
+    });
     const random = new Random(options.seed);
 
     await build.db.run(`create temp table gen_offers (${OFFER_COLUMNS})`);
@@ -280,6 +301,6 @@ export async function generateDemoData(
     await build.db.run('insert into projects select * from gen_projects order by country_code, id');
     progress.update(1);
     progress.stop();
-    return { offers: options.offers, projects: options.projects };
+    return { offers: options.offers, projects: options.projects, ...places, ...indicators };
   });
 }

@@ -122,7 +122,7 @@ async function writeKeyed(
 }
 
 // Points are ordered by place (as offers_by_place is): a radius search reads few row groups.
-const BY_PLACE = 'country_code, floor(latitude * 20), longitude';
+export const BY_PLACE = 'country_code, floor(latitude * 20), longitude';
 
 export const writePois = (build: SnapshotBuild, replace: boolean) =>
   writeKeyed(build, 'pois', ['country_code', 'id'], BY_PLACE, replace);
