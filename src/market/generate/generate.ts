@@ -22,7 +22,7 @@ import {
 import { DEMO_INDICATOR_DIVISIONS_KEY, generateIndicators } from './indicators.js';
 import { placeAreas } from './place-areas.js';
 import { DEMO_ID_PREFIX, generatePlaces } from './places.js';
-import { hash, loadPostcodes, postcodeWeights, type Postcode } from './postcodes.js';
+import { loadPostcodes, postcodeWeights, type Postcode } from './postcodes.js';
 import { cumulativeSums, Random } from './random.js';
 
 export interface GenerateOptions {
@@ -239,14 +239,8 @@ export async function generateDemoData(
   return buildSnapshot(dataDir, async (build) => {
     await copyPrevious(build, 'divisions');
     const postcodes = await loadPostcodes(build);
-    // Places have their own random stream: they depend on the seed, not on the number of offers.
     const areas = await placeAreas(build, postcodes);
-    const places = await generatePlaces(
-      build,
-      areas,
-      new Random(hash(`places:${String(options.seed)}`)),
-      progress,
-    );
+    const places = await generatePlaces(build, areas, options.seed, progress);
     const indicators = await generateIndicators(build, areas, options.seed);
     await build.db.run(`insert into snapshot_info values ('places.generated', $text)`, {
       text: `demo data, generated with seed ${String(options.seed)}: ${String(places.pois)} points of interest and ${String(places.stops)} stops with ids starting "${DEMO_ID_PREFIX}", indicators of ${String(indicators.divisions)} divisions (${DEMO_INDICATOR_DIVISIONS_KEY})`,

@@ -1,13 +1,13 @@
-import type { DuckDBAppender } from '@duckdb/node-api';
 import type { SnapshotBuild } from '../build-snapshot.js';
-import { queryRows } from '../duck.js';
+import { queryRows, sqlString } from '../duck.js';
 import { nearestPostcodeSql } from '../import/nearest-postcode.js';
 import { BY_PLACE } from '../import/places.js';
 import { POI_CATEGORY_NAMES, type PoiCategory } from '../places/categories.js';
 import type { Progress } from '../progress.js';
 import { KM_PER_DEGREE, type PlaceArea } from './place-areas.js';
 import { POI_LABELS, POIS_PER_1000, STOPS_PER_1000, STOPS_PER_POSTCODE } from './places-model.js';
-import type { Random } from './random.js';
+import { hash } from './postcodes.js';
+import { Random } from './random.js';
 
 /** Ids of generated places start with this; `generate` replaces them and keeps the others. */
 export const DEMO_ID_PREFIX = 'demo-';
@@ -53,35 +53,31 @@ async function importedRegions(
   );
 }
 
-/** A point drawn around the postcode, within its radius, denser towards the centroid. */
-function placeNear(random: Random, area: PlaceArea): [number, number] {
-  const { latitude, longitude } = area.postcode;
-  const distance = area.radiusKm * random.uniform() ** 0.75;
-  const angle = 2 * Math.PI * random.uniform();
-  const dLat = (distance * Math.sin(angle)) / KM_PER_DEGREE;
-  const dLon =
-    (distance * Math.cos(angle)) / (KM_PER_DEGREE * Math.cos((latitude * Math.PI) / 180));
-  const round = (v: number) => Math.round(v * 1e6) / 1e6;
-  return [round(latitude + dLat), round(longitude + dLon)];
-}
+/**
+ * A uniform number in [0, 1) for a generated place, from its id, the seed and a draw number:
+ * the points are drawn in SQL, each from its own hash, the same whatever order rows come in.
+ */
+const uniform = (draw: number) => `(hash(id, $seed, ${String(draw)}) / 18446744073709551616.0)`;
 
-function appendPoint(appender: DuckDBAppender, point: [number, number]): void {
-  appender.appendDouble(point[0]);
-  appender.appendDouble(point[1]);
-}
+/**
+ * Coordinates around the postcode's centroid (columns of gen_areas), within its radius,
+ * denser towards the centroid; rounded to 6 decimals (about 0.1 m).
+ */
+const POINT_SQL = `
+  round(latitude + radius_km * ${uniform(1)} ** 0.75 * sin(2 * pi() * ${uniform(2)}) / ${String(KM_PER_DEGREE)}, 6) as latitude,
+  round(longitude + radius_km * ${uniform(1)} ** 0.75 * cos(2 * pi() * ${uniform(2)})
+    / (${String(KM_PER_DEGREE)} * cos(radians(latitude))), 6) as longitude`;
 
 /** How a stop is served: subways near the centre of metro cities, trams in cities, else buses. */
-function stopMode(random: Random, area: PlaceArea): string {
-  if (random.chance(0.03)) return 'rail';
-  if (area.subwayCityKm < 5 && random.chance(0.2)) return 'subway';
-  if (area.cityKm < 8 && random.chance(0.3)) return 'tram';
-  return 'bus';
-}
+const MODE_SQL = `case
+  when ${uniform(3)} < 0.03 then 'rail'
+  when subway_km < 5 and ${uniform(4)} < 0.2 then 'subway'
+  when city_km < 8 and ${uniform(5)} < 0.3 then 'tram'
+  else 'bus' end`;
 
-const POI_TEMP = `country_code VARCHAR, id VARCHAR, category VARCHAR, name VARCHAR,
-  latitude DOUBLE, longitude DOUBLE`;
-const STOP_TEMP = `country_code VARCHAR, id VARCHAR, name VARCHAR, mode VARCHAR,
-  latitude DOUBLE, longitude DOUBLE`;
+const LABELS_SQL = `(values ${Object.entries(POI_LABELS)
+  .map(([category, label]) => `(${sqlString(category)}, ${sqlString(label)})`)
+  .join(', ')}) labels(category, label)`;
 
 /** Postcodes between progress updates. */
 const PROGRESS_STEP = 1000;
@@ -89,58 +85,92 @@ const PROGRESS_STEP = 1000;
 /**
  * Writes demo points of interest and stops around every postcode (counts drawn from its
  * population, README "Demo data"), next to the imported places of the previous snapshot. The
- * rows are appended as they are drawn: memory stays flat whatever the number of places.
+ * counts are drawn here, one row per postcode and category; SQL expands them into places, so
+ * that memory stays flat and the work is DuckDB's, whatever the number of places.
  */
 export async function generatePlaces(
   build: SnapshotBuild,
   areas: readonly PlaceArea[],
-  random: Random,
+  seed: number,
   progress: Progress,
 ): Promise<{ pois: number; stops: number }> {
+  // Their own random stream: places depend on the seed, not on the number of offers.
+  const random = new Random(hash(`places:${String(seed)}`));
   const importedPois = await importedRegions(build, 'pois');
   const importedStops = await importedRegions(build, 'transit_stops');
-  await build.db.run(`create temp table gen_pois (${POI_TEMP})`);
-  await build.db.run(`create temp table gen_stops (${STOP_TEMP})`);
-  const pois = await build.db.createAppender('gen_pois', 'main', 'temp');
-  const stops = await build.db.createAppender('gen_stops', 'main', 'temp');
+  await build.db.run(`create temp table gen_areas (
+    idx INTEGER, country_code VARCHAR, postcode VARCHAR, name VARCHAR, latitude DOUBLE,
+    longitude DOUBLE, radius_km DOUBLE, subway_km DOUBLE, city_km DOUBLE)`);
+  await build.db.run('create temp table gen_counts (idx INTEGER, category VARCHAR, n INTEGER)');
+  const places = await build.db.createAppender('gen_areas', 'main', 'temp');
+  const counts = await build.db.createAppender('gen_counts', 'main', 'temp');
   let poiCount = 0;
   let stopCount = 0;
   progress.start('generating places', areas.length);
   areas.forEach((area, index) => {
-    const { country, id, name } = area.postcode;
-    const cc = country.toLowerCase();
+    const { country, id, name, latitude, longitude } = area.postcode;
+    places.appendInteger(index);
+    places.appendVarchar(country);
+    places.appendVarchar(id);
+    places.appendVarchar(name);
+    places.appendDouble(latitude);
+    places.appendDouble(longitude);
+    places.appendDouble(area.radiusKm);
+    places.appendDouble(Math.min(area.subwayCityKm, 1e6));
+    places.appendDouble(Math.min(area.cityKm, 1e6));
+    places.endRow();
     const thousands = area.population / 1000;
+    const count = (category: string | null, n: number) => {
+      if (n === 0) return;
+      counts.appendInteger(index);
+      if (category === null) counts.appendNull();
+      else counts.appendVarchar(category);
+      counts.appendInteger(n);
+      counts.endRow();
+    };
     for (const category of POI_CATEGORY_NAMES as readonly PoiCategory[]) {
       const n = random.poisson(POIS_PER_1000[category] * thousands);
-      if (n === 0 || importedPois.has(`${country}:${area.region}:${category}`)) continue;
-      for (let k = 1; k <= n; k++) {
-        pois.appendVarchar(country);
-        pois.appendVarchar(`${DEMO_ID_PREFIX}poi-${cc}-${id}-${category}-${String(k)}`);
-        pois.appendVarchar(category);
-        pois.appendVarchar(`Demo ${POI_LABELS[category]} ${String(k)}, ${name}`);
-        appendPoint(pois, placeNear(random, area));
-        pois.endRow();
-      }
+      if (importedPois.has(`${country}:${area.region}:${category}`)) continue;
+      count(category, n);
       poiCount += n;
     }
     const n = random.poisson(STOPS_PER_POSTCODE + STOPS_PER_1000 * thousands);
     if (!importedStops.has(`${country}:${area.region}`)) {
-      for (let k = 1; k <= n; k++) {
-        stops.appendVarchar(country);
-        stops.appendVarchar(`${DEMO_ID_PREFIX}stop-${cc}-${id}-${String(k)}`);
-        stops.appendVarchar(`Demo stop ${String(k)}, ${name}`);
-        stops.appendVarchar(stopMode(random, area));
-        appendPoint(stops, placeNear(random, area));
-        stops.endRow();
-      }
+      count(null, n);
       stopCount += n;
     }
     if ((index + 1) % PROGRESS_STEP === 0) progress.update(index + 1);
   });
-  pois.flushSync();
-  pois.closeSync();
-  stops.flushSync();
-  stops.closeSync();
+  for (const appender of [places, counts]) {
+    appender.flushSync();
+    appender.closeSync();
+  }
+  // One row per place: its number k within its postcode and category names it.
+  await build.db.run(
+    `create temp table gen_pois as
+     with expanded as (
+       select a.*, c.category, k, '${DEMO_ID_PREFIX}poi-' || lower(a.country_code) || '-' || a.postcode
+         || '-' || c.category || '-' || k::varchar as id
+       from gen_counts c join gen_areas a using (idx), range(1, c.n + 1) r(k)
+       where c.category is not null)
+     select country_code, id, e.category, 'Demo ' || label || ' ' || k::varchar || ', ' || name as name,
+       ${POINT_SQL}
+     from expanded e join ${LABELS_SQL} using (category)`,
+    { seed },
+  );
+  await build.db.run(
+    `create temp table gen_stops as
+     with expanded as (
+       select a.*, k, '${DEMO_ID_PREFIX}stop-' || lower(a.country_code) || '-' || a.postcode || '-'
+         || k::varchar as id
+       from gen_counts c join gen_areas a using (idx), range(1, c.n + 1) r(k)
+       where c.category is null)
+     select country_code, id, 'Demo stop ' || k::varchar || ', ' || name as name,
+       ${MODE_SQL} as mode, ${POINT_SQL}
+     from expanded`,
+    { seed },
+  );
+  await build.db.run('drop table gen_areas; drop table gen_counts');
   progress.update(areas.length);
   progress.stop();
 
