@@ -134,7 +134,13 @@ export async function placeAreas(
   const spacing = await spacings(build);
   const areas: PlaceArea[] = [];
   for (const country of COUNTRIES) {
-    const inCountry = postcodes.filter((p) => p.country === country);
+    // A postcode at the very place of another country's (Jungholz, in Austria, has a German
+    // code too) cannot hold places that are surely in its own country: it has none.
+    const inCountry = postcodes.filter(
+      (p) =>
+        p.country === country &&
+        (spacing.get(`${p.country}:${p.id}`)?.foreignKm ?? Infinity) >= SAME_PLACE_KM,
+    );
     const ownKm = inCountry.map((p) =>
       Math.min(ISOLATED_SPACING_KM, spacing.get(`${p.country}:${p.id}`)?.ownKm ?? Infinity),
     );
