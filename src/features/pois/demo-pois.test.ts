@@ -49,7 +49,7 @@ describe('points of interest on the demo market', () => {
     for (const offer of offers) {
       const country = String(offer.country_code);
       const point = { latitude: Number(offer.latitude), longitude: Number(offer.longitude) };
-      const answer = await pois(country, point, { radius: 3000, limit: 500 });
+      const answer = await pois(country, point, { radius: 3000, limit: 100 });
       // Every place of the country within 3 km, by the reference distance.
       const near = await snapshotRows(
         world.config.dataDir,
