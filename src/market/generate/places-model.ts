@@ -89,9 +89,9 @@ export const CITY_POPULATION_MILLIONS: Record<string, number> = {
 export const cityRadiusKm = (millions: number): number => Math.max(2, 4 * Math.sqrt(millions));
 
 /**
- * Points of interest per 1,000 inhabitants, by category: about half of what the real places of
- * Vienna show for what its data covers (restaurants 1.5, kindergartens 0.85, pharmacies 0.17),
- * to keep the demo snapshot small; the same order of magnitude elsewhere.
+ * Points of interest per 1,000 inhabitants, by category: a third to half of what the real
+ * places of Vienna show for what its data covers (restaurants 1.5, kindergartens 0.85,
+ * pharmacies 0.17), to keep the demo snapshot small; the same order of magnitude elsewhere.
  */
 export const POIS_PER_1000: Record<PoiCategory, number> = {
   pharmacy: 0.1,
