@@ -7,11 +7,11 @@ const TODAY = '2026-11-21';
 const fingerprint = (dataDir: string) =>
   snapshotRows(
     dataDir,
-    `select count(*)::integer as n, sum(hash(columns(*)))::varchar as h,
+    `select count(*)::integer as n, sum(hash(o))::varchar as h,
        (select sum(hash(t))::varchar from pois t) as pois,
        (select sum(hash(t))::varchar from transit_stops t) as stops,
        (select sum(hash(t))::varchar from indicators t) as indicators
-     from offers`,
+     from offers o`,
   );
 
 describe('demo data generator', () => {
