@@ -2,6 +2,7 @@ import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { SnapshotBuild } from '../build-snapshot.js';
 import { MAIN_CURRENCY } from '../countries.js';
 import { queryRows } from '../duck.js';
+import { hasPreviousTable } from '../import/places.js';
 import type { PlaceArea } from './place-areas.js';
 import { DEMO_INDICATORS, type AreaFacts } from './places-model.js';
 import { hash } from './postcodes.js';
@@ -19,13 +20,7 @@ const DIVISION_KEY = "country_code || ':' || level::varchar || ':' || division_i
 
 /** Divisions of the previous snapshot with indicators that were imported, not generated. */
 async function importedDivisions(build: SnapshotBuild): Promise<Set<string>> {
-  if (!build.hasPrevious) return new Set();
-  const tables = await queryRows(
-    build.db,
-    `select table_name from duckdb_tables() where database_name = 'prev'
-     and table_name in ('indicators', 'snapshot_info')`,
-  );
-  if (!tables.some((t) => t.table_name === 'indicators')) return new Set();
+  if (!(await hasPreviousTable(build, 'indicators'))) return new Set();
   const demo = new Set(
     (
       await queryRows(

@@ -1,7 +1,7 @@
 import type { SnapshotBuild } from '../build-snapshot.js';
 import { queryRows, sqlString } from '../duck.js';
 import { nearestPostcodeSql } from '../import/nearest-postcode.js';
-import { BY_PLACE } from '../import/places.js';
+import { BY_PLACE, hasPreviousTable } from '../import/places.js';
 import { POI_CATEGORY_NAMES, type PoiCategory } from '../places/categories.js';
 import type { Progress } from '../progress.js';
 import { KM_PER_DEGREE, type PlaceArea } from './place-areas.js';
@@ -12,16 +12,6 @@ import { Random } from './random.js';
 /** Ids of generated places start with this; `generate` replaces them and keeps the others. */
 export const DEMO_ID_PREFIX = 'demo-';
 
-/** Whether the previous snapshot has the table (a snapshot from before places had none). */
-async function hasPrevious(build: SnapshotBuild, table: string): Promise<boolean> {
-  if (!build.hasPrevious) return false;
-  const rows = await queryRows(
-    build.db,
-    `select 1 from duckdb_tables() where database_name = 'prev' and table_name = '${table}'`,
-  );
-  return rows.length > 0;
-}
-
 /**
  * What imported (not generated) places the previous snapshot has, by the district of their
  * nearest postcode: `country:region:category` for points of interest, `country:region` for
@@ -31,7 +21,7 @@ async function importedRegions(
   build: SnapshotBuild,
   table: 'pois' | 'transit_stops',
 ): Promise<Set<string>> {
-  if (!(await hasPrevious(build, table))) return new Set();
+  if (!(await hasPreviousTable(build, table))) return new Set();
   const category = table === 'pois' ? 'category' : 'null::varchar';
   await build.db.run(`
     create or replace temp table imported_places as
@@ -178,7 +168,7 @@ export async function generatePlaces(
     ['pois', 'gen_pois'],
     ['transit_stops', 'gen_stops'],
   ] as const) {
-    const kept = (await hasPrevious(build, table))
+    const kept = (await hasPreviousTable(build, table))
       ? `select * from prev.${table} where not starts_with(id, '${DEMO_ID_PREFIX}') union all by name`
       : '';
     await build.db.run(`

@@ -91,7 +91,7 @@ export async function prepareIndicators(build: SnapshotBuild): Promise<void> {
       order by line desc) = 1`);
 }
 
-async function hasPreviousTable(build: SnapshotBuild, table: string): Promise<boolean> {
+export async function hasPreviousTable(build: SnapshotBuild, table: string): Promise<boolean> {
   if (!build.hasPrevious) return false;
   const found = await build.db.runAndReadAll(
     `select 1 from duckdb_tables() where database_name = 'prev' and table_name = '${table}'`,
