@@ -63,6 +63,17 @@ export async function copyTruth(build: SnapshotBuild): Promise<void> {
 }
 
 /**
+ * Carries over what the previous snapshot says about its generated places (`places.%` keys:
+ * which indicators are demo ones), for builds that keep them.
+ */
+export async function copyPlacesInfo(build: SnapshotBuild): Promise<void> {
+  if (!build.hasPrevious) return;
+  await build.db.run(
+    "insert into snapshot_info select * from prev.snapshot_info where key like 'places.%'",
+  );
+}
+
+/**
  * Rows per row group in snapshot files (DuckDB's default is 122,880). Queries name one division
  * or a small area, and DuckDB skips row groups by their min/max values: smaller groups mean
  * reading a few thousand rows instead of a hundred thousand. Measured at 1 M offers: a level-8

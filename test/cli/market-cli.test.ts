@@ -56,9 +56,25 @@ describe('propdata import / generate / convert', () => {
       env,
     );
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/generated 2000 offers and 10 building projects \(seed 3\)/);
-    expect(
-      await snapshotRows(env.PROPDATA_DATA_DIR ?? '', 'select count(*)::integer as n from offers'),
-    ).toEqual([{ n: 2000 }]);
+    const printed =
+      /generated 2000 offers, 10 building projects, (\d+) points of interest, (\d+) transit stops and (\d+) indicator values of (\d+) divisions \(seed 3\)/.exec(
+        result.stdout,
+      );
+    expect(printed, result.stdout).not.toBeNull();
+    const [counts] = await snapshotRows(
+      env.PROPDATA_DATA_DIR ?? '',
+      `select (select count(*) from offers)::integer as offers,
+         (select count(*) from pois)::integer as pois,
+         (select count(*) from transit_stops)::integer as stops,
+         (select count(*) from indicators)::integer as indicators,
+         (select count(distinct (country_code, level, division_id)) from indicators)::integer as divisions`,
+    );
+    expect(counts).toEqual({
+      offers: 2000,
+      pois: Number(printed?.[1]),
+      stops: Number(printed?.[2]),
+      indicators: Number(printed?.[3]),
+      divisions: Number(printed?.[4]),
+    });
   });
 });

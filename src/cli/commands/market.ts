@@ -77,7 +77,9 @@ export function registerMarketCommands(program: Command): void {
 
   program
     .command('generate')
-    .description('replace offers and building projects with a deterministic demo market')
+    .description(
+      'replace offers, building projects and generated places with a deterministic demo market',
+    )
     .option('--offers <n>', 'number of offers', positiveInteger('--offers', 50_000_000), 300_000)
     .option(
       '--projects <n>',
@@ -104,7 +106,7 @@ export function registerMarketCommands(program: Command): void {
           progress: terminalProgress(),
         });
         print(
-          `generated ${result.offers} offers and ${result.projects} building projects (seed ${options.seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+          `generated ${result.offers} offers, ${result.projects} building projects, ${result.pois} points of interest, ${result.stops} transit stops and ${result.indicators} indicator values of ${result.divisions} divisions (seed ${options.seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
         );
       } catch (error) {
         if (error instanceof ImportBusyError) throw new CliError(error.message);

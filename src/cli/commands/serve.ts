@@ -65,7 +65,9 @@ export function registerServeCommand(program: Command): void {
         return;
       }
       if (options.demo && (await countOffers(config.dataDir)) === 0) {
-        print(`First start: generating ${DEMO_OFFERS} demo offers (about 20 s)…`);
+        print(
+          `First start: generating ${DEMO_OFFERS} demo offers and their places (under a minute)…`,
+        );
         await generateDemoData(config.dataDir, {
           offers: DEMO_OFFERS,
           projects: DEMO_PROJECTS,

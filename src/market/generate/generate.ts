@@ -1,8 +1,7 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { dateValue } from '@duckdb/node-api';
-import { buildSnapshot, copyPrevious, type SnapshotBuild } from '../build-snapshot.js';
-import { COUNTRIES, isCountryCode, type CountryCode } from '../countries.js';
-import { queryRows } from '../duck.js';
+import { buildSnapshot, copyPrevious } from '../build-snapshot.js';
+import { COUNTRIES, type CountryCode } from '../countries.js';
 import { ensureMarketData } from '../import/run-import.js';
 import { silentProgress, type Progress } from '../progress.js';
 import {
@@ -16,11 +15,14 @@ import {
   CITIES,
   COUNTRY_SHARE,
   GROSS_YIELD,
-  locationFactor,
   priceIndex,
   rentIndex,
   SALE_SHARE,
 } from './market-model.js';
+import { DEMO_INDICATOR_DIVISIONS_KEY, generateIndicators } from './indicators.js';
+import { placeAreas } from './place-areas.js';
+import { DEMO_ID_PREFIX, generatePlaces } from './places.js';
+import { loadPostcodes, postcodeWeights, type Postcode } from './postcodes.js';
 import { cumulativeSums, Random } from './random.js';
 
 export interface GenerateOptions {
@@ -32,65 +34,18 @@ export interface GenerateOptions {
   progress?: Progress;
 }
 
-interface Postcode {
-  country: CountryCode;
-  id: string;
-  name: string;
-  level6: string | null;
-  level8: string | null;
-  latitude: number;
-  longitude: number;
-  location: number;
-  /** Regional price effect of the postcode's level-6 division (stable per division). */
-  regional: number;
+export interface GenerateResult {
+  offers: number;
+  projects: number;
+  pois: number;
+  stops: number;
+  /** Indicator values, and the divisions they describe. */
+  indicators: number;
+  divisions: number;
 }
 
 const DAY_MS = 86_400_000;
 const FIRST_DAY = Date.UTC(2015, 0, 1) / DAY_MS;
-
-/** A number from a string, stable across runs: seeds the per-division price effects. */
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
-  const rows = await queryRows(
-    build.db,
-    `select country_code, id, name, level6_id, level8_id, latitude, longitude from divisions
-     where level = 100 and latitude is not null order by country_code, id`,
-  );
-  return rows.flatMap((r) => {
-    const country = String(r.country_code);
-    if (!isCountryCode(country)) return [];
-    const latitude = Number(r.latitude);
-    const longitude = Number(r.longitude);
-    const level6 = r.level6_id === null ? null : String(r.level6_id);
-    const regionalRandom = new Random(hash(`${country}:${level6 ?? String(r.id)}`));
-    return [
-      {
-        country,
-        id: String(r.id),
-        name: String(r.name),
-        level6,
-        level8: r.level8_id === null ? null : String(r.level8_id),
-        latitude,
-        longitude,
-        location: locationFactor(country, latitude, longitude),
-        regional: Math.exp(0.1 * regionalRandom.normal()),
-      },
-    ];
-  });
-}
-
-/** Offers gather where postcodes are dense (towns) and where prices are high (cities). */
-function postcodeWeights(postcodes: Postcode[]): number[] {
-  const cell = (p: Postcode) => `${Math.floor(p.latitude * 20)}:${Math.floor(p.longitude * 20)}`;
-  const density = new Map<string, number>();
-  for (const p of postcodes) density.set(cell(p), (density.get(cell(p)) ?? 0) + 1);
-  return postcodes.map((p) => (density.get(cell(p)) ?? 1) * p.location);
-}
 
 function buildingYear(random: Random, startYear: number): number {
   const u = random.uniform();
@@ -271,13 +226,13 @@ function appendProject(
 const BATCH = 50_000;
 
 /**
- * Replaces offers and building projects with a deterministic demo market (the same seed gives
- * the same rows). Divisions are kept.
+ * Replaces offers, building projects and the generated places with a deterministic demo market
+ * (the same seed gives the same rows). Divisions and imported places are kept.
  */
 export async function generateDemoData(
   dataDir: string,
   options: GenerateOptions,
-): Promise<{ offers: number; projects: number }> {
+): Promise<GenerateResult> {
   await ensureMarketData(dataDir);
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const todayDay = Math.floor(Date.parse(`${today}T00:00:00Z`) / DAY_MS);
@@ -285,11 +240,13 @@ export async function generateDemoData(
   const progress = options.progress ?? silentProgress;
   return buildSnapshot(dataDir, async (build) => {
     await copyPrevious(build, 'divisions');
-    // Places data is not generated: what was imported stays.
-    for (const table of ['pois', 'transit_stops', 'indicators'] as const) {
-      await copyPrevious(build, table);
-    }
     const postcodes = await loadPostcodes(build);
+    const areas = await placeAreas(build, postcodes);
+    const places = await generatePlaces(build, areas, options.seed, progress);
+    const indicators = await generateIndicators(build, areas, options.seed);
+    await build.db.run(`insert into snapshot_info values ('places.generated', $text)`, {
+      text: `demo data, generated with seed ${String(options.seed)}: ${String(places.pois)} points of interest and ${String(places.stops)} stops with ids starting "${DEMO_ID_PREFIX}", indicators of ${String(indicators.divisions)} divisions (${DEMO_INDICATOR_DIVISIONS_KEY})`,
+    });
     const random = new Random(options.seed);
 
     await build.db.run(`create temp table gen_offers (${OFFER_COLUMNS})`);
@@ -340,6 +297,6 @@ export async function generateDemoData(
     await build.db.run('insert into projects select * from gen_projects order by country_code, id');
     progress.update(1);
     progress.stop();
-    return { offers: options.offers, projects: options.projects };
+    return { offers: options.offers, projects: options.projects, ...places, ...indicators };
   });
 }

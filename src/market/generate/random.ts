@@ -46,6 +46,23 @@ export class Random {
     return median * Math.exp(sigma * this.normal());
   }
 
+  /**
+   * Poisson count with mean `mean`: by multiplying uniforms for small means (exact), by a
+   * rounded normal for large ones (where the two are indistinguishable at a glance).
+   */
+  poisson(mean: number): number {
+    if (mean <= 0) return 0;
+    if (mean > 30) return Math.max(0, Math.round(mean + Math.sqrt(mean) * this.normal()));
+    const limit = Math.exp(-mean);
+    let count = 0;
+    let product = this.uniform();
+    while (product > limit) {
+      count += 1;
+      product *= this.uniform();
+    }
+    return count;
+  }
+
   /** Index drawn in proportion to weights, given their running sums. */
   weightedIndex(cumulative: Float64Array): number {
     const total = cumulative[cumulative.length - 1] ?? 0;

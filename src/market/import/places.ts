@@ -94,7 +94,7 @@ export async function prepareIndicators(build: SnapshotBuild): Promise<void> {
       order by line desc) = 1`);
 }
 
-async function hasPreviousTable(build: SnapshotBuild, table: string): Promise<boolean> {
+export async function hasPreviousTable(build: SnapshotBuild, table: string): Promise<boolean> {
   if (!build.hasPrevious) return false;
   const found = await build.db.runAndReadAll(
     `select 1 from duckdb_tables() where database_name = 'prev' and table_name = '${table}'`,
@@ -126,7 +126,7 @@ async function writeKeyed(
 }
 
 // Points are ordered by place (as offers_by_place is): a radius search reads few row groups.
-const BY_PLACE = 'country_code, floor(latitude * 20), longitude';
+export const BY_PLACE = 'country_code, floor(latitude * 20), longitude';
 
 export const writePois = (build: SnapshotBuild, replace: boolean) =>
   writeKeyed(build, 'pois', ['country_code', 'id'], BY_PLACE, replace);

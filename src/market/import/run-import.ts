@@ -1,5 +1,6 @@
 import {
   buildSnapshot,
+  copyPlacesInfo,
   copyPrevious,
   copyTruth,
   MARKET_TABLES,
@@ -128,6 +129,8 @@ async function importInto(
   }
   // The demo truth describes the generated offers only: an offers import drops it.
   if (plan.table !== 'offers') await copyTruth(build);
+  // A replaced indicators table has no generated indicators left to describe.
+  if (plan.table !== 'indicators' || options.replace !== true) await copyPlacesInfo(build);
   await loadIncoming(build.db, file, plan.fields);
   progress.next();
   await plan.prepare(build, options.today ?? utcToday());
@@ -172,6 +175,7 @@ export async function ensureMarketData(dataDir: string): Promise<void> {
       // Another process created the first snapshot while this one waited: keep its data.
       for (const table of MARKET_TABLES) await copyPrevious(build, table);
       await copyTruth(build);
+      await copyPlacesInfo(build);
       return;
     }
     await importInto(build, 'divisions', REFERENCE_DIVISIONS_FILE, {});
