@@ -79,6 +79,11 @@ export const placesEn = {
   'indicator.people_single_mother_household': 'People in single mothers’ households',
   'indicator.people_single_father_household': 'People in single fathers’ households',
   'indicator.people_shared_household': 'People in shared households',
+  'indicator.pct_over_65': 'Aged 65 and over',
+  'indicator.avg_household_size': 'Average household size',
+  'indicator.dwellings': 'Dwellings',
+  'indicator.pct_owner_occupied': 'Owner-occupied dwellings',
+  'indicator.pct_single_households': 'Single-person households',
   'unit.persons': 'persons',
   'unit.density': 'persons per km²',
   'unit.years': 'years',
@@ -86,6 +91,7 @@ export const placesEn = {
   'unit.eurYear': 'EUR per year',
   'unit.percent': '%',
   'unit.per1000': 'per 1,000 inhabitants',
+  'unit.dwellings': 'dwellings',
   sources: 'Data sources',
 };
 
@@ -167,6 +173,11 @@ export const placesDe: PlacesCatalogue = {
   'indicator.people_single_mother_household': 'Personen bei alleinerziehenden Müttern',
   'indicator.people_single_father_household': 'Personen bei alleinerziehenden Vätern',
   'indicator.people_shared_household': 'Personen in Wohngemeinschaften',
+  'indicator.pct_over_65': '65 Jahre und älter',
+  'indicator.avg_household_size': 'Durchschnittliche Haushaltsgröße',
+  'indicator.dwellings': 'Wohnungen',
+  'indicator.pct_owner_occupied': 'Eigentümergenutzte Wohnungen',
+  'indicator.pct_single_households': 'Einpersonenhaushalte',
   'unit.persons': 'Personen',
   'unit.density': 'Personen je km²',
   'unit.years': 'Jahre',
@@ -174,6 +185,7 @@ export const placesDe: PlacesCatalogue = {
   'unit.eurYear': 'EUR pro Jahr',
   'unit.percent': '%',
   'unit.per1000': 'je 1.000 Einwohner',
+  'unit.dwellings': 'Wohnungen',
   sources: 'Datenquellen',
 };
 
@@ -253,6 +265,11 @@ export const placesFr: PlacesCatalogue = {
   'indicator.people_single_mother_household': 'Personnes en ménage de mère seule',
   'indicator.people_single_father_household': 'Personnes en ménage de père seul',
   'indicator.people_shared_household': 'Personnes en colocation',
+  'indicator.pct_over_65': '65 ans et plus',
+  'indicator.avg_household_size': 'Taille moyenne des ménages',
+  'indicator.dwellings': 'Logements',
+  'indicator.pct_owner_occupied': 'Logements occupés par leur propriétaire',
+  'indicator.pct_single_households': 'Ménages d’une personne',
   'unit.persons': 'personnes',
   'unit.density': 'personnes par km²',
   'unit.years': 'ans',
@@ -260,6 +277,7 @@ export const placesFr: PlacesCatalogue = {
   'unit.eurYear': 'EUR par an',
   'unit.percent': '%',
   'unit.per1000': 'pour 1 000 habitants',
+  'unit.dwellings': 'logements',
   sources: 'Sources des données',
 };
 
@@ -339,6 +357,11 @@ export const placesIt: PlacesCatalogue = {
   'indicator.people_single_mother_household': 'Persone in famiglie di madri sole',
   'indicator.people_single_father_household': 'Persone in famiglie di padri soli',
   'indicator.people_shared_household': 'Persone in coabitazione',
+  'indicator.pct_over_65': '65 anni e più',
+  'indicator.avg_household_size': 'Dimensione media delle famiglie',
+  'indicator.dwellings': 'Abitazioni',
+  'indicator.pct_owner_occupied': 'Abitazioni occupate dal proprietario',
+  'indicator.pct_single_households': 'Famiglie unipersonali',
   'unit.persons': 'persone',
   'unit.density': 'persone per km²',
   'unit.years': 'anni',
@@ -346,6 +369,7 @@ export const placesIt: PlacesCatalogue = {
   'unit.eurYear': 'EUR all’anno',
   'unit.percent': '%',
   'unit.per1000': 'ogni 1.000 abitanti',
+  'unit.dwellings': 'abitazioni',
   sources: 'Fonti dei dati',
 };
 
@@ -425,6 +449,11 @@ export const placesNl: PlacesCatalogue = {
   'indicator.people_single_mother_household': 'Personen bij alleenstaande moeders',
   'indicator.people_single_father_household': 'Personen bij alleenstaande vaders',
   'indicator.people_shared_household': 'Personen in woongemeenschappen',
+  'indicator.pct_over_65': '65 jaar en ouder',
+  'indicator.avg_household_size': 'Gemiddelde huishoudensgrootte',
+  'indicator.dwellings': 'Woningen',
+  'indicator.pct_owner_occupied': 'Koopwoningen',
+  'indicator.pct_single_households': 'Eenpersoonshuishoudens',
   'unit.persons': 'personen',
   'unit.density': 'personen per km²',
   'unit.years': 'jaar',
@@ -432,6 +461,7 @@ export const placesNl: PlacesCatalogue = {
   'unit.eurYear': 'EUR per jaar',
   'unit.percent': '%',
   'unit.per1000': 'per 1.000 inwoners',
+  'unit.dwellings': 'woningen',
   sources: 'Gegevensbronnen',
 };
 
@@ -511,6 +541,11 @@ export const placesCs: PlacesCatalogue = {
   'indicator.people_single_mother_household': 'Osoby v domácnostech osamělých matek',
   'indicator.people_single_father_household': 'Osoby v domácnostech osamělých otců',
   'indicator.people_shared_household': 'Osoby ve sdíleném bydlení',
+  'indicator.pct_over_65': '65 let a více',
+  'indicator.avg_household_size': 'Průměrná velikost domácnosti',
+  'indicator.dwellings': 'Byty',
+  'indicator.pct_owner_occupied': 'Byty obývané vlastníkem',
+  'indicator.pct_single_households': 'Jednočlenné domácnosti',
   'unit.persons': 'osob',
   'unit.density': 'osob na km²',
   'unit.years': 'let',
@@ -518,6 +553,7 @@ export const placesCs: PlacesCatalogue = {
   'unit.eurYear': 'EUR ročně',
   'unit.percent': '%',
   'unit.per1000': 'na 1 000 obyvatel',
+  'unit.dwellings': 'bytů',
   sources: 'Zdroje dat',
 };
 
@@ -597,6 +633,11 @@ export const placesSk: PlacesCatalogue = {
   'indicator.people_single_mother_household': 'Osoby v domácnostiach osamelých matiek',
   'indicator.people_single_father_household': 'Osoby v domácnostiach osamelých otcov',
   'indicator.people_shared_household': 'Osoby v spoločnom bývaní',
+  'indicator.pct_over_65': '65 rokov a viac',
+  'indicator.avg_household_size': 'Priemerná veľkosť domácnosti',
+  'indicator.dwellings': 'Byty',
+  'indicator.pct_owner_occupied': 'Byty obývané vlastníkom',
+  'indicator.pct_single_households': 'Jednočlenné domácnosti',
   'unit.persons': 'osôb',
   'unit.density': 'osôb na km²',
   'unit.years': 'rokov',
@@ -604,5 +645,6 @@ export const placesSk: PlacesCatalogue = {
   'unit.eurYear': 'EUR ročne',
   'unit.percent': '%',
   'unit.per1000': 'na 1 000 obyvateľov',
+  'unit.dwellings': 'bytov',
   sources: 'Zdroje údajov',
 };

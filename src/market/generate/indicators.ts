@@ -1,10 +1,11 @@
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { SnapshotBuild } from '../build-snapshot.js';
 import { MAIN_CURRENCY } from '../countries.js';
-import { queryRows } from '../duck.js';
+import { queryRows, sqlString } from '../duck.js';
 import { hasPreviousTable } from '../import/places.js';
 import type { PlaceArea } from './place-areas.js';
 import { DEMO_INDICATORS, type AreaFacts } from './places-model.js';
+import { DEMO_SOURCE } from './places.js';
 import { hash } from './postcodes.js';
 import { Random } from './random.js';
 
@@ -106,7 +107,7 @@ export async function generateIndicators(
     `insert into indicators by name
      select * from (
        ${imported.size > 0 ? `select * from prev.indicators where list_contains($imported, ${DIVISION_KEY}) union all by name` : ''}
-       select * from gen_indicators)
+       select *, ${sqlString(DEMO_SOURCE)} as source from gen_indicators)
      order by country_code, level, division_id, indicator, year`,
     imported.size > 0 ? { imported: listValue([...imported]) } : {},
     imported.size > 0 ? { imported: LIST(VARCHAR) } : {},

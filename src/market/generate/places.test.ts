@@ -5,6 +5,7 @@ import { csv, referenceDataDir, snapshotRows, writeFile } from '../../../test/he
 import { COUNTRIES } from '../countries.js';
 import { importFile } from '../import/run-import.js';
 import { POI_CATEGORIES, POI_GROUPS } from '../places/categories.js';
+import { isSocioIndicator } from '../places/indicators.js';
 import { generateDemoData } from './generate.js';
 import { DEMO_INDICATORS, POIS_PER_1000, POPULATION_MILLIONS } from './places-model.js';
 
@@ -32,7 +33,8 @@ describe('demo places', () => {
     const pois = await snapshotRows(
       dataDir,
       `select country_code, category, count(*)::integer as n,
-         bool_and(starts_with(id, 'demo-poi-') and starts_with(name, 'Demo ')) as marked
+         bool_and(starts_with(id, 'demo-poi-') and starts_with(name, 'Demo ')
+           and source = 'Demo data (generated, not real)') as marked
        from pois group by all`,
     );
     for (const country of COUNTRIES) {
@@ -48,7 +50,8 @@ describe('demo places', () => {
     const stops = await snapshotRows(
       dataDir,
       `select country_code, count(*)::integer as n,
-         bool_and(starts_with(id, 'demo-stop-') and starts_with(name, 'Demo stop ')) as marked
+         bool_and(starts_with(id, 'demo-stop-') and starts_with(name, 'Demo stop ')
+           and source = 'Demo data (generated, not real)') as marked
        from transit_stops group by all order by all`,
     );
     expect(stops.map((r) => r.country_code)).toEqual([...COUNTRIES]);
@@ -57,13 +60,16 @@ describe('demo places', () => {
     const indicators = await snapshotRows(
       dataDir,
       `select country_code, list(distinct indicator order by indicator) as names,
-         count(*) filter (where unit is null or year is null)::integer as incomplete
+         count(*) filter (where unit is null or year is null
+           or source is distinct from 'Demo data (generated, not real)')::integer as incomplete
        from indicators group by all order by all`,
     );
     const names = DEMO_INDICATORS.map((i) => i.name).sort();
     expect(indicators.map((r) => r.country_code)).toEqual([...COUNTRIES]);
     for (const row of indicators) {
       expect(row.names, String(row.country_code)).toEqual(names);
+      // Every generated indicator has a label in the reports' seven languages.
+      for (const name of names) expect(isSocioIndicator(name), name).toBe(true);
       expect(row.incomplete).toBe(0);
     }
     expect(new Set(DEMO_INDICATORS.map((i) => i.group))).toEqual(

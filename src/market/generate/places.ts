@@ -11,6 +11,8 @@ import { Random } from './random.js';
 
 /** Ids of generated places start with this; `generate` replaces them and keeps the others. */
 export const DEMO_ID_PREFIX = 'demo-';
+/** The source every generated place and indicator names, as reports print it. */
+export const DEMO_SOURCE = 'Demo data (generated, not real)';
 
 /**
  * What imported (not generated) places the previous snapshot has, by the district of their
@@ -173,7 +175,8 @@ export async function generatePlaces(
       : '';
     await build.db.run(`
       insert into ${table} by name
-      select * from (${kept} select * from ${generated}) order by ${BY_PLACE}`);
+      select * from (${kept} select *, ${sqlString(DEMO_SOURCE)} as source from ${generated})
+      order by ${BY_PLACE}`);
     await build.db.run(`drop table ${generated}`);
   }
   return { pois: poiCount, stops: stopCount };

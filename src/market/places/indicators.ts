@@ -10,6 +10,7 @@ export const SOCIO_INDICATORS = {
   population: 'demographics',
   population_density: 'demographics',
   avg_age: 'demographics',
+  pct_over_65: 'demographics',
   area_km2: 'demographics',
   net_income: 'economics',
   unemployed_per_1000: 'economics',
@@ -22,6 +23,10 @@ export const SOCIO_INDICATORS = {
   people_single_mother_household: 'housing',
   people_single_father_household: 'housing',
   people_shared_household: 'housing',
+  avg_household_size: 'housing',
+  dwellings: 'housing',
+  pct_owner_occupied: 'housing',
+  pct_single_households: 'housing',
 } as const satisfies Record<string, SocioGroup>;
 export type SocioIndicator = keyof typeof SOCIO_INDICATORS;
 

@@ -22,6 +22,7 @@ const UNIT_KEYS: Record<string, MessageKey> = {
   'EUR per year': 'unit.eurYear',
   '%': 'unit.percent',
   'per 1,000 inhabitants': 'unit.per1000',
+  dwellings: 'unit.dwellings',
 };
 
 const shownNumber = (f: Formats, v: IndicatorValue) =>
