@@ -1,23 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metersBetween as meters, type LatLon as Point } from '../../../test/helpers/haversine.js';
 import { snapshotRows } from '../../../test/helpers/market.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { COUNTRIES } from '../../market/countries.js';
 import { generateDemoData } from '../../market/generate/generate.js';
 import { POI_GROUPS } from '../../market/places/categories.js';
 import type { PoisResponse } from './schemas.js';
-
-type Point = { latitude: number; longitude: number };
-
-/** Haversine distance in meters, written out here as the reference. */
-function meters(a: Point, b: Point): number {
-  const r = (d: number) => (d * Math.PI) / 180;
-  const h =
-    Math.sin(r(b.latitude - a.latitude) / 2) ** 2 +
-    Math.cos(r(a.latitude)) *
-      Math.cos(r(b.latitude)) *
-      Math.sin(r(b.longitude - a.longitude) / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.sqrt(h));
-}
 
 describe('points of interest on the demo market', () => {
   let world: World;
