@@ -93,9 +93,13 @@ export async function startBenchServer(
   const token = await benchToken(databaseUrl);
   const otherToken = await benchToken(databaseUrl, 'other');
   const port = await freePort();
+  // BENCH_PROFILE_DIR=dir: the server writes a CPU profile of each of its threads there at exit.
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
   const child = spawn(
     process.execPath,
-    [...nodeArgs, path.join('bin', 'propdata.js'), 'serve', ...serveArgs],
+    [...profile, ...nodeArgs, path.join('bin', 'propdata.js'), 'serve', ...serveArgs],
     {
       env: {
         ...process.env,

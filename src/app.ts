@@ -136,7 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSecurityHeaders(app);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   const now = options.now ?? (() => new Date());
-  registerAuth(app, stores.accounts.db, now);
+  registerAuth(app, stores.accounts.db, now, config.tokenCacheMs);
   registerJsonGuards(app);
   registerUuidParams(app);
   await registerRateLimit(app, config.rateLimitPerMinute);

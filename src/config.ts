@@ -27,6 +27,11 @@ const EnvSchema = Type.Object({
     Type.String({ pattern: '^(postgres|postgresql|sqlite):', minLength: 8 }),
   ),
   PROPDATA_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 7200 }),
+  PROPDATA_TOKEN_CACHE_MS: Type.Integer({
+    minimum: 0,
+    maximum: limits.tokenCache.maxMs,
+    default: limits.tokenCache.defaultMs,
+  }),
   PROPDATA_MIN_SAMPLE: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   PROPDATA_DUCKDB_THREADS: Type.Integer({ minimum: 0, maximum: 256, default: 0 }),
   PROPDATA_DUCKDB_MEMORY_LIMIT: Type.String({
@@ -75,6 +80,8 @@ export interface Config {
   databaseUrl: string;
   /** Lifetime of the access tokens handed out by the login endpoint. */
   loginTokenTtlSeconds: number;
+  /** How long a token's owner is kept in memory after a lookup; 0: looked up on every request. */
+  tokenCacheMs: number;
   logLevel: LogLevel;
   /** Offer statistics leave a value out when a group has fewer values than this. */
   minSample: number;
@@ -117,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databaseUrl: parsed.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'accounts.sqlite')}`,
     loginTokenTtlSeconds: parsed.PROPDATA_TOKEN_TTL_SECONDS,
+    tokenCacheMs: parsed.PROPDATA_TOKEN_CACHE_MS,
     logLevel: parsed.LOG_LEVEL,
     minSample: parsed.PROPDATA_MIN_SAMPLE,
     duckdbThreads: parsed.PROPDATA_DUCKDB_THREADS,

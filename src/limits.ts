@@ -71,6 +71,15 @@ export const limits = {
     /** Retry-After of a login refused for the bounds above: a check is over within about this. */
     busyRetryAfterSeconds: 1,
   },
+  /** Token owners kept in memory after a lookup (see src/accounts/token-cache.ts): for this
+   * long (overridable with PROPDATA_TOKEN_CACHE_MS, 0 = off) a token another process revoked
+   * may still be accepted here; a revocation in this process takes effect at once. At most
+   * `maxEntries` tokens are kept (the oldest go first). */
+  tokenCache: {
+    defaultMs: 5_000,
+    maxMs: 60_000,
+    maxEntries: 10_000,
+  },
   /** Report templates per owner: enough for every country and purpose, small enough that a
    * template list stays one short answer. Beyond them creation is `409 conflict`. */
   templates: {
@@ -287,5 +296,8 @@ export const limits = {
      * most 20 × 25 MiB) travel as buffers outside this heap. */
     workerHeapMb: 512,
     renderMs: 30_000,
+    /** Transparent PNGs made opaque for the page, kept per render worker by content, so a
+     * dossier's next reports skip the conversion; bounded so 20 large floor plans still fit. */
+    printImageCacheBytes: 64 * 1024 * 1024,
   },
 } as const;

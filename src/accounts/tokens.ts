@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountDb } from './database.js';
 import { hashToken, newTokenSecret } from './secrets.js';
 import type { TokenKind, TokenRow } from './tables.js';
+import type { TokenCache } from './token-cache.js';
 
 export interface IssuedToken {
   id: string;
@@ -71,11 +72,32 @@ export interface TokenOwner {
   revokedAt: string | null;
 }
 
+/**
+ * The owner caches of account databases: kept with the database object rather than passed
+ * along, so that every revocation through that database clears its cache — none can forget to.
+ */
+const ownerCaches = new WeakMap<AccountDb, TokenCache<TokenOwner>>();
+
+/** From now on, `findTokenOwner` on `db` answers from `cache` what it found within its lifetime. */
+export function cacheTokenOwners(db: AccountDb, cache: TokenCache<TokenOwner>): void {
+  ownerCaches.set(db, cache);
+}
+
 /** The token and its user, whatever the token's state; the caller decides what counts as valid. */
 export async function findTokenOwner(
   db: AccountDb,
   secret: string,
 ): Promise<TokenOwner | undefined> {
+  const tokenHash = hashToken(secret);
+  const cache = ownerCaches.get(db);
+  const cached = cache?.get(tokenHash);
+  if (cached) return cached;
+  const owner = await lookUpTokenOwner(db, tokenHash);
+  if (owner) cache?.set(tokenHash, owner);
+  return owner;
+}
+
+async function lookUpTokenOwner(db: AccountDb, tokenHash: string): Promise<TokenOwner | undefined> {
   const row = await db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
@@ -87,7 +109,7 @@ export async function findTokenOwner(
       'users.organization_id as organizationId',
       'users.is_admin as isAdmin',
     ])
-    .where('tokens.token_hash', '=', hashToken(secret))
+    .where('tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
   return row && { ...row, isAdmin: row.isAdmin === 1 };
 }
@@ -117,5 +139,7 @@ export async function revokeTokens(
   else if ('id' in target) query = query.where('id', '=', target.id);
   else query = query.where('user_id', '=', target.userId);
   const result = await query.executeTakeFirst();
+  // Cached owners say "not revoked": in this process a revocation takes effect at once.
+  ownerCaches.get(db)?.clear();
   return Number(result.numUpdatedRows);
 }

@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountDb } from '../accounts/database.js';
+import { TokenCache } from '../accounts/token-cache.js';
+import { cacheTokenOwners } from '../accounts/tokens.js';
+import { limits } from '../limits.js';
 import { resolveCaller, unauthenticated, type Caller } from './caller.js';
 import { AppError } from './problem.js';
 import { errorResponses } from './schemas.js';
@@ -91,8 +94,20 @@ const declaresBody = (request: FastifyRequest): boolean =>
   request.headers['transfer-encoding'] !== undefined ||
   Number(request.headers['content-length'] ?? 0) > 0;
 
-/** Authenticates requests by token; `now` is the clock token expiry is checked against. */
-export function registerAuth(app: FastifyInstance, db: AccountDb, now: () => Date): void {
+/**
+ * Authenticates requests by token; `now` is the clock token expiry (and the owner cache's
+ * lifetime, `tokenCacheMs`) is measured against.
+ */
+export function registerAuth(
+  app: FastifyInstance,
+  db: AccountDb,
+  now: () => Date,
+  tokenCacheMs: number,
+): void {
+  cacheTokenOwners(
+    db,
+    new TokenCache(tokenCacheMs, limits.tokenCache.maxEntries, () => now().getTime()),
+  );
   app.decorateRequest('caller', null);
   const catalog: CatalogRoute[] = [];
   app.decorate('routeCatalog', catalog);

@@ -32,24 +32,49 @@ export function newDocument(title: string, author: string): Doc {
     info: { Title: title, Author: author, Creator: 'propdata' },
     // Reports are documents to navigate: show the outline when opened.
     displayTitle: true,
+    // No default font: pdfkit would parse Helvetica's metrics for every document, unused.
+    font: null as unknown as string,
   });
   const fonts = reportFonts();
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
   reuseParsedFonts(doc);
+  doc.font('regular');
   return doc;
 }
 
-type MakeFont = new (doc: Doc, font: object, id: string) => { name: string };
+type LayoutCache = Record<string, unknown>;
+type EmbeddedFont = { name: string; layoutCache?: LayoutCache };
+type MakeFont = new (doc: Doc, font: object, id: string) => EmbeddedFont;
 
 /** pdfkit's inner font state, as of the pinned version: what `reuseParsedFonts` fills in. */
 interface FontInternals {
-  _font: { font: object; constructor: MakeFont };
+  _font: EmbeddedFont & { font: object; constructor: MakeFont };
   _fontCount: number;
   _fontFamilies: Record<string, unknown>;
 }
 
 let parsed: { make: MakeFont; regular: object; bold: object } | undefined;
+
+/** Words laid out per typeface, shared by the worker's documents; renewed when this large. */
+const LAYOUT_CACHE_WORDS = 50_000;
+const layouts: Record<'regular' | 'bold', { words: LayoutCache }> = {
+  regular: { words: Object.create(null) as LayoutCache },
+  bold: { words: Object.create(null) as LayoutCache },
+};
+
+/**
+ * pdfkit lays out (shapes) each word with fontkit once per document and keeps the result in the
+ * document's font; the result depends on the typeface and the word only, so the worker's
+ * documents share one such cache per typeface (shaping was a fifth of a report's render time).
+ */
+function sharedLayouts(font: EmbeddedFont, key: 'regular' | 'bold'): void {
+  const shared = layouts[key];
+  if (Object.keys(shared.words).length > LAYOUT_CACHE_WORDS) {
+    shared.words = Object.create(null) as LayoutCache;
+  }
+  font.layoutCache = shared.words;
+}
 
 /**
  * pdfkit parses a registered TTF anew in every document (fontkit.create), and fontkit then
@@ -62,7 +87,9 @@ function reuseParsedFonts(doc: Doc): void {
   if (!parsed) {
     doc.font('regular');
     const regular = inner._font;
+    sharedLayouts(regular, 'regular');
     doc.font('bold');
+    sharedLayouts(inner._font, 'bold');
     parsed = { make: regular.constructor, regular: regular.font, bold: inner._font.font };
     return;
   }
@@ -71,6 +98,7 @@ function reuseParsedFonts(doc: Doc): void {
     ['bold', parsed.bold],
   ] as const) {
     const embedded = new parsed.make(doc, font, `F${String(++inner._fontCount)}`);
+    sharedLayouts(embedded, key);
     inner._fontFamilies[key] = embedded;
     inner._fontFamilies[embedded.name] = embedded;
   }

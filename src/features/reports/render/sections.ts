@@ -6,6 +6,7 @@ import { accessibility, nearestStops } from './accessibility.js';
 import { amenities, hasAmenities } from './amenities.js';
 import { barChart, histogram, locationMap } from './charts.js';
 import { environment } from './environment.js';
+import { printableImage } from './print-images.js';
 import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
 import {
@@ -138,7 +139,7 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
     room(ctx.doc, Math.min(maxHeight, 200) + 30);
     const top = ctx.doc.y;
     const height = Math.min(maxHeight, CONTENT_BOTTOM - top - 24);
-    ctx.doc.image(Buffer.from(image.bytes), STYLE.margin, top, {
+    ctx.doc.image(printableImage(image.bytes), STYLE.margin, top, {
       fit: [CONTENT_WIDTH, height],
       align: 'center',
     });
