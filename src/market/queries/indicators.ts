@@ -44,38 +44,45 @@ export async function indicatorsAround(
     year: number;
   },
 ): Promise<{ area: AreaDivision[]; indicators: AreaIndicator[] }> {
-  const params = {
-    country: search.countryCode,
-    lat: search.point.latitude,
-    lon: search.point.longitude,
-    year: search.year,
-  };
-  const area = `
-    with n as (
-      select id, level6_id, level8_id from divisions
-      where country_code = $country and level = 100 and latitude is not null
-      order by (latitude - $lat) ** 2 + ((longitude - $lon) * cos(radians($lat))) ** 2, id
-      limit 1),
-    keys as (
-      select 100 as level, id from n
-      union all select 8, level8_id from n where level8_id is not null
-      union all select 6, level6_id from n where level6_id is not null)
-    select k.level, k.id, d.name from keys k
-    join divisions d on d.country_code = $country and d.level = k.level and d.id = k.id`;
-  const divisions = await queryPrepared(db, `${area} order by k.level desc`, {
-    country: params.country,
-    lat: params.lat,
-    lon: params.lon,
-  });
+  const divisions = await queryPrepared(
+    db,
+    `with n as (
+       select id, level6_id, level8_id from divisions
+       where country_code = $country and level = 100 and latitude is not null
+       order by (latitude - $lat) ** 2 + ((longitude - $lon) * cos(radians($lat))) ** 2, id
+       limit 1),
+     keys as (
+       select 100 as level, id from n
+       union all select 8, level8_id from n where level8_id is not null
+       union all select 6, level6_id from n where level6_id is not null)
+     select k.level, k.id, d.name from keys k
+     join divisions d on d.country_code = $country and d.level = k.level and d.id = k.id
+     order by k.level desc`,
+    { country: search.countryCode, lat: search.point.latitude, lon: search.point.longitude },
+  );
+  const area = divisions.map((d) => ({
+    level: numberOf(d.level),
+    id: String(d.id),
+    name: String(d.name),
+  }));
+  // The divisions found above, bound as values: the nearest postcode is searched once.
+  const idOf = (level: number) => area.find((d) => d.level === level)?.id ?? null;
   const rows = await queryPrepared(
     db,
-    `with area as (${area})
-     select i.indicator, i.level, i.division_id, a.name, i.year, i.value, i.unit, i.source
+    `with area as (
+       select * from (values (100, $id100), (8, $id8), (6, $id6)) a(level, id) where id is not null)
+     select i.indicator, i.level, i.division_id, i.year, i.value, i.unit, i.source
      from indicators i join area a on i.level = a.level and i.division_id = a.id
      where i.country_code = $country and i.year <= $year
      qualify row_number() over (partition by i.indicator, i.level order by i.year desc) = 1
      order by i.indicator, i.level desc`,
-    params,
+    {
+      country: search.countryCode,
+      year: search.year,
+      id100: idOf(100),
+      id8: idOf(8),
+      id6: idOf(6),
+    },
   );
   const byIndicator = new Map<string, IndicatorValue[]>();
   for (const r of rows) {
@@ -83,7 +90,7 @@ export async function indicatorsAround(
       indicator: String(r.indicator),
       level: numberOf(r.level),
       divisionId: String(r.division_id),
-      divisionName: String(r.name),
+      divisionName: area.find((d) => d.level === numberOf(r.level))?.name ?? '',
       year: numberOf(r.year),
       value: Number(r.value),
       unit: textOrNull(r.unit),
@@ -92,11 +99,7 @@ export async function indicatorsAround(
     byIndicator.set(value.indicator, [...(byIndicator.get(value.indicator) ?? []), value]);
   }
   return {
-    area: divisions.map((d) => ({
-      level: numberOf(d.level),
-      id: String(d.id),
-      name: String(d.name),
-    })),
+    area,
     indicators: [...byIndicator.values()].flatMap(([value, wider]) =>
       value ? [{ value, wider: wider ?? null }] : [],
     ),
