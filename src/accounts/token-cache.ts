@@ -1,5 +1,5 @@
 /**
- * Token owners found recently, by token hash, so a token in steady use costs no account query
+ * Token owners found recently, by token, so a token in steady use costs no account query
  * per request (on a small statistics request the lookup was a third of the service's time).
  *
  * Positive only: an unknown token is looked up every time, so guessing fills nothing. What an
@@ -17,25 +17,25 @@ export class TokenCache<Owner> {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  get(tokenHash: string): Owner | undefined {
-    const entry = this.#entries.get(tokenHash);
+  get(token: string): Owner | undefined {
+    const entry = this.#entries.get(token);
     if (!entry) return undefined;
     if (entry.until <= this.clock()) {
-      this.#entries.delete(tokenHash);
+      this.#entries.delete(token);
       return undefined;
     }
     return entry.owner;
   }
 
-  set(tokenHash: string, owner: Owner): void {
+  set(token: string, owner: Owner): void {
     if (this.ttlMs <= 0) return;
-    this.#entries.delete(tokenHash);
+    this.#entries.delete(token);
     // Oldest first: a full cache drops the entry that would expire soonest.
     if (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(tokenHash, { owner, until: this.clock() + this.ttlMs });
+    this.#entries.set(token, { owner, until: this.clock() + this.ttlMs });
   }
 
   clear(): void {

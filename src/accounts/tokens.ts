@@ -88,12 +88,12 @@ export async function findTokenOwner(
   db: AccountDb,
   secret: string,
 ): Promise<TokenOwner | undefined> {
-  const tokenHash = hashToken(secret);
+  // Keyed by the secret itself: a hit then costs no hash (the request holds the secret anyway).
   const cache = ownerCaches.get(db);
-  const cached = cache?.get(tokenHash);
+  const cached = cache?.get(secret);
   if (cached) return cached;
-  const owner = await lookUpTokenOwner(db, tokenHash);
-  if (owner) cache?.set(tokenHash, owner);
+  const owner = await lookUpTokenOwner(db, hashToken(secret));
+  if (owner) cache?.set(secret, owner);
   return owner;
 }
 

@@ -19,9 +19,20 @@ const isPlainContainer = (value: unknown): value is Record<string, unknown> | un
  * Walked without recursion, and only as deep as the limit.
  */
 export function jsonGuardError(value: unknown): FieldError | undefined {
-  const stack: { value: unknown; pointer: string; depth: number }[] = [
-    { value, pointer: '', depth: 0 },
-  ];
+  // Each entry knows its parent and key: the pointer is spelled out only for a refusal, not for
+  // every value of every request.
+  interface Entry {
+    value: unknown;
+    parent: Entry | undefined;
+    key: string;
+    depth: number;
+  }
+  const pointerOf = (entry: Entry): string => {
+    const keys: string[] = [];
+    for (let at: Entry | undefined = entry; at?.parent; at = at.parent) keys.push(at.key);
+    return keys.reverse().reduce((pointer, key) => `${pointer}/${escapePointer(key)}`, '');
+  };
+  const stack: Entry[] = [{ value, parent: undefined, key: '', depth: 0 }];
   let values = 0;
   for (let next = stack.pop(); next; next = stack.pop()) {
     values += 1;
@@ -30,26 +41,25 @@ export function jsonGuardError(value: unknown): FieldError | undefined {
     }
     if (typeof next.value === 'string') {
       if (next.value.includes('\u0000')) {
-        return { path: next.pointer, message: 'must not contain the character U+0000' };
+        return { path: pointerOf(next), message: 'must not contain the character U+0000' };
       }
       continue;
     }
     if (!isPlainContainer(next.value)) continue;
     if (next.depth >= limits.jsonDepth) {
       return {
-        path: next.pointer,
+        path: pointerOf(next),
         message: `is nested more than ${String(limits.jsonDepth)} levels deep`,
       };
     }
     for (const [key, child] of Object.entries(next.value)) {
       if (key.includes('\u0000')) {
-        return { path: next.pointer, message: 'must not have a name with the character U+0000' };
+        return {
+          path: pointerOf(next),
+          message: 'must not have a name with the character U+0000',
+        };
       }
-      stack.push({
-        value: child,
-        pointer: `${next.pointer}/${escapePointer(key)}`,
-        depth: next.depth + 1,
-      });
+      stack.push({ value: child, parent: next, key, depth: next.depth + 1 });
     }
   }
   return undefined;
