@@ -1,7 +1,8 @@
 // The floor under any HTTP service of one query: a bare `node:http` server (no framework, no
 // authentication, no validation) that answers every POST with the rows of one prepared DuckDB
 // statement as JSON. Run as its own process by the statistics benchmark; prints its port.
-// Usage: tsx bench/http-floor.ts <snapshot file> <sql> <params as JSON>
+// Usage: tsx bench/http-floor.ts <snapshot file> <sql> <params as JSON>; `-` as <sql> answers `{}`
+// without a query (HTTP's own cost).
 import http from 'node:http';
 import { openDuck, queryPrepared } from '../src/market/duck.js';
 
@@ -18,7 +19,8 @@ const json = (rows: unknown) =>
 const server = http.createServer((request, response) => {
   request.resume();
   request.on('end', () => {
-    queryPrepared(db, sql, params).then(
+    // `-` as the query: answer at once, to measure what HTTP alone costs.
+    (sql === '-' ? Promise.resolve({}) : queryPrepared(db, sql, params)).then(
       (rows) => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(json(rows));

@@ -246,13 +246,28 @@ async function throughput(server: BenchServer, request: StatisticsRequest) {
   };
 }
 
+/** Given as the query, makes bench/http-floor.ts answer `{}` without any query. */
+const EMPTY_HTTP = '-';
+
 /** Enough sequential requests before measuring that the p50 no longer moves (JIT, caches). */
 const WARMUP = 500;
 
-function verdict(c: Case, service: number, postgres: number | undefined): string {
+function verdict(
+  c: Case,
+  service: number,
+  postgres: number | undefined,
+  /** p50 of an HTTP server that answers at once, without any work: HTTP's own cost. */
+  emptyHttp: number,
+): string {
   if (!c.target) return '';
   if ('p50' in c.target) {
-    return `p50 ≤ ${String(c.target.p50)} ms${service <= c.target.p50 ? ' ✓' : ' ✗'}`;
+    const small = `p50 ≤ ${String(c.target.p50)} ms${service <= c.target.p50 ? ' ✓' : ' ✗'}`;
+    if (postgres === undefined) return small;
+    const pgOverHttp = postgres + emptyHttp;
+    return (
+      `${small}; < PostgreSQL + empty HTTP server (${ms(postgres)} + ${ms(emptyHttp)} = ` +
+      `${ms(pgOverHttp)})${service < pgOverHttp ? ' ✓' : ' ✗'}`
+    );
   }
   if (postgres === undefined) return '';
   const ok = postgres / service >= c.target.fasterThanPostgres;
@@ -301,6 +316,8 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
   const rows: string[] = [];
   try {
     const list = cases(await pickDivisions(db));
+    // HTTP's own cost with the same client: a bare node:http server answering `{}` at once.
+    const emptyHttp = await httpFloor(file, EMPTY_HTTP, {});
     for (const c of list) {
       process.stderr.write(`${size} offers: ${c.name}\n`);
       const query = offerStatisticsSql(toOfferStatisticsQuery(c.request));
@@ -326,7 +343,7 @@ async function benchSize(offers: number, args: string[]): Promise<string[]> {
       const pgCells =
         pgP50 === undefined ? '| | |' : `| ${ms(pgP50)} | ${(pgP50 / service.p50).toFixed(1)}× |`;
       rows.push(
-        `| ${size} | ${c.name} | ${ms(cold)} | ${ms(service.p50)} | ${ms(service.p99)} | ${ms(inSql.p50)} | ${ms(bare.p50)} | ${ms(floor.p50)} ${pgCells} ${equal} | ${verdict(c, service.p50, pgP50)} |`,
+        `| ${size} | ${c.name} | ${ms(cold)} | ${ms(service.p50)} | ${ms(service.p99)} | ${ms(inSql.p50)} | ${ms(bare.p50)} | ${ms(floor.p50)} ${pgCells} ${equal} | ${verdict(c, service.p50, pgP50, emptyHttp.p50)} |`,
       );
     }
     const first = list[0];
