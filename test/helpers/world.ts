@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { AccountBackend, AccountDb } from '../../src/accounts/database.js';
 import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
@@ -129,6 +130,22 @@ export function call(
     ...rest,
     headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
+}
+
+/** POSTs `payload` as JSON to `url` with the token of `who` (default: member A). */
+export function postAs(
+  world: World,
+  url: string,
+  payload: unknown,
+  who: Member = world.memberA,
+): Promise<LightMyRequestResponse> {
+  return call(world.app, { method: 'POST', url, token: who.token, payload: payload as object });
+}
+
+/** The answer, failing the test (with the body in the message) unless its status is `status`. */
+export function expectStatus(res: LightMyRequestResponse, status = 200): LightMyRequestResponse {
+  expect(res.statusCode, res.body).toBe(status);
+  return res;
 }
 
 /** Options of `createWorld` for an app that logs at `info` into `lines`, a JSON line each. */

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { metersBetween } from '../../../test/helpers/haversine.js';
-import { csv, snapshotRows, writeFile } from '../../../test/helpers/market.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
+import { importRows, INDICATOR_COLUMNS, snapshotRows } from '../../../test/helpers/market.js';
 import { readPdf } from '../../../test/helpers/pdf-reader.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
@@ -56,32 +57,10 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       await importFile(world.config.dataDir, entity, path.join(converted, file), { strict: true });
     }
     // One city-wide value beside the districts' (the shared data has none), to be compared with.
-    await importFile(
-      world.config.dataDir,
-      'indicators',
-      path.resolve(
-        writeFile(
-          tempDir(),
-          'city.csv',
-          csv(
-            ['countryCode', 'level', 'divisionId', 'indicator', 'year', 'value', 'unit', 'source'],
-            [['AT', 6, '900', 'population', 2024, 2_000_000, 'persons', 'Test row, not real data']],
-          ),
-        ),
-      ),
-      { strict: true },
-    );
-    await world.stores.market.refresh();
-    const create = async (body: object) => {
-      const res = await call(world.app, {
-        method: 'POST',
-        url: '/api/v1/dossiers',
-        token: world.memberA.token,
-        payload: body,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json<{ id: string }>().id;
-    };
+    await importRows(world, 'indicators', INDICATOR_COLUMNS, [
+      ['AT', 6, '900', 'population', 2024, 2_000_000, 'persons', 'Test row, not real data'],
+    ]);
+    const create = (body: object) => createDossier(world, world.memberA, body);
     vienna = await create(EXAMPLE_DOSSIER);
     // Graz: Austria, but no places data was imported there.
     graz = await create({
