@@ -18,6 +18,14 @@ const WORDS = {
   facts: { en: 'Property', de: 'Objekt', fr: 'Bien', it: 'Immobile' },
   address: { en: 'Address', de: 'Adresse', fr: 'Adresse', it: 'Indirizzo' },
   propertyType: { en: 'Type', de: 'Art', fr: 'Type', it: 'Tipo' },
+  apartment: { en: 'Apartment', de: 'Wohnung', fr: 'Appartement', it: 'Appartamento' },
+  house: { en: 'House', de: 'Haus', fr: 'Maison', it: 'Casa' },
+  multi_family_house: {
+    en: 'Multi-family house',
+    de: 'Mehrfamilienhaus',
+    fr: 'Immeuble',
+    it: 'Casa plurifamiliare',
+  },
   livingArea: {
     en: 'Living area',
     de: 'Wohnfläche',
@@ -29,6 +37,21 @@ const WORDS = {
   floor: { en: 'Floor', de: 'Etage', fr: 'Étage', it: 'Piano' },
   range: { en: 'Range', de: 'Spanne', fr: 'Fourchette', it: 'Intervallo' },
   confidence: { en: 'Confidence', de: 'Verlässlichkeit', fr: 'Fiabilité', it: 'Affidabilità' },
+  poor: { en: 'low', de: 'gering', fr: 'faible', it: 'bassa' },
+  medium: { en: 'medium', de: 'mittel', fr: 'moyenne', it: 'media' },
+  good: { en: 'good', de: 'gut', fr: 'bonne', it: 'buona' },
+  sale: {
+    en: 'Estimated sale price',
+    de: 'Geschätzter Kaufpreis',
+    fr: 'Prix de vente estimé',
+    it: 'Prezzo di vendita stimato',
+  },
+  rent: {
+    en: 'Estimated monthly rent',
+    de: 'Geschätzte Monatsmiete',
+    fr: 'Loyer mensuel estimé',
+    it: 'Affitto mensile stimato',
+  },
   noValuation: {
     en: 'The market data does not support an estimate for this property.',
     de: 'Die Marktdaten reichen für eine Schätzung dieses Objekts nicht aus.',
@@ -89,30 +112,6 @@ const WORDS = {
     fr: 'Cette page est demandée trop souvent en ce moment. Veuillez réessayer dans un instant.',
     it: 'Questa pagina è richiesta troppo spesso in questo momento. Riprovare tra poco.',
   },
-  // The names of property types, valuation headings and confidence classes, by their code.
-  apartment: { en: 'Apartment', de: 'Wohnung', fr: 'Appartement', it: 'Appartamento' },
-  house: { en: 'House', de: 'Haus', fr: 'Maison', it: 'Casa' },
-  multi_family_house: {
-    en: 'Multi-family house',
-    de: 'Mehrfamilienhaus',
-    fr: 'Immeuble',
-    it: 'Casa plurifamiliare',
-  },
-  sale: {
-    en: 'Estimated sale price',
-    de: 'Geschätzter Kaufpreis',
-    fr: 'Prix de vente estimé',
-    it: 'Prezzo di vendita stimato',
-  },
-  rent: {
-    en: 'Estimated monthly rent',
-    de: 'Geschätzte Monatsmiete',
-    fr: 'Loyer mensuel estimé',
-    it: 'Affitto mensile stimato',
-  },
-  poor: { en: 'low', de: 'gering', fr: 'faible', it: 'bassa' },
-  medium: { en: 'medium', de: 'mittel', fr: 'moyenne', it: 'media' },
-  good: { en: 'good', de: 'gut', fr: 'bonne', it: 'buona' },
 } satisfies Record<string, Words> & Record<PropertyCode | DealType | Confidence, Words>;
 
 type Key = keyof typeof WORDS;
