@@ -8,6 +8,7 @@ import { importRows, INDICATOR_COLUMNS, snapshotRows } from '../../../test/helpe
 import { readPdf } from '../../../test/helpers/pdf-reader.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { sharedData } from '../../../test/helpers/shared-data.js';
 import { convertViennaPlaces } from '../../market/convert/vienna-places.js';
 import { importFile } from '../../market/import/run-import.js';
 import { HALF_SCORE } from '../../market/places/scores.js';
@@ -15,10 +16,7 @@ import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { providerTemplateId } from '../templates/provider-templates.js';
 import { LOCALES, say } from './messages.js';
 
-const SOURCE = path.resolve('../shared/data/vienna-places');
-const available = fs.existsSync(path.join(SOURCE, 'pois.csv'));
-if (!available && process.env.CI === 'true')
-  throw new Error(`${SOURCE} is missing, which CI=true does not allow`);
+const { path: SOURCE, available } = sharedData('vienna-places', 'pois.csv');
 
 const GRABEN = EXAMPLE_DOSSIER.property.location.coordinates;
 const TODAY = '2026-06-15';

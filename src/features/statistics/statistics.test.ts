@@ -236,11 +236,12 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
         countryCode,
       })
     ).items[0]?.statistics[0]?.value;
+  /** The request over the first district's (`901`) offers of one deal type. */
+  const inFirstDistrict = (dealType: string, request: object) =>
+    stats({ countryCode: 'AT', filters: { divisionLevel8: '901', dealType }, ...request });
 
   it('computes count, mean, percentiles and percentile rank', async () => {
-    const body = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', dealType: 'sale' },
+    const body = await inFirstDistrict('sale', {
       statistics: [
         { type: 'count', metric: 'sale_price' },
         { type: 'mean', metric: 'sale_price' },
@@ -284,9 +285,7 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
   });
 
   it('leaves values out below the minimum sample, but always gives the count', async () => {
-    const body = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', dealType: 'rent' },
+    const body = await inFirstDistrict('rent', {
       statistics: [
         { type: 'mean', metric: 'rent_gross_per_square_meter' },
         { type: 'count', metric: 'rent_gross' },
@@ -378,9 +377,7 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
   });
 
   it('groups by value ranges, lower bound included, upper excluded, overlapping allowed', async () => {
-    const body = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', dealType: 'sale' },
+    const body = await inFirstDistrict('sale', {
       groupBy: {
         field: 'living_area',
         groups: [{ upperBound: 60 }, { lowerBound: 60, upperBound: 100 }, { lowerBound: 50 }],

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { snapshotRows } from '../../../test/helpers/market.js';
+import { sharedData } from '../../../test/helpers/shared-data.js';
 import { importFile } from '../import/run-import.js';
 import { convertDvf, DvfFormatError } from './dvf.js';
 
@@ -395,10 +396,7 @@ describe('convert dvf', () => {
   });
 });
 
-const PARIS = path.resolve('../shared/data/dvf-paris/dvf-paris-2020-2024.csv.gz');
-const paris = fs.existsSync(PARIS);
-if (!paris && process.env.CI === 'true')
-  throw new Error(`${PARIS} is missing, which CI=true does not allow`);
+const { path: PARIS, available: paris } = sharedData('dvf-paris/dvf-paris-2020-2024.csv.gz');
 
 describe.skipIf(!paris)('real Paris sales (column subset of geolocated DVF)', () => {
   it('convert and import: every sale is one dwelling, all placed in Paris', async () => {

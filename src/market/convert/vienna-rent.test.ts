@@ -3,14 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { snapshotRows } from '../../../test/helpers/market.js';
+import { sharedData } from '../../../test/helpers/shared-data.js';
 import { openDuck, queryRows } from '../duck.js';
 import { importFile } from '../import/run-import.js';
 import { convertViennaRent } from './vienna-rent.js';
 
-const SOURCE = path.resolve('../shared/data/vienna-rent/willhaben-vienna-rent.csv.gz');
-const available = fs.existsSync(SOURCE);
-if (!available && process.env.CI === 'true')
-  throw new Error(`${SOURCE} is missing, which CI=true does not allow`);
+const { path: SOURCE, available } = sharedData('vienna-rent/willhaben-vienna-rent.csv.gz');
 
 /** The first `n` listings of the real file, as a smaller sample to convert and import. */
 async function sample(n: number, target: string): Promise<void> {
