@@ -112,17 +112,23 @@ const WORDS = {
     fr: 'Cette page est demandée trop souvent en ce moment. Veuillez réessayer dans un instant.',
     it: 'Questa pagina è richiesta troppo spesso in questo momento. Riprovare tra poco.',
   },
-} satisfies Record<string, Words> & Record<PropertyCode | DealType | Confidence, Words>;
+} satisfies Record<string, Words> & Record<Code, Words>;
 
+/** Codes whose names the page shows: property types, deal types, confidence classes. */
+type Code = PropertyCode | DealType | Confidence;
+const CODES: readonly string[] = [...PROPERTY_CODES, ...DEAL_TYPES, ...CONFIDENCES];
 type Key = keyof typeof WORDS;
+/** The page's own texts: headings, labels and sentences. */
+type Phrase = Exclude<Key, Code>;
+const PHRASES = (Object.keys(WORDS) as Key[]).filter((key): key is Phrase => !CODES.includes(key));
 
 /** The texts of `keys` in `language`, by key. */
 function inLanguage<K extends Key>(keys: readonly K[], language: Language): Record<K, string> {
   return Object.fromEntries(keys.map((key) => [key, WORDS[key][language]])) as Record<K, string>;
 }
 
-/** The page's words in one language; the names of codes also by the list they belong to. */
-export type PageText = Record<Key, string> & {
+/** The page's words in one language; the names of codes by the list they belong to. */
+export type PageText = Record<Phrase, string> & {
   types: Record<string, string>;
   valuation: Record<DealType, string>;
   confidences: Record<string, string>;
@@ -132,7 +138,7 @@ export const TEXT = Object.fromEntries(
   LANGUAGES.map((language): [Language, PageText] => [
     language,
     {
-      ...inLanguage(Object.keys(WORDS) as Key[], language),
+      ...inLanguage(PHRASES, language),
       types: inLanguage(PROPERTY_CODES, language),
       valuation: inLanguage(DEAL_TYPES, language),
       confidences: inLanguage(CONFIDENCES, language),
