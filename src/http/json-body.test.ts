@@ -1,25 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/helpers/problem.js';
-import { call, createWorld, type World } from '../../test/helpers/world.js';
+import { call, worldForSuite } from '../../test/helpers/world.js';
 import { createDossier } from '../../test/helpers/fixtures.js';
 
 const json = { 'content-type': 'application/json' };
 
 describe('JSON bodies', () => {
-  let world: World;
-  beforeAll(async () => {
-    world = await createWorld('sqlite');
-  });
-  afterAll(() => world.close());
+  const world = worldForSuite('sqlite');
 
   it('an empty body with a JSON content type is no body on DELETE and GET', async () => {
-    const token = world.memberA.token;
-    const url = `/api/v1/dossiers/${await createDossier(world)}`;
-    const read = await call(world.app, { method: 'GET', url, token, headers: json, payload: '' });
+    const token = world().memberA.token;
+    const url = `/api/v1/dossiers/${await createDossier(world())}`;
+    const read = await call(world().app, { method: 'GET', url, token, headers: json, payload: '' });
     expect(read.statusCode, read.body).toBe(200);
-    const del = await call(world.app, { method: 'DELETE', url, token, headers: json, payload: '' });
+    const del = await call(world().app, {
+      method: 'DELETE',
+      url,
+      token,
+      headers: json,
+      payload: '',
+    });
     expect(del.statusCode, del.body).toBe(204);
-    const template = await call(world.app, {
+    const template = await call(world().app, {
       method: 'DELETE',
       url: '/api/v1/user-settings/templates/00000000-0000-4000-8000-000000000000',
       token,
@@ -30,7 +32,7 @@ describe('JSON bodies', () => {
   });
 
   it('stays malformed JSON on POST, PUT and PATCH, and broken JSON on DELETE', async () => {
-    const token = world.memberA.token;
+    const token = world().memberA.token;
     const url = '/api/v1/dossiers/00000000-0000-4000-8000-000000000000';
     for (const [method, path] of [
       ['POST', '/api/v1/dossiers'],
@@ -38,13 +40,13 @@ describe('JSON bodies', () => {
       ['PATCH', url],
     ] as const) {
       expectProblem(
-        await call(world.app, { method, url: path, token, headers: json, payload: '' }),
+        await call(world().app, { method, url: path, token, headers: json, payload: '' }),
         400,
         'invalid_json',
       );
     }
     expectProblem(
-      await call(world.app, { method: 'DELETE', url, token, headers: json, payload: '{' }),
+      await call(world().app, { method: 'DELETE', url, token, headers: json, payload: '{' }),
       400,
       'invalid_json',
     );

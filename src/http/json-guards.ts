@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError, type FieldError } from './problem.js';
 import { dottedPath, escapePointer } from './field-errors.js';
+import { checkHook } from './check-hook.js';
 
 const isPlainContainer = (value: unknown): value is Record<string, unknown> | unknown[] =>
   Array.isArray(value) ||
@@ -84,12 +85,5 @@ function checkRequest(request: FastifyRequest): void {
 
 /** Refuses, before validation, request values too deep or with U+0000 (`jsonGuardError`). */
 export function registerJsonGuards(app: FastifyInstance): void {
-  app.addHook('preValidation', (request, _reply, done) => {
-    try {
-      checkRequest(request);
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
-  });
+  app.addHook('preValidation', checkHook(checkRequest));
 }

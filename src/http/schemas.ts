@@ -55,6 +55,27 @@ export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSche
 }
 
 /**
+ * Documents a `multipart/form-data` body of the named fields, `required` among them. Such a body
+ * is a stream the handler reads and checks itself; the schema is for the OpenAPI document only.
+ */
+export function multipartBody(required: string[], properties: Record<string, object>) {
+  return {
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', required, additionalProperties: false, properties },
+      },
+    },
+  };
+}
+
+/** A file field of a multipart body. */
+export const fileField = (description: string) => ({
+  type: 'string',
+  format: 'binary',
+  description,
+});
+
+/**
  * Text shown on one line (titles, names, address parts): no control characters (U+0000–U+001F,
  * U+007F–U+009F) but the tab (trimmed or blank like a space), and no bidirectional formatting
  * characters (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069), which can make a title

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createWorld, PASSWORD, type World } from '../../test/helpers/world.js';
+import { describe, expect, it } from 'vitest';
+import { call, PASSWORD, worldForSuite } from '../../test/helpers/world.js';
 
 describe('security headers', () => {
-  let world: World;
-  beforeAll(async () => {
-    world = await createWorld('sqlite');
-  });
-  afterAll(() => world.close());
+  const world = worldForSuite('sqlite');
 
   it('nosniff on every answer, errors included', async () => {
     for (const url of ['/health', '/api/v1/me', '/no/such/route', '/api/v1/openapi.json']) {
-      const res = await call(world.app, { method: 'GET', url });
+      const res = await call(world().app, { method: 'GET', url });
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
     }
   });
@@ -26,28 +22,28 @@ describe('security headers', () => {
         },
         200,
       ],
-      [{ method: 'GET', url: '/api/v1/me', token: world.memberA.token }, 200],
+      [{ method: 'GET', url: '/api/v1/me', token: world().memberA.token }, 200],
       [
         {
           method: 'GET',
           url: '/api/v1/dossiers/5f0e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f',
-          token: world.memberA.token,
+          token: world().memberA.token,
         },
         404,
       ],
     ];
     for (const [request, status] of answers) {
-      const res = await call(world.app, request);
+      const res = await call(world().app, request);
       expect(res.statusCode, res.body).toBe(status);
       expect(res.headers['cache-control'], request.url).toBe('no-store');
     }
   });
 
   it('a content security policy on the documentation that no page may frame', async () => {
-    const docs = await call(world.app, { method: 'GET', url: '/docs' });
+    const docs = await call(world().app, { method: 'GET', url: '/docs' });
     const page =
       docs.statusCode === 302
-        ? await call(world.app, { method: 'GET', url: String(docs.headers.location) })
+        ? await call(world().app, { method: 'GET', url: String(docs.headers.location) })
         : docs;
     expect(page.statusCode).toBe(200);
     const csp = String(page.headers['content-security-policy']);

@@ -5,7 +5,7 @@ import { holdTurn } from '../../test/helpers/turns.js';
 import { fixedValuer } from '../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../test/helpers/world.js';
 import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
-import { CostlyWork, defaultCostlyWorkOptions } from './costly-work.js';
+import { CostlyWork } from './costly-work.js';
 
 const STATISTICS = {
   countryCode: 'AT',
@@ -24,7 +24,6 @@ describeBackends('costly requests: a budget per organization', (backend) => {
   // Every statistics request and every valuation of two pairs or more is costly here; one runs
   // per organization, none waits.
   const work = new CostlyWork({
-    ...defaultCostlyWorkOptions(),
     statisticsCostly: 1,
     valuationPairsCostly: 2,
     slots: 2,

@@ -13,8 +13,6 @@ export interface CostlyWorkOptions extends FairQueueOptions {
   queryDeadlineMs: number;
 }
 
-export const defaultCostlyWorkOptions = (): CostlyWorkOptions => ({ ...limits.work });
-
 /**
  * The per-organization budget for costly requests, shared by the services that can make one
  * (offer statistics, valuations): cheap work runs at once, costly work takes its turn in a
@@ -26,8 +24,12 @@ export class CostlyWork {
   /** Offers per division, the row estimate of a statistics request. */
   readonly divisionRows = new DivisionRows();
 
-  constructor(readonly options: CostlyWorkOptions = defaultCostlyWorkOptions()) {
-    this.queue = new FairQueue(options);
+  readonly options: CostlyWorkOptions;
+
+  /** The budgets of `limits.work`, but for those given (tests make them small). */
+  constructor(changes: Partial<CostlyWorkOptions> = {}) {
+    this.options = { ...limits.work, ...changes };
+    this.queue = new FairQueue(this.options);
   }
 
   /** Told how long each request's market queries took, by kind (metrics listen here). */

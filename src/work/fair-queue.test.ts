@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FairQueue, QueueRefusal } from './fair-queue.js';
+import { FairQueue, QueueRefusal, type FairQueueOptions } from './fair-queue.js';
 
 /** A piece of work that finishes when the test says so, recording when it started. */
 function gate(log: string[], name: string) {
@@ -17,18 +17,23 @@ function gate(log: string[], name: string) {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A queue of one slot, one running per organization and eight waiting, but for `changes`. */
+const queueWith = (changes: Partial<FairQueueOptions> = {}) =>
+  new FairQueue({
+    slots: 1,
+    perOrganization: 1,
+    waitingPerOrganization: 8,
+    maxWaitMs: 60_000,
+    ...changes,
+  });
+
 describe('fair queue', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('gives the next free slot to the organization whose turn it is, not to the one that queued most', async () => {
-    const queue = new FairQueue({
-      slots: 1,
-      perOrganization: 1,
-      waitingPerOrganization: 8,
-      maxWaitMs: 60_000,
-    });
+    const queue = queueWith();
     const started: string[] = [];
     const a = [1, 2, 3, 4].map((i) => gate(started, `a${String(i)}`));
     const b = [1, 2].map((i) => gate(started, `b${String(i)}`));
@@ -46,12 +51,7 @@ describe('fair queue', () => {
   });
 
   it('keeps one organization within its own budget while another uses the free slots', async () => {
-    const queue = new FairQueue({
-      slots: 3,
-      perOrganization: 1,
-      waitingPerOrganization: 8,
-      maxWaitMs: 60_000,
-    });
+    const queue = queueWith({ slots: 3 });
     const started: string[] = [];
     const a = [1, 2, 3].map((i) => gate(started, `a${String(i)}`));
     const b = gate(started, 'b1');
@@ -66,12 +66,7 @@ describe('fair queue', () => {
   });
 
   it('refuses at once what an organization queues beyond its waiting bound; others are unaffected', async () => {
-    const queue = new FairQueue({
-      slots: 1,
-      perOrganization: 1,
-      waitingPerOrganization: 1,
-      maxWaitMs: 60_000,
-    });
+    const queue = queueWith({ waitingPerOrganization: 1 });
     const started: string[] = [];
     const a1 = gate(started, 'a1');
     const a2 = gate(started, 'a2');
@@ -91,12 +86,7 @@ describe('fair queue', () => {
 
   it('refuses work that waited beyond the longest wait, and forgets it', async () => {
     vi.useFakeTimers();
-    const queue = new FairQueue({
-      slots: 1,
-      perOrganization: 1,
-      waitingPerOrganization: 4,
-      maxWaitMs: 1000,
-    });
+    const queue = queueWith({ waitingPerOrganization: 4, maxWaitMs: 1000 });
     const started: string[] = [];
     const a1 = gate(started, 'a1');
     const first = queue.run('A', a1.work);
@@ -111,12 +101,7 @@ describe('fair queue', () => {
   });
 
   it('frees the slot of work that fails', async () => {
-    const queue = new FairQueue({
-      slots: 1,
-      perOrganization: 1,
-      waitingPerOrganization: 4,
-      maxWaitMs: 60_000,
-    });
+    const queue = queueWith({ waitingPerOrganization: 4 });
     await expect(queue.run('A', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     const throwsAtOnce = (): Promise<string> => {
       throw new Error('at once');

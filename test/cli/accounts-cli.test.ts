@@ -14,6 +14,11 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
   });
 
   const cli = (...args: string[]) => runCli(args, env);
+  /** `users create` of `username` in `org`, with any further options. */
+  const createUser = (org: string, username: string, password: string, ...more: string[]) => {
+    const options = ['--org', org, '--username', username, '--password', password];
+    return cli('users', 'create', ...options, ...more);
+  };
 
   async function whoAmI(token: string): Promise<number> {
     const config = loadConfig({ ...env, ...TEST_SERVER_ENV, LOG_LEVEL: 'silent' });
@@ -36,17 +41,7 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
     expect(org.status, org.stderr).toBe(0);
     expect(org.stdout).toMatch(/created organization "Acme Immobilien"/);
 
-    const admin = await cli(
-      'users',
-      'create',
-      '--org',
-      'Acme Immobilien',
-      '--username',
-      'Boss',
-      '--password',
-      's3cret-pass',
-      '--admin',
-    );
+    const admin = await createUser('Acme Immobilien', 'Boss', 's3cret-pass', '--admin');
     expect(admin.status, admin.stderr).toBe(0);
     expect(admin.stdout).toMatch(/created admin "boss"/);
 
@@ -80,16 +75,7 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
 
   it('revokes all tokens of a user and by id', async () => {
     await cli('orgs', 'create', 'Second');
-    await cli(
-      'users',
-      'create',
-      '--org',
-      'Second',
-      '--username',
-      'carla',
-      '--password',
-      'another-pass',
-    );
+    await createUser('Second', 'carla', 'another-pass');
     const t1 = lastLine((await cli('tokens', 'create', '--username', 'carla')).stdout);
     const t2 = lastLine(
       (await cli('tokens', 'create', '--username', 'carla', '--ttl', 'never')).stdout,

@@ -58,6 +58,18 @@ export const OFFER_FACT_COLUMNS = [
   'longitude',
 ];
 
+/** Every column of the indicators format. */
+export const INDICATOR_COLUMNS = [
+  'countryCode',
+  'level',
+  'divisionId',
+  'indicator',
+  'year',
+  'value',
+  'unit',
+  'source',
+];
+
 /** Every column of the project format, in the order of its table. */
 export const PROJECT_COLUMNS = [
   'countryCode',
@@ -104,15 +116,15 @@ export async function convertWithDuckDb(
 }
 
 /**
- * Imports `rows` under `header` into a world's market as of `today`, refusing the whole file if
- * a row is bad (strict), and makes the app read the new snapshot.
+ * Imports `rows` under `header` into a world's market (as of `today` where the entity has dates),
+ * refusing the whole file if a row is bad (strict), and makes the app read the new snapshot.
  */
 export async function importRows(
   world: World,
   entity: ImportEntity,
   header: string[],
   rows: (string | number | boolean | null)[][],
-  today: string,
+  today?: string,
 ): Promise<void> {
   const file = writeFile(tempDir(), `${entity}.csv`, csv(header, rows));
   await importFile(world.config.dataDir, entity, path.resolve(file), { strict: true, today });

@@ -66,6 +66,9 @@ export async function startCluster(binDir: string): Promise<Cluster> {
   if (user.uid !== undefined && user.gid !== undefined) fs.chownSync(dir, user.uid, user.gid);
   const dataDir = path.join(dir, 'data');
   const port = await freePort();
+  // The cluster's control command, always on its data directory.
+  const pgCtl = (...args: string[]) =>
+    run(user.prefix, path.join(binDir, 'pg_ctl'), ['-D', dataDir, ...args]);
   try {
     run(user.prefix, path.join(binDir, 'initdb'), [
       '-D',
@@ -78,9 +81,7 @@ export async function startCluster(binDir: string): Promise<Cluster> {
       '--no-locale',
       '--no-sync',
     ]);
-    run(user.prefix, path.join(binDir, 'pg_ctl'), [
-      '-D',
-      dataDir,
+    pgCtl(
       '-l',
       path.join(dir, 'server.log'),
       '-w',
@@ -89,7 +90,7 @@ export async function startCluster(binDir: string): Promise<Cluster> {
       'start',
       '-o',
       `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    ]);
+    );
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -99,14 +100,7 @@ export async function startCluster(binDir: string): Promise<Cluster> {
     dir,
     stop() {
       try {
-        run(user.prefix, path.join(binDir, 'pg_ctl'), [
-          '-D',
-          dataDir,
-          '-m',
-          'immediate',
-          '-w',
-          'stop',
-        ]);
+        pgCtl('-m', 'immediate', '-w', 'stop');
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

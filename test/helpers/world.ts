@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { AccountBackend, AccountDb } from '../../src/accounts/database.js';
 import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
@@ -71,21 +72,23 @@ async function member(
   return { userId: user.id, organizationId, username, token: token.secret };
 }
 
+export interface WorldOptions {
+  env?: Record<string, string>;
+  beforeReady?: (app: FastifyInstance) => void;
+  /** Extra app options: a fixed clock, a valuation model, shorter timeouts, a log sink, a
+   * login throttle. */
+  app?: Pick<
+    BuildAppOptions,
+    'now' | 'valueProperty' | 'timeouts' | 'logStream' | 'loginThrottle' | 'costlyWork'
+  >;
+  /** The account database as the app sees it, e.g. with a plugin that observes its queries. */
+  appDb?: (db: AccountDb) => AccountDb;
+}
+
 /** A running app on real stores with two organizations, each with an admin and a member. */
 export async function createWorld(
   backend: AccountBackend,
-  options: {
-    env?: Record<string, string>;
-    beforeReady?: (app: FastifyInstance) => void;
-    /** Extra app options: a fixed clock, a valuation model, shorter timeouts, a log sink, a
-     * login throttle. */
-    app?: Pick<
-      BuildAppOptions,
-      'now' | 'valueProperty' | 'timeouts' | 'logStream' | 'loginThrottle' | 'costlyWork'
-    >;
-    /** The account database as the app sees it, e.g. with a plugin that observes its queries. */
-    appDb?: (db: AccountDb) => AccountDb;
-  } = {},
+  options: WorldOptions = {},
 ): Promise<World> {
   const config = await testConfig(backend, options.env);
   const stores = await openStores(config);
@@ -119,6 +122,22 @@ export async function createWorld(
   };
 }
 
+/**
+ * The world of the tests of the enclosing `describe`, read as `world()` inside them: made before
+ * the first, closed after the last (also when a test fails).
+ */
+export function worldForSuite(backend: AccountBackend, options: WorldOptions = {}): () => World {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = await createWorld(backend, options);
+  });
+  afterAll(() => world?.close());
+  return () => {
+    if (!world) throw new Error('the world is made before the first test');
+    return world;
+  };
+}
+
 /** `app.inject` with an optional bearer token. */
 export function call(
   app: FastifyInstance,
@@ -129,6 +148,22 @@ export function call(
     ...rest,
     headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
+}
+
+/** POSTs `payload` as JSON to `url` with the token of `who` (default: member A). */
+export function postAs(
+  world: World,
+  url: string,
+  payload: unknown,
+  who: Member = world.memberA,
+): Promise<LightMyRequestResponse> {
+  return call(world.app, { method: 'POST', url, token: who.token, payload: payload as object });
+}
+
+/** The answer, failing the test (with the body in the message) unless its status is `status`. */
+export function expectStatus(res: LightMyRequestResponse, status = 200): LightMyRequestResponse {
+  expect(res.statusCode, res.body).toBe(status);
+  return res;
 }
 
 /** Options of `createWorld` for an app that logs at `info` into `lines`, a JSON line each. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ATTACHMENT_CONTENT_TYPES, ATTACHMENT_TYPES } from '../../accounts/tables.js';
 import { STREAMED_TEXT } from '../../http/download.js';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { fileField, multipartBody, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
 const MiB = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
@@ -67,32 +67,17 @@ export const AttachmentList = Type.Object(
 );
 export type AttachmentList = Static<typeof AttachmentList>;
 
-/** Documents the upload body; the handler reads and checks the multipart stream itself. */
-export const AttachmentUploadBody = {
-  content: {
-    'multipart/form-data': {
-      schema: {
-        type: 'object',
-        required: ['file', 'type'],
-        additionalProperties: false,
-        properties: {
-          file: {
-            type: 'string',
-            format: 'binary',
-            description: 'The PNG, JPEG or PDF. Its file name is the title unless `title` is sent.',
-          },
-          type: { type: 'string', enum: [...ATTACHMENT_TYPES] },
-          title: {
-            type: 'string',
-            minLength: 1,
-            maxLength: limits.attachments.titleChars,
-            description: 'One line of text; no control or bidirectional formatting characters.',
-          },
-        },
-      },
-    },
+/** Documents the upload form: the file, its type and an optional title. */
+export const AttachmentUploadBody = multipartBody(['file', 'type'], {
+  file: fileField('The PNG, JPEG or PDF. Its file name is the title unless `title` is sent.'),
+  type: { type: 'string', enum: [...ATTACHMENT_TYPES] },
+  title: {
+    type: 'string',
+    minLength: 1,
+    maxLength: limits.attachments.titleChars,
+    description: 'One line of text; no control or bidirectional formatting characters.',
   },
-};
+});
 
 /** The download's body: the file as uploaded. */
 export const AttachmentFile = {

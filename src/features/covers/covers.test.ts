@@ -19,7 +19,13 @@ import {
 } from '../../../test/helpers/pdf.js';
 import { expectProblem, expectRawProblem, rawHeaders } from '../../../test/helpers/problem.js';
 import { chunked, RawConnection } from '../../../test/helpers/raw-http.js';
-import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
+import {
+  call,
+  createWorld,
+  worldForSuite,
+  type Member,
+  type World,
+} from '../../../test/helpers/world.js';
 import { addMember } from '../../../test/helpers/fixtures.js';
 import type { Problem } from '../../http/problem.js';
 import { limits } from '../../limits.js';
@@ -782,14 +788,10 @@ function expectSameAsMissing(hidden: LightMyRequestResponse, missing: LightMyReq
 }
 
 describe('covers in the OpenAPI document', () => {
-  let world: World;
-  beforeAll(async () => {
-    world = await createWorld('sqlite');
-  });
-  afterAll(() => world.close());
+  const world = worldForSuite('sqlite');
 
   it('describes the multipart upload and the binary download', async () => {
-    const res = await call(world.app, { method: 'GET', url: '/api/v1/openapi.json' });
+    const res = await call(world().app, { method: 'GET', url: '/api/v1/openapi.json' });
     interface Operation {
       requestBody?: { content: Record<string, { schema: unknown }> };
       responses: Record<string, { content?: Record<string, { schema: unknown }> }>;

@@ -1,13 +1,10 @@
-import multipart from '@fastify/multipart';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
-import { validatorCompiler } from '../../http/validation.js';
-import { limits } from '../../limits.js';
 import { sendStored } from '../../http/download.js';
+import { featureRoutes, type FeatureRouteDefaults } from '../../http/routes.js';
+import { limits } from '../../limits.js';
 import { addCover, coverFile, coverUrl, listCovers, setCoverOrder } from './covers.js';
 import {
   COVER_RULES,
@@ -19,57 +16,43 @@ import {
   CoverPdf,
   CoverUploadBody,
 } from './schemas.js';
-import { checkUploadRequest, MULTIPART_OPTIONS, readUpload } from './upload.js';
+import { COVER_FORM, readUpload, uploadScope } from './upload.js';
 
 const KIND_PATH = '/api/v1/user-settings/covers/:scope/:side';
 const FILE_PATH = '/api/v1/user-settings/covers/file/:uuid';
-const TAGS = ['covers'];
-
-// The upload body is a multipart stream the handler reads and checks itself; its schema is
-// there for the OpenAPI document only.
-const uploadValidator: FastifySchemaCompiler<object> = (route) =>
-  route.httpPart === 'body' ? () => true : validatorCompiler(route);
+const FEATURE: FeatureRouteDefaults = { auth: 'bearer', tags: ['covers'] };
 
 export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const routes = featureRoutes(app, FEATURE);
 
-  r.get(
+  routes.get(
     KIND_PATH,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: TAGS,
-        summary: 'List covers',
-        description:
-          "The caller's own covers (`user`) or their organization's (`organization`, readable " +
-          'by every member) of one side, in their order.',
-        params: CoverKindParams,
-        response: { 200: CoverList, ...errorResponses(400) },
-      },
+      summary: 'List covers',
+      description:
+        "The caller's own covers (`user`) or their organization's (`organization`, readable " +
+        'by every member) of one side, in their order.',
+      params: CoverKindParams,
+      response: { 200: CoverList },
+      errors: [400],
     },
     (request) => listCovers(deps, callerOf(request), request.params),
   );
 
-  r.put(
+  routes.put(
     KIND_PATH,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: TAGS,
-        summary: 'Reorder and delete covers',
-        description:
-          'The listed covers become the covers of this owner and side, in the listed order; ' +
-          'those not listed are deleted with their files. A uuid that is unknown, listed twice, ' +
-          "or another side's, user's or organization's refuses the request (400) and nothing " +
-          'changes. Organization covers: admins only (403).',
-        params: CoverKindParams,
-        body: CoverOrder,
-        response: {
-          204: Type.Null({ description: 'Saved; no body.' }),
-          ...errorResponses(400, 403, 413, 415),
-        },
-      },
+      summary: 'Reorder and delete covers',
+      description:
+        'The listed covers become the covers of this owner and side, in the listed order; ' +
+        'those not listed are deleted with their files. A uuid that is unknown, listed twice, ' +
+        "or another side's, user's or organization's refuses the request (400) and nothing " +
+        'changes. Organization covers: admins only (403).',
+      params: CoverKindParams,
+      body: CoverOrder,
+      response: { 204: Type.Null({ description: 'Saved; no body.' }) },
+      errors: [400, 403, 413, 415],
     },
     async (request, reply) => {
       const uuids = request.body.items.map((item) => item.uuid);
@@ -78,19 +61,16 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.get(
+  routes.get(
     FILE_PATH,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: TAGS,
-        summary: 'Download a cover',
-        description:
-          "The PDF, if it is the caller's own cover or their organization's; any other uuid is " +
-          'answered 404, whether it exists or not.',
-        params: CoverFileParams,
-        response: { 200: CoverPdf, ...errorResponses(400, 404) },
-      },
+      summary: 'Download a cover',
+      description:
+        "The PDF, if it is the caller's own cover or their organization's; any other uuid is " +
+        'answered 404, whether it exists or not.',
+      params: CoverFileParams,
+      response: { 200: CoverPdf },
+      errors: [400, 404],
     },
     async (request, reply) => {
       const file = await coverFile(deps, callerOf(request), request.params.uuid);
@@ -98,41 +78,23 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  // Only the upload accepts multipart, so the plugin lives in a scope of its own: every other
-  // route still refuses multipart bodies with 415.
-  void app.register(async (scope) => {
-    await scope.register(multipart, MULTIPART_OPTIONS);
-    scope.addHook('onRequest', (request, _reply, done) => {
-      try {
-        checkUploadRequest(request);
-        done();
-      } catch (error) {
-        done(error as Error);
-      }
-    });
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+  uploadScope(app, COVER_FORM, (scope) =>
+    featureRoutes(scope, FEATURE).post(
       KIND_PATH,
       {
-        config: { auth: 'bearer' },
-        validatorCompiler: uploadValidator,
-        schema: {
-          tags: TAGS,
-          summary: 'Upload a cover',
-          description:
-            `\`multipart/form-data\` with one file field, \`cover\`. ${COVER_RULES} ` +
-            `The whole body may have ${String(limits.covers.requestBytes)} bytes, whether its ` +
-            'length is declared or not (chunked: counted as it arrives). Refusals store nothing: ' +
-            'not multipart → 415; over a size limit → 413; not a readable PDF, too many pages, a ' +
-            'missing or extra field, a part that is not a form field, a cover without a file ' +
-            'name → 400; the side already full → 409. Organization covers: admins only (403). ' +
-            'The title is the file name.',
-          params: CoverKindParams,
-          body: CoverUploadBody,
-          response: {
-            201: CoverCreated,
-            ...errorResponses(400, 403, 409, 413, 415),
-          },
-        },
+        summary: 'Upload a cover',
+        description:
+          `\`multipart/form-data\` with one file field, \`cover\`. ${COVER_RULES} ` +
+          `The whole body may have ${String(limits.covers.requestBytes)} bytes, whether its ` +
+          'length is declared or not (chunked: counted as it arrives). Refusals store nothing: ' +
+          'not multipart → 415; over a size limit → 413; not a readable PDF, too many pages, a ' +
+          'missing or extra field, a part that is not a form field, a cover without a file ' +
+          'name → 400; the side already full → 409. Organization covers: admins only (403). ' +
+          'The title is the file name.',
+        params: CoverKindParams,
+        body: CoverUploadBody,
+        response: { 201: CoverCreated },
+        errors: [400, 403, 409, 413, 415],
       },
       async (request, reply) => {
         const created = await addCover(deps, callerOf(request), request.params, () =>
@@ -140,6 +102,6 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
         );
         return reply.code(201).header('location', coverUrl(created.uuid)).send(created);
       },
-    );
-  });
+    ),
+  );
 }

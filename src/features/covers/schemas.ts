@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { COVER_SIDES } from '../../accounts/tables.js';
 import { pdfResponse, STREAMED_TEXT } from '../../http/download.js';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { fileField, multipartBody, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
 export const COVER_SCOPES = ['user', 'organization'] as const;
@@ -72,27 +72,13 @@ export const CoverOrder = StrictObject(
 );
 export type CoverOrder = Static<typeof CoverOrder>;
 
-/** Documents the upload body; the handler reads and checks the multipart stream itself. */
-export const CoverUploadBody = {
-  content: {
-    'multipart/form-data': {
-      schema: {
-        type: 'object',
-        required: ['cover'],
-        additionalProperties: false,
-        properties: {
-          cover: {
-            type: 'string',
-            format: 'binary',
-            description:
-              'The PDF. Its file name becomes the title. The only part of the form: any other ' +
-              'field, a second file or a part that is not a form field is refused.',
-          },
-        },
-      },
-    },
-  },
-};
+/** Documents the upload form: one PDF. */
+export const CoverUploadBody = multipartBody(['cover'], {
+  cover: fileField(
+    'The PDF. Its file name becomes the title. The only part of the form: any other field, a ' +
+      'second file or a part that is not a form field is refused.',
+  ),
+});
 
 /** The download's body: the PDF bytes as uploaded. */
 export const CoverPdf = pdfResponse(

@@ -1,7 +1,9 @@
-import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkHook } from '../../http/check-hook.js';
 import { AppError } from '../../http/problem.js';
 import { escapePointer, invalidField } from '../../http/field-errors.js';
+import { validatorCompiler } from '../../http/validation.js';
 import { limits } from '../../limits.js';
 import { UploadBody } from './upload-body.js';
 
@@ -42,7 +44,7 @@ export const COVER_FORM: FormSpec = {
 export const COVER_FIELD = COVER_FORM.fileField;
 
 /** Options for @fastify/multipart on an upload route: one file, the text fields, little else. */
-export function multipartOptions(spec: FormSpec) {
+function multipartOptions(spec: FormSpec) {
   const wanted = 1 + spec.textFields.length;
   return {
     limits: {
@@ -60,9 +62,6 @@ export function multipartOptions(spec: FormSpec) {
     throwFileSizeLimit: true,
   };
 }
-
-/** Options for @fastify/multipart on the cover upload route. */
-export const MULTIPART_OPTIONS = multipartOptions(COVER_FORM);
 
 const NOT_A_FILE = 'must be a file (a part with a filename)';
 
@@ -116,7 +115,7 @@ function unwantedPart(spec: FormSpec, name: string | undefined): AppError {
  * Refuses, before any of the body is read, what cannot be an upload: another content type (415)
  * or a declared length beyond the body limit, the file's plus the form's own overhead (413).
  */
-export function checkFormRequest(spec: FormSpec, request: FastifyRequest): void {
+function checkFormRequest(spec: FormSpec, request: FastifyRequest): void {
   const type = request.headers['content-type'];
   if (type === undefined || !MULTIPART_TYPE.test(type)) {
     throw new AppError(
@@ -129,11 +128,6 @@ export function checkFormRequest(spec: FormSpec, request: FastifyRequest): void 
   const length = Number(request.headers['content-length']);
   if (length > spec.requestBytes) throw tooLarge(spec)();
 }
-
-/** The cover route's check (`checkFormRequest` of the cover form). */
-export const checkUploadRequest = (request: FastifyRequest): void => {
-  checkFormRequest(COVER_FORM, request);
-};
 
 /** Errors of @fastify/multipart and busboy while reading the form, in the service's terms. */
 function formError(spec: FormSpec, error: unknown): AppError {
@@ -224,4 +218,28 @@ export async function readUpload(
 ): Promise<{ fileName: string; bytes: Buffer }> {
   const { fileName, bytes } = await readForm(COVER_FORM, request);
   return { fileName, bytes };
+}
+
+/**
+ * Declares the upload route of `spec` in a scope of its own, so that it alone accepts multipart:
+ * every other route still refuses multipart bodies with 415. What cannot be an upload is refused
+ * before any of the body is read; the handler reads and checks the body itself (`readForm`), so
+ * the body's schema is there for the OpenAPI document only.
+ */
+export function uploadScope(
+  app: FastifyInstance,
+  spec: FormSpec,
+  declare: (scope: FastifyInstance) => void,
+): void {
+  void app.register(async (scope) => {
+    await scope.register(multipart, multipartOptions(spec));
+    scope.setValidatorCompiler((route) =>
+      route.httpPart === 'body' ? () => true : validatorCompiler(route),
+    );
+    scope.addHook(
+      'onRequest',
+      checkHook((request) => checkFormRequest(spec, request)),
+    );
+    declare(scope);
+  });
 }

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
-import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { call, worldForSuite } from '../../../test/helpers/world.js';
 import type { DivisionList } from './schemas.js';
 
 describeBackends('administrative divisions API', (backend) => {
-  let world: World;
-  beforeAll(async () => {
-    world = await createWorld(backend);
-  });
-  afterAll(() => world.close());
+  const world = worldForSuite(backend);
 
-  const get = (url: string, token: string | undefined = world.memberA.token) =>
-    call(world.app, { method: 'GET', url, ...(token ? { token } : {}) });
+  const get = (url: string, token: string | undefined = world().memberA.token) =>
+    call(world().app, { method: 'GET', url, ...(token ? { token } : {}) });
 
   it('needs a token', async () => {
     expectProblem(await get('/api/v1/administrative_divisions', ''), 401, 'unauthenticated');
@@ -103,8 +99,8 @@ describeBackends('administrative divisions API', (backend) => {
 
   it('shows every organization the same divisions', async () => {
     const url = '/api/v1/administrative_divisions?countryCode=SK&level=8&limit=100';
-    const a = await get(url, world.memberA.token);
-    const b = await get(url, world.adminB.token);
+    const a = await get(url, world().memberA.token);
+    const b = await get(url, world().adminB.token);
     expect(a.statusCode).toBe(200);
     expect(b.body).toBe(a.body);
   });

@@ -4,7 +4,7 @@ import { dossierPerOrganization, holdTurn } from '../../../test/helpers/turns.js
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { limits } from '../../limits.js';
-import { CostlyWork, defaultCostlyWorkOptions } from '../../work/costly-work.js';
+import { CostlyWork } from '../../work/costly-work.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { TEXT } from './page-text.js';
 
@@ -16,7 +16,7 @@ describeBackends('the shared page: view limits, cache and the organization’s t
   let clock = new Date('2026-06-15T08:00:00Z');
   const valuer = fixedValuer();
   // No costly work waits: a page whose organization has its turn taken is refused at once.
-  const work = new CostlyWork({ ...defaultCostlyWorkOptions(), waitingPerOrganization: 0 });
+  const work = new CostlyWork({ waitingPerOrganization: 0 });
   let dossierOf: Record<string, string> = {};
   beforeAll(async () => {
     world = await createWorld(backend, {

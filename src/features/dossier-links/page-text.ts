@@ -1,3 +1,7 @@
+import { DEAL_TYPES } from '../../market/schema.js';
+import { CONFIDENCES, type Confidence, type DealType } from '../../valuation/types.js';
+import { PROPERTY_CODES, type PropertyCode } from '../dossiers/dossier.js';
+
 /** The words of the shared page, per language; a locale's language picks them (`de_CH` → de). */
 export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -7,126 +11,137 @@ export function languageOf(locale: string): Language {
   return (LANGUAGES as readonly string[]).includes(code) ? (code as Language) : 'en';
 }
 
-export interface PageText {
-  facts: string;
-  address: string;
-  propertyType: string;
-  types: Record<string, string>;
-  livingArea: string;
-  rooms: string;
-  buildingYear: string;
-  floor: string;
-  valuation: { sale: string; rent: string };
-  range: string;
-  confidence: string;
-  confidences: Record<string, string>;
-  noValuation: string;
-  map: string;
-  mapLegend: string;
-  trend: string;
-  noTrend: string;
-  expires: string;
-  notFoundTitle: string;
-  notFound: string;
-  busyTitle: string;
-  busy: string;
+/** One text in every language, side by side: a text cannot be missing in one of them. */
+type Words = Record<Language, string>;
+
+const WORDS = {
+  facts: { en: 'Property', de: 'Objekt', fr: 'Bien', it: 'Immobile' },
+  address: { en: 'Address', de: 'Adresse', fr: 'Adresse', it: 'Indirizzo' },
+  propertyType: { en: 'Type', de: 'Art', fr: 'Type', it: 'Tipo' },
+  apartment: { en: 'Apartment', de: 'Wohnung', fr: 'Appartement', it: 'Appartamento' },
+  house: { en: 'House', de: 'Haus', fr: 'Maison', it: 'Casa' },
+  multi_family_house: {
+    en: 'Multi-family house',
+    de: 'Mehrfamilienhaus',
+    fr: 'Immeuble',
+    it: 'Casa plurifamiliare',
+  },
+  livingArea: {
+    en: 'Living area',
+    de: 'Wohnfläche',
+    fr: 'Surface habitable',
+    it: 'Superficie abitabile',
+  },
+  rooms: { en: 'Rooms', de: 'Zimmer', fr: 'Pièces', it: 'Locali' },
+  buildingYear: { en: 'Built', de: 'Baujahr', fr: 'Construit en', it: 'Costruito nel' },
+  floor: { en: 'Floor', de: 'Etage', fr: 'Étage', it: 'Piano' },
+  range: { en: 'Range', de: 'Spanne', fr: 'Fourchette', it: 'Intervallo' },
+  confidence: { en: 'Confidence', de: 'Verlässlichkeit', fr: 'Fiabilité', it: 'Affidabilità' },
+  poor: { en: 'low', de: 'gering', fr: 'faible', it: 'bassa' },
+  medium: { en: 'medium', de: 'mittel', fr: 'moyenne', it: 'media' },
+  good: { en: 'good', de: 'gut', fr: 'bonne', it: 'buona' },
+  sale: {
+    en: 'Estimated sale price',
+    de: 'Geschätzter Kaufpreis',
+    fr: 'Prix de vente estimé',
+    it: 'Prezzo di vendita stimato',
+  },
+  rent: {
+    en: 'Estimated monthly rent',
+    de: 'Geschätzte Monatsmiete',
+    fr: 'Loyer mensuel estimé',
+    it: 'Affitto mensile stimato',
+  },
+  noValuation: {
+    en: 'The market data does not support an estimate for this property.',
+    de: 'Die Marktdaten reichen für eine Schätzung dieses Objekts nicht aus.',
+    fr: 'Les données du marché ne permettent pas d’estimer ce bien.',
+    it: 'I dati di mercato non permettono una stima di questo immobile.',
+  },
+  map: {
+    en: 'Offers nearby',
+    de: 'Angebote in der Nähe',
+    fr: 'Offres à proximité',
+    it: 'Offerte nelle vicinanze',
+  },
+  mapLegend: {
+    en: 'Red: the property. Blue: offers within 1 km.',
+    de: 'Rot: das Objekt. Blau: Angebote im Umkreis von 1 km.',
+    fr: 'Rouge : le bien. Bleu : offres dans un rayon de 1 km.',
+    it: 'Rosso: l’immobile. Blu: offerte entro 1 km.',
+  },
+  trend: {
+    en: 'Estimate over the last 12 months',
+    de: 'Schätzung der letzten 12 Monate',
+    fr: 'Estimation sur les 12 derniers mois',
+    it: 'Stima negli ultimi 12 mesi',
+  },
+  noTrend: {
+    en: 'Not enough data for a trend.',
+    de: 'Zu wenige Daten für einen Verlauf.',
+    fr: 'Pas assez de données pour une tendance.',
+    it: 'Dati insufficienti per un andamento.',
+  },
+  expires: {
+    en: 'This page can be opened until',
+    de: 'Diese Seite ist abrufbar bis',
+    fr: 'Cette page peut être ouverte jusqu’au',
+    it: 'Questa pagina è consultabile fino al',
+  },
+  notFoundTitle: {
+    en: 'Page not found',
+    de: 'Seite nicht gefunden',
+    fr: 'Page introuvable',
+    it: 'Pagina non trovata',
+  },
+  notFound: {
+    en: 'This link does not exist, has expired or was withdrawn.',
+    de: 'Dieser Link existiert nicht, ist abgelaufen oder wurde zurückgezogen.',
+    fr: 'Ce lien n’existe pas, a expiré ou a été retiré.',
+    it: 'Questo link non esiste, è scaduto o è stato ritirato.',
+  },
+  busyTitle: {
+    en: 'Too many views',
+    de: 'Zu viele Aufrufe',
+    fr: 'Trop de consultations',
+    it: 'Troppe visite',
+  },
+  busy: {
+    en: 'This page is asked for too often right now. Please try again shortly.',
+    de: 'Diese Seite wird gerade zu oft aufgerufen. Bitte versuchen Sie es gleich noch einmal.',
+    fr: 'Cette page est demandée trop souvent en ce moment. Veuillez réessayer dans un instant.',
+    it: 'Questa pagina è richiesta troppo spesso in questo momento. Riprovare tra poco.',
+  },
+} satisfies Record<string, Words> & Record<Code, Words>;
+
+/** Codes whose names the page shows: property types, deal types, confidence classes. */
+type Code = PropertyCode | DealType | Confidence;
+const CODES: readonly string[] = [...PROPERTY_CODES, ...DEAL_TYPES, ...CONFIDENCES];
+type Key = keyof typeof WORDS;
+/** The page's own texts: headings, labels and sentences. */
+type Phrase = Exclude<Key, Code>;
+const PHRASES = (Object.keys(WORDS) as Key[]).filter((key): key is Phrase => !CODES.includes(key));
+
+/** The texts of `keys` in `language`, by key. */
+function inLanguage<K extends Key>(keys: readonly K[], language: Language): Record<K, string> {
+  return Object.fromEntries(keys.map((key) => [key, WORDS[key][language]])) as Record<K, string>;
 }
 
-export const TEXT: Record<Language, PageText> = {
-  en: {
-    facts: 'Property',
-    address: 'Address',
-    propertyType: 'Type',
-    types: { apartment: 'Apartment', house: 'House', multi_family_house: 'Multi-family house' },
-    livingArea: 'Living area',
-    rooms: 'Rooms',
-    buildingYear: 'Built',
-    floor: 'Floor',
-    valuation: { sale: 'Estimated sale price', rent: 'Estimated monthly rent' },
-    range: 'Range',
-    confidence: 'Confidence',
-    confidences: { poor: 'low', medium: 'medium', good: 'good' },
-    noValuation: 'The market data does not support an estimate for this property.',
-    map: 'Offers nearby',
-    mapLegend: 'Red: the property. Blue: offers within 1 km.',
-    trend: 'Estimate over the last 12 months',
-    noTrend: 'Not enough data for a trend.',
-    expires: 'This page can be opened until',
-    notFoundTitle: 'Page not found',
-    notFound: 'This link does not exist, has expired or was withdrawn.',
-    busyTitle: 'Too many views',
-    busy: 'This page is asked for too often right now. Please try again shortly.',
-  },
-  de: {
-    facts: 'Objekt',
-    address: 'Adresse',
-    propertyType: 'Art',
-    types: { apartment: 'Wohnung', house: 'Haus', multi_family_house: 'Mehrfamilienhaus' },
-    livingArea: 'Wohnfläche',
-    rooms: 'Zimmer',
-    buildingYear: 'Baujahr',
-    floor: 'Etage',
-    valuation: { sale: 'Geschätzter Kaufpreis', rent: 'Geschätzte Monatsmiete' },
-    range: 'Spanne',
-    confidence: 'Verlässlichkeit',
-    confidences: { poor: 'gering', medium: 'mittel', good: 'gut' },
-    noValuation: 'Die Marktdaten reichen für eine Schätzung dieses Objekts nicht aus.',
-    map: 'Angebote in der Nähe',
-    mapLegend: 'Rot: das Objekt. Blau: Angebote im Umkreis von 1 km.',
-    trend: 'Schätzung der letzten 12 Monate',
-    noTrend: 'Zu wenige Daten für einen Verlauf.',
-    expires: 'Diese Seite ist abrufbar bis',
-    notFoundTitle: 'Seite nicht gefunden',
-    notFound: 'Dieser Link existiert nicht, ist abgelaufen oder wurde zurückgezogen.',
-    busyTitle: 'Zu viele Aufrufe',
-    busy: 'Diese Seite wird gerade zu oft aufgerufen. Bitte versuchen Sie es gleich noch einmal.',
-  },
-  fr: {
-    facts: 'Bien',
-    address: 'Adresse',
-    propertyType: 'Type',
-    types: { apartment: 'Appartement', house: 'Maison', multi_family_house: 'Immeuble' },
-    livingArea: 'Surface habitable',
-    rooms: 'Pièces',
-    buildingYear: 'Construit en',
-    floor: 'Étage',
-    valuation: { sale: 'Prix de vente estimé', rent: 'Loyer mensuel estimé' },
-    range: 'Fourchette',
-    confidence: 'Fiabilité',
-    confidences: { poor: 'faible', medium: 'moyenne', good: 'bonne' },
-    noValuation: 'Les données du marché ne permettent pas d’estimer ce bien.',
-    map: 'Offres à proximité',
-    mapLegend: 'Rouge : le bien. Bleu : offres dans un rayon de 1 km.',
-    trend: 'Estimation sur les 12 derniers mois',
-    noTrend: 'Pas assez de données pour une tendance.',
-    expires: 'Cette page peut être ouverte jusqu’au',
-    notFoundTitle: 'Page introuvable',
-    notFound: 'Ce lien n’existe pas, a expiré ou a été retiré.',
-    busyTitle: 'Trop de consultations',
-    busy: 'Cette page est demandée trop souvent en ce moment. Veuillez réessayer dans un instant.',
-  },
-  it: {
-    facts: 'Immobile',
-    address: 'Indirizzo',
-    propertyType: 'Tipo',
-    types: { apartment: 'Appartamento', house: 'Casa', multi_family_house: 'Casa plurifamiliare' },
-    livingArea: 'Superficie abitabile',
-    rooms: 'Locali',
-    buildingYear: 'Costruito nel',
-    floor: 'Piano',
-    valuation: { sale: 'Prezzo di vendita stimato', rent: 'Affitto mensile stimato' },
-    range: 'Intervallo',
-    confidence: 'Affidabilità',
-    confidences: { poor: 'bassa', medium: 'media', good: 'buona' },
-    noValuation: 'I dati di mercato non permettono una stima di questo immobile.',
-    map: 'Offerte nelle vicinanze',
-    mapLegend: 'Rosso: l’immobile. Blu: offerte entro 1 km.',
-    trend: 'Stima negli ultimi 12 mesi',
-    noTrend: 'Dati insufficienti per un andamento.',
-    expires: 'Questa pagina è consultabile fino al',
-    notFoundTitle: 'Pagina non trovata',
-    notFound: 'Questo link non esiste, è scaduto o è stato ritirato.',
-    busyTitle: 'Troppe visite',
-    busy: 'Questa pagina è richiesta troppo spesso in questo momento. Riprovare tra poco.',
-  },
+/** The page's words in one language; the names of codes by the list they belong to. */
+export type PageText = Record<Phrase, string> & {
+  types: Record<string, string>;
+  valuation: Record<DealType, string>;
+  confidences: Record<string, string>;
 };
+
+export const TEXT = Object.fromEntries(
+  LANGUAGES.map((language): [Language, PageText] => [
+    language,
+    {
+      ...inLanguage(PHRASES, language),
+      types: inLanguage(PROPERTY_CODES, language),
+      valuation: inLanguage(DEAL_TYPES, language),
+      confidences: inLanguage(CONFIDENCES, language),
+    },
+  ]),
+) as Record<Language, PageText>;

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
 import { openSharedPage, pageState } from './page.js';
@@ -33,25 +32,22 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     publicBaseUrl: ctx.config.publicBaseUrl,
     page: pageState(),
   };
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const routes = featureRoutes(app, { auth: 'bearer-or-query', tags: ['dossiers'] });
 
-  r.post(
+  routes.post(
     BASE,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'Share a dossier: a link to a read-only page',
-        description:
-          `\`url\` opens, without login, a page of the dossier (facts, valuation today, offers ` +
-          'nearby, trend) in `locale`’s language, until `daysToLive` days have passed or the ' +
-          'link is revoked; then it is a plain 404 page. The secret in the URL has 256 random ' +
-          'bits; only its SHA-256 is kept, so the URL is shown only here. At most ' +
-          `${String(limits.dossierLinks.perDossier)} links per dossier (then \`409\`). ` +
-          ACCESS_TEXT,
-        body: CreateLinkRequest,
-        response: { 201: CreatedLink, ...errorResponses(400, 404, 409, 413, 415) },
-      },
+      summary: 'Share a dossier: a link to a read-only page',
+      description:
+        `\`url\` opens, without login, a page of the dossier (facts, valuation today, offers ` +
+        'nearby, trend) in `locale`’s language, until `daysToLive` days have passed or the ' +
+        'link is revoked; then it is a plain 404 page. The secret in the URL has 256 random ' +
+        'bits; only its SHA-256 is kept, so the URL is shown only here. At most ' +
+        `${String(limits.dossierLinks.perDossier)} links per dossier (then \`409\`). ` +
+        ACCESS_TEXT,
+      body: CreateLinkRequest,
+      response: { 201: CreatedLink },
+      errors: [400, 404, 409, 413, 415],
     },
     async (request, reply) => {
       // The schema's defaults (daysToLive, locale) are filled in by the validator.
@@ -61,32 +57,26 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.get(
+  routes.get(
     BASE,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'List sharing links',
-        description: `All the organization’s links, or one dossier’s; newest first. ${ACCESS_TEXT}`,
-        querystring: LinkListQuery,
-        response: { 200: LinkList, ...errorResponses(400) },
-      },
+      summary: 'List sharing links',
+      description: `All the organization’s links, or one dossier’s; newest first. ${ACCESS_TEXT}`,
+      querystring: LinkListQuery,
+      response: { 200: LinkList },
+      errors: [400],
     },
     (request) => linksOf(deps, callerOf(request), request.query.dossierId),
   );
 
-  r.delete(
+  routes.delete(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'Revoke a sharing link',
-        description: `Its page is a 404 from now on; revoking again changes nothing. ${ACCESS_TEXT}`,
-        params: LinkParams,
-        response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses(400, 404) },
-      },
+      summary: 'Revoke a sharing link',
+      description: `Its page is a 404 from now on; revoking again changes nothing. ${ACCESS_TEXT}`,
+      params: LinkParams,
+      response: { 204: Type.Null({ description: 'Revoked.' }) },
+      errors: [400, 404],
     },
     async (request, reply) => {
       await revoke(deps, callerOf(request), request.params.id);
@@ -94,32 +84,29 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.get(
+  routes.get(
     `${PAGE_PATH}/:token`,
     {
-      config: { auth: 'none' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'The shared page of a dossier (HTML)',
-        description:
-          'A server-rendered HTML page, no login: the link’s secret is the last path segment. ' +
-          'It loads nothing from elsewhere and runs no script (its Content-Security-Policy ' +
-          'allows only its own inline style). Unknown, expired or revoked: a plain HTML 404 page. ' +
-          `At most ${String(page.viewsPerAddress)} views per client address and ` +
-          `${String(page.viewsPerLink)} per link in ${String(page.windowMs / 1000)} s; beyond ` +
-          'either, a plain HTML 429 page with `Retry-After`. What the page shows is computed in ' +
-          'the owning organization’s turn for costly work (a plain HTML 429 or 503 page with ' +
-          '`Retry-After` when it gets none) and kept for ' +
-          `${String(page.cacheMs / 60_000)} minutes per link, market snapshot, dossier content ` +
-          'and day: repeated views compute nothing.',
-        params: PageParams,
-        querystring: PageQuery,
-        response: {
-          200: htmlPage('The page of the dossier.'),
-          404: htmlPage('A plain page: no such link, or expired, revoked, or its dossier gone.'),
-          429: htmlPage('A plain page: too many views, or too much costly work waiting.'),
-          503: htmlPage('A plain page: no turn for its costly work in time.'),
-        },
+      auth: 'none',
+      summary: 'The shared page of a dossier (HTML)',
+      description:
+        'A server-rendered HTML page, no login: the link’s secret is the last path segment. ' +
+        'It loads nothing from elsewhere and runs no script (its Content-Security-Policy ' +
+        'allows only its own inline style). Unknown, expired or revoked: a plain HTML 404 page. ' +
+        `At most ${String(page.viewsPerAddress)} views per client address and ` +
+        `${String(page.viewsPerLink)} per link in ${String(page.windowMs / 1000)} s; beyond ` +
+        'either, a plain HTML 429 page with `Retry-After`. What the page shows is computed in ' +
+        'the owning organization’s turn for costly work (a plain HTML 429 or 503 page with ' +
+        '`Retry-After` when it gets none) and kept for ' +
+        `${String(page.cacheMs / 60_000)} minutes per link, market snapshot, dossier content ` +
+        'and day: repeated views compute nothing.',
+      params: PageParams,
+      querystring: PageQuery,
+      response: {
+        200: htmlPage('The page of the dossier.'),
+        404: htmlPage('A plain page: no such link, or expired, revoked, or its dossier gone.'),
+        429: htmlPage('A plain page: too many views, or too much costly work waiting.'),
+        503: htmlPage('A plain page: no turn for its costly work in time.'),
       },
     },
     async (request, reply) => {

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import {
   createDossier,
@@ -48,21 +47,18 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     { parseAs: 'string' },
     app.getDefaultJsonParser('error', 'error'),
   );
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const routes = featureRoutes(app, { auth: 'bearer-or-query', tags: ['dossiers'] });
 
-  r.post(
+  routes.post(
     BASE,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'Create a dossier',
-        description:
-          `${RULES_TEXT} ${ACCESS_TEXT} At most ${limits.dossiers.perOrganization} dossiers per ` +
-          'organization: beyond, `409 conflict`.',
-        body: DossierBody,
-        response: { 201: Created, ...errorResponses(400, 409, 413, 415) },
-      },
+      summary: 'Create a dossier',
+      description:
+        `${RULES_TEXT} ${ACCESS_TEXT} At most ${limits.dossiers.perOrganization} dossiers per ` +
+        'organization: beyond, `409 conflict`.',
+      body: DossierBody,
+      response: { 201: Created },
+      errors: [400, 409, 413, 415],
     },
     async (request, reply) => {
       const id = await createDossier(deps, callerOf(request), request.body);
@@ -70,55 +66,46 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.get(
+  routes.get(
     BASE,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'List the organization’s dossiers, newest first',
-        description:
-          'Paged by `limit` and `offset`; `totalItems` counts all the organization’s dossiers. ' +
-          'Newest first (creation time, then id), so pages do not overlap while nothing is ' +
-          `created. ${ACCESS_TEXT}`,
-        querystring: ListQuery,
-        response: { 200: DossierList, ...errorResponses(400) },
-      },
+      summary: 'List the organization’s dossiers, newest first',
+      description:
+        'Paged by `limit` and `offset`; `totalItems` counts all the organization’s dossiers. ' +
+        'Newest first (creation time, then id), so pages do not overlap while nothing is ' +
+        `created. ${ACCESS_TEXT}`,
+      querystring: ListQuery,
+      response: { 200: DossierList },
+      errors: [400],
     },
     (request) =>
       // The schema's defaults (limit, offset) are filled in by the validator.
       pageOfDossiers(deps, callerOf(request), request.query as Required<typeof request.query>),
   );
 
-  r.get(
+  routes.get(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'Read a dossier',
-        description: `The dossier as written, with its id and times; ${LOCATION_TEXT} ${ACCESS_TEXT}`,
-        params: DossierParams,
-        response: { 200: DossierRead, ...errorResponses(400, 404) },
-      },
+      summary: 'Read a dossier',
+      description: `The dossier as written, with its id and times; ${LOCATION_TEXT} ${ACCESS_TEXT}`,
+      params: DossierParams,
+      response: { 200: DossierRead },
+      errors: [400, 404],
     },
     (request) => readDossier(deps, callerOf(request), request.params.id),
   );
 
-  r.put(
+  routes.put(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'Replace a dossier',
-        description:
-          'The whole dossier, validated as on creation: left-out optional fields are removed. ' +
-          `${RULES_TEXT} ${ACCESS_TEXT}`,
-        params: DossierParams,
-        body: DossierBody,
-        response: { 204: NoContent, ...errorResponses(400, 404, 413, 415) },
-      },
+      summary: 'Replace a dossier',
+      description:
+        'The whole dossier, validated as on creation: left-out optional fields are removed. ' +
+        `${RULES_TEXT} ${ACCESS_TEXT}`,
+      params: DossierParams,
+      body: DossierBody,
+      response: { 204: NoContent },
+      errors: [400, 404, 413, 415],
     },
     async (request, reply) => {
       await replaceDossierContent(deps, callerOf(request), request.params.id, request.body);
@@ -126,24 +113,21 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.patch(
+  routes.patch(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'Change part of a dossier (JSON merge patch)',
-        description:
-          `RFC 7396 merge patch, sent as \`${MERGE_PATCH}\` or \`application/json\`, applied to ` +
-          'the dossier as it reads: a member given replaces, `null` removes it, objects merge ' +
-          'member by member, arrays replace. The result must be a valid whole dossier (400 ' +
-          'otherwise, nothing changed). A patch that sets or removes ' +
-          '`property.location.coordinates` without `precision` makes the point exact again (or ' +
-          `the postcode centroid when removed). ${RULES_TEXT} ${ACCESS_TEXT}`,
-        params: DossierParams,
-        body: DossierPatch,
-        response: { 204: NoContent, ...errorResponses(400, 404, 413, 415) },
-      },
+      summary: 'Change part of a dossier (JSON merge patch)',
+      description:
+        `RFC 7396 merge patch, sent as \`${MERGE_PATCH}\` or \`application/json\`, applied to ` +
+        'the dossier as it reads: a member given replaces, `null` removes it, objects merge ' +
+        'member by member, arrays replace. The result must be a valid whole dossier (400 ' +
+        'otherwise, nothing changed). A patch that sets or removes ' +
+        '`property.location.coordinates` without `precision` makes the point exact again (or ' +
+        `the postcode centroid when removed). ${RULES_TEXT} ${ACCESS_TEXT}`,
+      params: DossierParams,
+      body: DossierPatch,
+      response: { 204: NoContent },
+      errors: [400, 404, 413, 415],
     },
     async (request, reply) => {
       await patchDossier(deps, callerOf(request), request.params.id, request.body);
@@ -151,17 +135,14 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.delete(
+  routes.delete(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['dossiers'],
-        summary: 'Delete a dossier',
-        description: ACCESS_TEXT,
-        params: DossierParams,
-        response: { 204: NoContent, ...errorResponses(400, 404) },
-      },
+      summary: 'Delete a dossier',
+      description: ACCESS_TEXT,
+      params: DossierParams,
+      response: { 204: NoContent },
+      errors: [400, 404],
     },
     async (request, reply) => {
       await removeDossier(deps, callerOf(request), request.params.id);

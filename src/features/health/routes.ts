@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.js';
+import { featureRoutes } from '../../http/routes.js';
 
 const Health = Type.Object({ status: Type.String() });
 const Ready = Type.Object({
@@ -10,29 +10,15 @@ const Ready = Type.Object({
 });
 
 export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.get(
+  const routes = featureRoutes(app, { auth: 'none', tags: ['health'] });
+  routes.get(
     '/health',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags: ['health'],
-        summary: 'Liveness: the process answers',
-        response: { 200: Health },
-      },
-    },
+    { summary: 'Liveness: the process answers', response: { 200: Health } },
     () => ({ status: 'ok' }),
   );
-  r.get(
+  routes.get(
     '/ready',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags: ['health'],
-        summary: 'Readiness: every store answers',
-        response: { 200: Ready, 503: Ready },
-      },
-    },
+    { summary: 'Readiness: every store answers', response: { 200: Ready, 503: Ready } },
     async (_request, reply) => {
       const stores = await ctx.stores.check();
       const ready = Object.values(stores).every(Boolean);

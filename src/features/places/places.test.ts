@@ -1,10 +1,14 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/backends.js';
-import { csv, writeFile } from '../../../test/helpers/market.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
+import { importRows, INDICATOR_COLUMNS } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
-import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
-import { importFile } from '../../market/import/run-import.js';
+import {
+  createWorld,
+  expectStatus,
+  postAs,
+  type Member,
+  type World,
+} from '../../../test/helpers/world.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import type { IndicatorsResponse } from './schemas.js';
 
@@ -26,38 +30,15 @@ describe('POST /api/v1/indicators', () => {
   let dossierId: string;
   beforeAll(async () => {
     world = await createWorld('sqlite', { app: { now: () => new Date('2026-06-15T12:00:00Z') } });
-    const file = writeFile(
-      tempDir(),
-      'indicators.csv',
-      csv(
-        ['countryCode', 'level', 'divisionId', 'indicator', 'year', 'value', 'unit', 'source'],
-        ROWS,
-      ),
-    );
-    await importFile(world.config.dataDir, 'indicators', path.resolve(file), { strict: true });
-    await world.stores.market.refresh();
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/dossiers',
-      token: world.memberA.token,
-      payload: EXAMPLE_DOSSIER,
-    });
-    dossierId = res.json<{ id: string }>().id;
+    await importRows(world, 'indicators', INDICATOR_COLUMNS, ROWS);
+    dossierId = await createDossier(world);
   });
   afterAll(() => world.close());
 
   const post = (payload: object, who: Member = world.memberA) =>
-    call(world.app, {
-      method: 'POST',
-      url: '/api/v1/indicators',
-      token: who.token,
-      payload: { countryCode: 'AT', ...payload },
-    });
-  const answer = async (payload: object) => {
-    const res = await post(payload);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<IndicatorsResponse>();
-  };
+    postAs(world, '/api/v1/indicators', { countryCode: 'AT', ...payload }, who);
+  const answer = async (payload: object) =>
+    expectStatus(await post(payload)).json<IndicatorsResponse>();
 
   it('names the divisions, level, year and source of each value, finest division first', async () => {
     const found = await answer({ coordinates: EXAMPLE_DOSSIER.property.location.coordinates });

@@ -1,10 +1,7 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/backends.js';
 import { metersBetween as meters } from '../../../test/helpers/haversine.js';
-import { csv, writeFile } from '../../../test/helpers/market.js';
-import { call, createWorld, type World } from '../../../test/helpers/world.js';
-import { importFile } from '../../market/import/run-import.js';
+import { importRows } from '../../../test/helpers/market.js';
+import { createWorld, expectStatus, postAs, type World } from '../../../test/helpers/world.js';
 import type { PoisResponse } from './schemas.js';
 
 const CENTER = { latitude: 48.2087, longitude: 16.3695 };
@@ -22,36 +19,26 @@ describe('points of interest', () => {
   let world: World;
   beforeAll(async () => {
     world = await createWorld('sqlite');
-    const file = writeFile(
-      tempDir(),
-      'pois.csv',
-      csv(
-        ['id', 'countryCode', 'category', 'name', 'latitude', 'longitude'],
-        POINTS.map(([id, category, name, dLat]) => [
-          id,
-          'AT',
-          category,
-          name,
-          CENTER.latitude + dLat,
-          CENTER.longitude,
-        ]),
-      ),
+    await importRows(
+      world,
+      'pois',
+      ['id', 'countryCode', 'category', 'name', 'latitude', 'longitude'],
+      POINTS.map(([id, category, name, dLat]) => [
+        id,
+        'AT',
+        category,
+        name,
+        CENTER.latitude + dLat,
+        CENTER.longitude,
+      ]),
     );
-    await importFile(world.config.dataDir, 'pois', path.resolve(file), { strict: true });
-    await world.stores.market.refresh();
   });
   afterAll(() => world.close());
 
-  const pois = async (body: object) => {
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/pois',
-      token: world.memberA.token,
-      payload: { coordinates: CENTER, countryCode: 'AT', ...body },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<PoisResponse>();
-  };
+  const pois = async (body: object) =>
+    expectStatus(
+      await postAs(world, '/api/v1/pois', { coordinates: CENTER, countryCode: 'AT', ...body }),
+    ).json<PoisResponse>();
 
   it('answers the nearest first within the radius, in the original shape, distances as measured', async () => {
     const answer = await pois({ radius: 1000 });

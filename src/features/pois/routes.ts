@@ -1,29 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
-import { errorResponses } from '../../http/schemas.js';
+import { featureRoutes } from '../../http/routes.js';
 import { findPois } from './pois.js';
 import { PoisRequest, PoisResponse } from './schemas.js';
 
 export function poiRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  featureRoutes(app, { auth: 'bearer-or-query', tags: ['pois'] }).post(
     '/api/v1/pois',
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['pois'],
-        summary: 'Points of interest around a point',
-        description:
-          'Points of interest of the imported places data within `radius` (default 1,000 m) of ' +
-          '`coordinates`, nearest first, paged by `offset` and `limit`. `category` is a group ' +
-          '(`health`, `education`, `leisure`, `catering`, `shopping`), `subcategory` a kind of ' +
-          'place (`pharmacy`, `kindergarten`, … see README "Places data"); each filter given ' +
-          'narrows the other, and names without data match nothing. An area without places ' +
-          'data answers `{"items": [], "totalItems": 0}`: nothing is ever made up.',
-        body: PoisRequest,
-        response: { 200: PoisResponse, ...errorResponses(400, 413, 415) },
-      },
+      summary: 'Points of interest around a point',
+      description:
+        'Points of interest of the imported places data within `radius` (default 1,000 m) of ' +
+        '`coordinates`, nearest first, paged by `offset` and `limit`. `category` is a group ' +
+        '(`health`, `education`, `leisure`, `catering`, `shopping`), `subcategory` a kind of ' +
+        'place (`pharmacy`, `kindergarten`, … see README "Places data"); each filter given ' +
+        'narrows the other, and names without data match nothing. An area without places ' +
+        'data answers `{"items": [], "totalItems": 0}`: nothing is ever made up.',
+      body: PoisRequest,
+      response: { 200: PoisResponse },
+      errors: [400, 413, 415],
     },
     (request) => findPois(deps, request.body),
   );

@@ -3,10 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { metersBetween } from '../../../test/helpers/haversine.js';
-import { csv, snapshotRows, writeFile } from '../../../test/helpers/market.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
+import { importRows, INDICATOR_COLUMNS, snapshotRows } from '../../../test/helpers/market.js';
 import { readPdf } from '../../../test/helpers/pdf-reader.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { sharedData } from '../../../test/helpers/shared-data.js';
 import { convertViennaPlaces } from '../../market/convert/vienna-places.js';
 import { importFile } from '../../market/import/run-import.js';
 import { HALF_SCORE } from '../../market/places/scores.js';
@@ -14,10 +16,7 @@ import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { providerTemplateId } from '../templates/provider-templates.js';
 import { LOCALES, say } from './messages.js';
 
-const SOURCE = path.resolve('../shared/data/vienna-places');
-const available = fs.existsSync(path.join(SOURCE, 'pois.csv'));
-if (!available && process.env.CI === 'true')
-  throw new Error(`${SOURCE} is missing, which CI=true does not allow`);
+const { path: SOURCE, available } = sharedData('vienna-places', 'pois.csv');
 
 const GRABEN = EXAMPLE_DOSSIER.property.location.coordinates;
 const TODAY = '2026-06-15';
@@ -56,32 +55,10 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       await importFile(world.config.dataDir, entity, path.join(converted, file), { strict: true });
     }
     // One city-wide value beside the districts' (the shared data has none), to be compared with.
-    await importFile(
-      world.config.dataDir,
-      'indicators',
-      path.resolve(
-        writeFile(
-          tempDir(),
-          'city.csv',
-          csv(
-            ['countryCode', 'level', 'divisionId', 'indicator', 'year', 'value', 'unit', 'source'],
-            [['AT', 6, '900', 'population', 2024, 2_000_000, 'persons', 'Test row, not real data']],
-          ),
-        ),
-      ),
-      { strict: true },
-    );
-    await world.stores.market.refresh();
-    const create = async (body: object) => {
-      const res = await call(world.app, {
-        method: 'POST',
-        url: '/api/v1/dossiers',
-        token: world.memberA.token,
-        payload: body,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json<{ id: string }>().id;
-    };
+    await importRows(world, 'indicators', INDICATOR_COLUMNS, [
+      ['AT', 6, '900', 'population', 2024, 2_000_000, 'persons', 'Test row, not real data'],
+    ]);
+    const create = (body: object) => createDossier(world, world.memberA, body);
     vienna = await create(EXAMPLE_DOSSIER);
     // Graz: Austria, but no places data was imported there.
     graz = await create({

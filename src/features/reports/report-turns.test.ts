@@ -4,18 +4,13 @@ import { expectProblem } from '../../../test/helpers/problem.js';
 import { dossierPerOrganization, holdTurn } from '../../../test/helpers/turns.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
-import { CostlyWork, defaultCostlyWorkOptions } from '../../work/costly-work.js';
+import { CostlyWork } from '../../work/costly-work.js';
 import { defaultSections } from '../templates/provider-templates.js';
 
 describeBackends('reports take their organization’s turn for costly work', (backend) => {
   let world: World;
   // Two costly requests at once, one per organization, three of an organization waiting.
-  const work = new CostlyWork({
-    ...defaultCostlyWorkOptions(),
-    slots: 2,
-    perOrganization: 1,
-    waitingPerOrganization: 3,
-  });
+  const work = new CostlyWork({ slots: 2, perOrganization: 1, waitingPerOrganization: 3 });
   const made: Record<string, { dossier: string; template: string }> = {};
   beforeAll(async () => {
     world = await createWorld(backend, {

@@ -1,36 +1,32 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { sendPdf } from '../../http/download.js';
-import { errorResponses } from '../../http/schemas.js';
+import { featureRoutes } from '../../http/routes.js';
 import { createReport } from './reports.js';
 import { ReportParams, ReportPdf, ReportRequest } from './schemas.js';
 
 export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  featureRoutes(app, { auth: 'bearer-or-query', tags: ['reports'] }).post(
     '/api/v1/dossiers/:id/report',
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['reports'],
-        summary: 'A PDF report on a dossier, laid out by a template',
-        description:
-          'A title page, then the template’s enabled sections in template order, each starting ' +
-          'on its own page and listed in the PDF outline under its heading in `locale`; the ' +
-          'caller’s (else the organization’s) first front and back cover when the template asks ' +
-          'for them; PDF attachments’ pages in their `attachments.<type>` section. Data: the ' +
-          'property tracker’s at `date` (valuations, offers and projects within 1 km, trends). ' +
-          'Sections whose data the service does not hold say so. A dossier or template the ' +
-          'caller cannot see is a 404; a template of another country, an unknown locale or a ' +
-          'date outside the market data is a 400. The token may be sent as `access_token`. A ' +
-          'report is costly work: it is made in the organization’s turn (one at a time per ' +
-          'organization; too many waiting → 429, no turn in time → 503, both with Retry-After).',
-        params: ReportParams,
-        body: ReportRequest,
-        response: { 200: ReportPdf, ...errorResponses(400, 404, 413, 415) },
-      },
+      summary: 'A PDF report on a dossier, laid out by a template',
+      description:
+        'A title page, then the template’s enabled sections in template order, each starting ' +
+        'on its own page and listed in the PDF outline under its heading in `locale`; the ' +
+        'caller’s (else the organization’s) first front and back cover when the template asks ' +
+        'for them; PDF attachments’ pages in their `attachments.<type>` section. Data: the ' +
+        'property tracker’s at `date` (valuations, offers and projects within 1 km, trends). ' +
+        'Sections whose data the service does not hold say so. A dossier or template the ' +
+        'caller cannot see is a 404; a template of another country, an unknown locale or a ' +
+        'date outside the market data is a 400. The token may be sent as `access_token`. A ' +
+        'report is costly work: it is made in the organization’s turn (one at a time per ' +
+        'organization; too many waiting → 429, no turn in time → 503, both with Retry-After).',
+      params: ReportParams,
+      body: ReportRequest,
+      response: { 200: ReportPdf },
+      errors: [400, 404, 413, 415],
     },
     async (request, reply) => {
       const report = await createReport(deps, callerOf(request), request.params.id, request.body);

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { featureRoutes } from '../../http/routes.js';
 import { StatisticsRequest, StatisticsResponse } from './schemas.js';
 import { offerStatistics, type StatisticsDeps } from './statistics.js';
 
@@ -12,23 +11,20 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
     minSample: ctx.config.minSample,
     work: ctx.costlyWork,
   };
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  featureRoutes(app, { auth: 'bearer', tags: ['statistics'] }).post(
     '/api/v1/offers/statistics',
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: ['statistics'],
-        summary: 'Offer statistics for one division and period',
-        description:
-          'Mean, count, percentile (linear interpolation, as numpy/`percentile_cont`) and ' +
-          'percentile rank (share of values at or below `percentileValue`, in percent) over the ' +
-          'offers of exactly one division, optionally grouped by start month/quarter/year ' +
-          '(every period from `startDate.min` to `.max`, empty ones included) or by value ranges ' +
-          '(lower bound included, upper excluded). `value` is left out when a group has fewer ' +
-          'values than the minimum sample (`PROPDATA_MIN_SAMPLE`, default 5); `count` is always set.',
-        body: StatisticsRequest,
-        response: { 200: StatisticsResponse, ...errorResponses(400, 413, 415) },
-      },
+      summary: 'Offer statistics for one division and period',
+      description:
+        'Mean, count, percentile (linear interpolation, as numpy/`percentile_cont`) and ' +
+        'percentile rank (share of values at or below `percentileValue`, in percent) over the ' +
+        'offers of exactly one division, optionally grouped by start month/quarter/year ' +
+        '(every period from `startDate.min` to `.max`, empty ones included) or by value ranges ' +
+        '(lower bound included, upper excluded). `value` is left out when a group has fewer ' +
+        'values than the minimum sample (`PROPDATA_MIN_SAMPLE`, default 5); `count` is always set.',
+      body: StatisticsRequest,
+      response: { 200: StatisticsResponse },
+      errors: [400, 413, 415],
     },
     (request) => offerStatistics(deps, callerOf(request), request.body),
   );

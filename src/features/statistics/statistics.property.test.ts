@@ -8,7 +8,7 @@ import {
   OFFER_FACT_COLUMNS,
   OFFER_KEY_COLUMNS,
 } from '../../../test/helpers/market.js';
-import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { createWorld, expectStatus, postAs, type World } from '../../../test/helpers/world.js';
 import { importFile } from '../../market/import/run-import.js';
 import { OFFER_METRICS, type OfferMetric } from '../../market/queries/offer-statistics.js';
 import type { StatisticsResponse } from './schemas.js';
@@ -57,29 +57,21 @@ interface Offer {
 type Metric = Exclude<OfferMetric, 'number_of_bedrooms'>;
 const METRICS = OFFER_METRICS.filter((m): m is Metric => m !== 'number_of_bedrooms');
 
+const PER_AREA = '_per_square_meter';
+type PlainMetric = Exclude<Metric, `${string}${typeof PER_AREA}`>;
+
 function metricValue(o: Offer, metric: Metric): number | null {
-  const perArea = (v: number | null) =>
-    v !== null && o.livingArea !== null && o.livingArea > 0 ? v / o.livingArea : null;
-  switch (metric) {
-    case 'sale_price':
-      return o.salePrice;
-    case 'sale_price_per_square_meter':
-      return perArea(o.salePrice);
-    case 'rent_gross':
-      return o.rentGross;
-    case 'rent_gross_per_square_meter':
-      return perArea(o.rentGross);
-    case 'rent_net':
-      return o.rentNet;
-    case 'rent_net_per_square_meter':
-      return perArea(o.rentNet);
-    case 'living_area':
-      return o.livingArea;
-    case 'number_of_rooms':
-      return o.numberOfRooms;
-    case 'days_on_market':
-      return o.daysOnMarket;
-  }
+  const plain: Record<PlainMetric, number | null> = {
+    sale_price: o.salePrice,
+    rent_gross: o.rentGross,
+    rent_net: o.rentNet,
+    living_area: o.livingArea,
+    number_of_rooms: o.numberOfRooms,
+    days_on_market: o.daysOnMarket,
+  };
+  if (!metric.endsWith(PER_AREA)) return plain[metric as PlainMetric];
+  const v = plain[metric.slice(0, -PER_AREA.length) as PlainMetric];
+  return v !== null && o.livingArea !== null && o.livingArea > 0 ? v / o.livingArea : null;
 }
 
 // Small value sets make ties (and so the percentile edge cases) frequent.
@@ -495,14 +487,9 @@ describe('offer statistics agree with an independent reference', () => {
   }
 
   async function answer(app: World, request: Request): Promise<StatisticsResponse['items']> {
-    const res = await call(app.app, {
-      method: 'POST',
-      url: '/api/v1/offers/statistics',
-      token: app.memberA.token,
-      payload: request,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<StatisticsResponse>().items;
+    return expectStatus(
+      await postAs(app, '/api/v1/offers/statistics', request),
+    ).json<StatisticsResponse>().items;
   }
 
   // Guards against a vacuous property: enough compared values must be real numbers.

@@ -1,15 +1,14 @@
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  csv,
-  writeFile,
-  OFFER_FACT_COLUMNS,
-  OFFER_KEY_COLUMNS,
-} from '../../../test/helpers/market.js';
+import { importRows, OFFER_FACT_COLUMNS, OFFER_KEY_COLUMNS } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
-import { call, createWorld, type World } from '../../../test/helpers/world.js';
-import { describeBackends, tempDir } from '../../../test/helpers/backends.js';
-import { importFile } from '../../market/import/run-import.js';
+import {
+  call,
+  createWorld,
+  expectStatus,
+  postAs,
+  type World,
+} from '../../../test/helpers/world.js';
+import { describeBackends } from '../../../test/helpers/backends.js';
 import type { StatisticsResponse } from './schemas.js';
 
 // Hand-made offers in Vienna's 1st district (AT level 8 `901`, level 6 `900`), one in the
@@ -222,27 +221,13 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
   let world: World;
   beforeAll(async () => {
     world = await createWorld(backend);
-    const file = writeFile(tempDir(), 'offers.csv', csv(HEADER, ROWS));
-    await importFile(world.config.dataDir, 'offers', path.resolve(file), {
-      strict: true,
-      today: '2026-11-21',
-    });
-    await world.stores.market.refresh();
+    await importRows(world, 'offers', HEADER, ROWS, '2026-11-21');
   });
   afterAll(() => world.close());
 
-  const post = (payload: unknown) =>
-    call(world.app, {
-      method: 'POST',
-      url: '/api/v1/offers/statistics',
-      token: world.memberA.token,
-      payload: payload as object,
-    });
-  const stats = async (payload: unknown) => {
-    const res = await post(payload);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<StatisticsResponse>();
-  };
+  const post = (payload: unknown) => postAs(world, '/api/v1/offers/statistics', payload);
+  const stats = async (payload: unknown) =>
+    expectStatus(await post(payload)).json<StatisticsResponse>();
   const countIn = async (filters: object, countryCode = 'AT') =>
     (
       await stats({
@@ -251,11 +236,12 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
         countryCode,
       })
     ).items[0]?.statistics[0]?.value;
+  /** The request over the first district's (`901`) offers of one deal type. */
+  const inFirstDistrict = (dealType: string, request: object) =>
+    stats({ countryCode: 'AT', filters: { divisionLevel8: '901', dealType }, ...request });
 
   it('computes count, mean, percentiles and percentile rank', async () => {
-    const body = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', dealType: 'sale' },
+    const body = await inFirstDistrict('sale', {
       statistics: [
         { type: 'count', metric: 'sale_price' },
         { type: 'mean', metric: 'sale_price' },
@@ -299,9 +285,7 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
   });
 
   it('leaves values out below the minimum sample, but always gives the count', async () => {
-    const body = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', dealType: 'rent' },
+    const body = await inFirstDistrict('rent', {
       statistics: [
         { type: 'mean', metric: 'rent_gross_per_square_meter' },
         { type: 'count', metric: 'rent_gross' },
@@ -371,34 +355,29 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
   });
 
   it('groups by month and by year', async () => {
-    const months = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', startDate: { min: '2024-12', max: '2025-03' } },
-      groupBy: { field: 'start_date', period: 'month' },
-      statistics: [{ type: 'count', metric: 'living_area' }],
-    });
-    expect(months.items.map((i) => [i.groupId, i.statistics[0]?.value])).toEqual([
+    const countsBy = async (period: string, min: string, max: string, metric: string) =>
+      (
+        await stats({
+          countryCode: 'AT',
+          filters: { divisionLevel8: '901', startDate: { min, max } },
+          groupBy: { field: 'start_date', period },
+          statistics: [{ type: 'count', metric }],
+        })
+      ).items.map((i) => [i.groupId, i.statistics[0]?.value]);
+    expect(await countsBy('month', '2024-12', '2025-03', 'living_area')).toEqual([
       ['2024-12', 0],
       ['2025-01', 1],
       ['2025-02', 1],
       ['2025-03', 0],
     ]);
-    const years = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', startDate: { min: '2024-06', max: '2025-02' } },
-      groupBy: { field: 'start_date', period: 'year' },
-      statistics: [{ type: 'count', metric: 'sale_price' }],
-    });
-    expect(years.items.map((i) => [i.groupId, i.statistics[0]?.value])).toEqual([
+    expect(await countsBy('year', '2024-06', '2025-02', 'sale_price')).toEqual([
       ['2024', 1],
       ['2025', 1],
     ]);
   });
 
   it('groups by value ranges, lower bound included, upper excluded, overlapping allowed', async () => {
-    const body = await stats({
-      countryCode: 'AT',
-      filters: { divisionLevel8: '901', dealType: 'sale' },
+    const body = await inFirstDistrict('sale', {
       groupBy: {
         field: 'living_area',
         groups: [{ upperBound: 60 }, { lowerBound: 60, upperBound: 100 }, { lowerBound: 50 }],

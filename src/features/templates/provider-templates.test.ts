@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
-import { createWorld, type World } from '../../../test/helpers/world.js';
+import { worldForSuite } from '../../../test/helpers/world.js';
 import type { AccountDb } from '../../accounts/database.js';
 import {
   defaultSections,
@@ -35,14 +35,10 @@ it('ships an appraisal and a brochure template per country, each valid, with sta
 });
 
 describeBackends('provider templates in the store', (backend) => {
-  let world: World;
-  beforeAll(async () => {
-    world = await createWorld(backend);
-  });
-  afterAll(() => world.close());
+  const world = worldForSuite(backend);
 
   it('exist once the app is ready, and a second run changes nothing', async () => {
-    const db = world.stores.accounts.db;
+    const db = world().stores.accounts.db;
     const first = await providerRows(db);
     expect(first.map((r) => r.id)).toEqual(
       providerTemplates()
@@ -54,7 +50,7 @@ describeBackends('provider templates in the store', (backend) => {
   });
 
   it('restores a changed provider template and removes one this release does not ship', async () => {
-    const db = world.stores.accounts.db;
+    const db = world().stores.accounts.db;
     const before = await providerRows(db);
     const id = providerTemplateId('FR', 'brochure');
     await db
@@ -73,7 +69,7 @@ describeBackends('provider templates in the store', (backend) => {
         ...(before[0] as NonNullable<(typeof before)[0]>),
         id: randomUUID(),
         level: 'organization',
-        organization_id: world.adminA.organizationId,
+        organization_id: world().adminA.organizationId,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { ensureProviderTemplates } from './provider-templates.js';
 import {
@@ -43,40 +42,34 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The operator's templates exist before the first request is served.
   app.addHook('onReady', () => ensureProviderTemplates(deps.db, deps.now()));
 
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.post(
+  const routes = featureRoutes(app, { auth: 'bearer', tags: ['templates'] });
+  routes.post(
     `${BASE}/list`,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: ['templates'],
-        summary: 'List the report templates visible to the caller for one country',
-        description:
-          'Provider templates first, then the organization’s, then the caller’s own user ' +
-          'templates; each group by creation time. A country other than AT, BE, CH, CZ, DE, FR, ' +
-          'JP, NL, SK is `400 unsupported_country`.',
-        body: ListBody,
-        response: { 200: TemplateList, ...errorResponses(400, 413, 415) },
-      },
+      summary: 'List the report templates visible to the caller for one country',
+      description:
+        'Provider templates first, then the organization’s, then the caller’s own user ' +
+        'templates; each group by creation time. A country other than AT, BE, CH, CZ, DE, FR, ' +
+        'JP, NL, SK is `400 unsupported_country`.',
+      body: ListBody,
+      response: { 200: TemplateList },
+      errors: [400, 413, 415],
     },
     (request) => listTemplates(deps, callerOf(request), request.body.countryCode),
   );
 
-  r.post(
+  routes.post(
     `${BASE}/`,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: ['templates'],
-        summary: 'Create a report template',
-        description:
-          `Defaults: \`rentType\` \`rent_gross\`, \`frontCover\` and \`backCover\` \`true\`. ${LEVELS_TEXT} ` +
-          `${RULES_TEXT} At most ${limits.templates.perUser} user templates per user and ` +
-          `${limits.templates.perOrganization} organization templates per organization: beyond, ` +
-          '`409 conflict`.',
-        body: TemplateBody,
-        response: { 201: Created, ...errorResponses(400, 403, 409, 413, 415) },
-      },
+      summary: 'Create a report template',
+      description:
+        `Defaults: \`rentType\` \`rent_gross\`, \`frontCover\` and \`backCover\` \`true\`. ${LEVELS_TEXT} ` +
+        `${RULES_TEXT} At most ${limits.templates.perUser} user templates per user and ` +
+        `${limits.templates.perOrganization} organization templates per organization: beyond, ` +
+        '`409 conflict`.',
+      body: TemplateBody,
+      response: { 201: Created },
+      errors: [400, 403, 409, 413, 415],
     },
     async (request, reply) => {
       const id = await createTemplate(deps, callerOf(request), request.body);
@@ -84,36 +77,30 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.get(
+  routes.get(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: ['templates'],
-        summary: 'Read one report template',
-        description: `A one-element array holding the template, without its id. ${LEVELS_TEXT}`,
-        params: TemplateParams,
-        response: { 200: TemplateRead, ...errorResponses(400, 404) },
-      },
+      summary: 'Read one report template',
+      description: `A one-element array holding the template, without its id. ${LEVELS_TEXT}`,
+      params: TemplateParams,
+      response: { 200: TemplateRead },
+      errors: [400, 404],
     },
     async (request) => [await readTemplate(deps, callerOf(request), request.params.id)],
   );
 
-  r.put(
+  routes.put(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: ['templates'],
-        summary: 'Replace a report template',
-        description:
-          'The whole template, validated as on creation (left-out optional fields take their ' +
-          'defaults again). `level` cannot change (400). ' +
-          `${LEVELS_TEXT} ${RULES_TEXT}`,
-        params: TemplateParams,
-        body: TemplateBody,
-        response: { 204: NoContent, ...errorResponses(400, 403, 404, 413, 415) },
-      },
+      summary: 'Replace a report template',
+      description:
+        'The whole template, validated as on creation (left-out optional fields take their ' +
+        'defaults again). `level` cannot change (400). ' +
+        `${LEVELS_TEXT} ${RULES_TEXT}`,
+      params: TemplateParams,
+      body: TemplateBody,
+      response: { 204: NoContent },
+      errors: [400, 403, 404, 413, 415],
     },
     async (request, reply) => {
       await updateTemplate(deps, callerOf(request), request.params.id, request.body);
@@ -121,17 +108,14 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.delete(
+  routes.delete(
     `${BASE}/:id`,
     {
-      config: { auth: 'bearer' },
-      schema: {
-        tags: ['templates'],
-        summary: 'Delete a report template',
-        description: LEVELS_TEXT,
-        params: TemplateParams,
-        response: { 204: NoContent, ...errorResponses(400, 403, 404) },
-      },
+      summary: 'Delete a report template',
+      description: LEVELS_TEXT,
+      params: TemplateParams,
+      response: { 204: NoContent },
+      errors: [400, 403, 404],
     },
     async (request, reply) => {
       await removeTemplate(deps, callerOf(request), request.params.id);

@@ -38,14 +38,26 @@ export async function listTemplates(
   return templates.map((t) => ({ uuid: t.id, ...contentOf(t) }));
 }
 
+/** The template `id` as the caller sees it; 404 when they cannot see it. */
+async function visibleTemplate(deps: TemplateDeps, caller: Caller, id: string): Promise<Template> {
+  const template = await findVisibleTemplate(deps.db, caller, id);
+  if (!template) throw missing();
+  return template;
+}
+
+/** The template `id`, which the caller is about to change; 403 when they may only read it. */
+async function writableTemplate(deps: TemplateDeps, caller: Caller, id: string): Promise<Template> {
+  const template = await visibleTemplate(deps, caller, id);
+  requireMayWrite(caller, template.level);
+  return template;
+}
+
 export async function readTemplate(
   deps: TemplateDeps,
   caller: Caller,
   id: string,
 ): Promise<TemplateContent> {
-  const template = await findVisibleTemplate(deps.db, caller, id);
-  if (!template) throw missing();
-  return contentOf(template);
+  return contentOf(await visibleTemplate(deps, caller, id));
 }
 
 export async function createTemplate(
@@ -64,9 +76,7 @@ export async function updateTemplate(
   id: string,
   body: TemplateInput,
 ): Promise<void> {
-  const existing = await findVisibleTemplate(deps.db, caller, id);
-  if (!existing) throw missing();
-  requireMayWrite(caller, existing.level);
+  const existing = await writableTemplate(deps, caller, id);
   if (body.level !== existing.level) {
     throw invalidField('/level', `must stay ${existing.level}`, {
       detail: `level cannot be changed (the template is a ${existing.level} template); create a new template instead`,
@@ -82,8 +92,6 @@ export async function removeTemplate(
   caller: Caller,
   id: string,
 ): Promise<void> {
-  const existing = await findVisibleTemplate(deps.db, caller, id);
-  if (!existing) throw missing();
-  requireMayWrite(caller, existing.level);
+  await writableTemplate(deps, caller, id);
   if (!(await deleteTemplate(deps.db, caller, id))) throw missing();
 }

@@ -3,7 +3,7 @@ import { describeBackends } from '../../../test/helpers/backends.js';
 import { demoMarket, publishCopyOfMarket } from '../../../test/helpers/market.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
-import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { call, createWorld, postAs, type World } from '../../../test/helpers/world.js';
 import { queryOne } from '../../market/duck.js';
 import type { Valuation } from '../../valuation/types.js';
 import type { TrackerResponse } from './schemas.js';
@@ -61,12 +61,7 @@ describeBackends('property tracker and property value with the valuation model',
   afterAll(() => world.close());
 
   const valueProperties = (payload: object) =>
-    call(world.app, {
-      method: 'POST',
-      url: '/api/v1/valuation/property_value',
-      token: world.memberA.token,
-      payload,
-    });
+    postAs(world, '/api/v1/valuation/property_value', payload);
 
   const checkValuation = (v: Valuation | undefined) => {
     expect(v).toBeDefined();

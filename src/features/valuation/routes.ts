@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { LOCATION_TEXT } from '../dossiers/schemas.js';
 import { DossierParams } from '../dossiers/schemas.js';
@@ -20,66 +19,59 @@ import {
 
 export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  const routes = featureRoutes(app, { auth: 'bearer-or-query', tags: ['valuation'] });
+  routes.post(
     '/api/v1/valuation/property_value',
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['valuation'],
-        summary: 'Value properties at dates',
-        description:
-          '`valuations[i][j]` values input `i` at date `j` (default: today) in `dealType`, with the ' +
-          `same model as the property tracker. At most ${String(limits.valuation.maxPairs)} ` +
-          'property-date pairs (inputs × dates), else 400. A `dossierId` must be a dossier of the ' +
-          'caller’s organization (else 404, as for a missing one) in `countryCode` (else 400); ' +
-          `a \`property\` is written as in a dossier: ${LOCATION_TEXT} Dates may not be after ` +
-          'today nor before the country’s first offer. When the data cannot support a ' +
-          'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
-          'parameter.',
-        body: PropertyValueRequest,
-        response: { 200: PropertyValueResponse, ...errorResponses(400, 404, 413, 415, 422) },
-      },
+      summary: 'Value properties at dates',
+      description:
+        '`valuations[i][j]` values input `i` at date `j` (default: today) in `dealType`, with the ' +
+        `same model as the property tracker. At most ${String(limits.valuation.maxPairs)} ` +
+        'property-date pairs (inputs × dates), else 400. A `dossierId` must be a dossier of the ' +
+        'caller’s organization (else 404, as for a missing one) in `countryCode` (else 400); ' +
+        `a \`property\` is written as in a dossier: ${LOCATION_TEXT} Dates may not be after ` +
+        'today nor before the country’s first offer. When the data cannot support a ' +
+        'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
+        'parameter.',
+      body: PropertyValueRequest,
+      response: { 200: PropertyValueResponse },
+      errors: [400, 404, 413, 415, 422],
     },
     (request) => valueProperties(deps, callerOf(request), request.body),
   );
 
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  routes.post(
     '/api/v1/valuation/property_value_light',
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['valuation'],
-        summary: 'Value one property today (light)',
-        description:
-          'One `property` with fewer facts (or a `dossierId`, not both), valued today in ' +
-          '`dealType` with the same model as the full valuation. The answer is the Valuation ' +
-          'itself, not wrapped in `valuations` (the shape the original service’s clients read: ' +
-          '`confidence`, `currency`, `valueRange` at the top). Errors as for the full valuation.',
-        body: PropertyValueLightRequest,
-        response: { 200: ValuationSchema, ...errorResponses(400, 404, 413, 415, 422) },
-      },
+      summary: 'Value one property today (light)',
+      description:
+        'One `property` with fewer facts (or a `dossierId`, not both), valued today in ' +
+        '`dealType` with the same model as the full valuation. The answer is the Valuation ' +
+        'itself, not wrapped in `valuations` (the shape the original service’s clients read: ' +
+        '`confidence`, `currency`, `valueRange` at the top). Errors as for the full valuation.',
+      body: PropertyValueLightRequest,
+      response: { 200: ValuationSchema },
+      errors: [400, 404, 413, 415, 422],
     },
     (request) => valuePropertyLight(deps, callerOf(request), request.body),
   );
 
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
+  routes.post(
     '/api/v1/dossiers/:id/valuation',
     {
-      config: { auth: 'bearer-or-query' },
-      schema: {
-        tags: ['valuation', 'dossiers'],
-        summary: 'Value a dossier today and over the last months',
-        description:
-          'The dossier’s sale value, gross and net rent today, each with a monthly timeline ' +
-          `over the last ${String(limits.valuation.timelineMonths)} months, whatever the ` +
-          'dossier’s deal type. Another organization’s dossier is a 404, as a missing one. ' +
-          '`isValuationStale` says whether the previous answer for the dossier has gone out of ' +
-          'date (see its description). Costly work (50 valuations): made in the ' +
-          'organization’s turn (too many waiting → 429, no turn in time → 503).',
-        params: DossierParams,
-        body: DossierValuationRequest,
-        response: { 200: DossierValuationResponse, ...errorResponses(400, 404, 413, 415, 422) },
-      },
+      tags: ['valuation', 'dossiers'],
+      summary: 'Value a dossier today and over the last months',
+      description:
+        'The dossier’s sale value, gross and net rent today, each with a monthly timeline ' +
+        `over the last ${String(limits.valuation.timelineMonths)} months, whatever the ` +
+        'dossier’s deal type. Another organization’s dossier is a 404, as a missing one. ' +
+        '`isValuationStale` says whether the previous answer for the dossier has gone out of ' +
+        'date (see its description). Costly work (50 valuations): made in the ' +
+        'organization’s turn (too many waiting → 429, no turn in time → 503).',
+      params: DossierParams,
+      body: DossierValuationRequest,
+      response: { 200: DossierValuationResponse },
+      errors: [400, 404, 413, 415, 422],
     },
     (request) => valueDossier(deps, callerOf(request), request.params.id),
   );

@@ -1,11 +1,8 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/backends.js';
 import { metersBetween, type LatLon } from '../../../test/helpers/haversine.js';
-import { csv, writeFile } from '../../../test/helpers/market.js';
+import { importRows } from '../../../test/helpers/market.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
-import { call, createWorld, type World } from '../../../test/helpers/world.js';
-import { importFile } from '../../market/import/run-import.js';
+import { createWorld, expectStatus, postAs, type World } from '../../../test/helpers/world.js';
 import type { LocationScoresSchema } from '../places/scores-schema.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 
@@ -53,39 +50,23 @@ describe('returnScores: location scores on valuations', () => {
   let world: World;
   beforeAll(async () => {
     world = await createWorld('sqlite', { app: { valueProperty: fixedValuer() } });
-    const dir = tempDir();
-    const points = (rows: [string, string, LatLon][], columns: string[]) =>
-      csv(
-        ['id', 'countryCode', ...columns, 'latitude', 'longitude'],
-        rows.map(([id, text, p]) => [id, 'AT', text, p.latitude, p.longitude]),
-      );
-    for (const [entity, file, text] of [
-      ['pois', 'pois.csv', points(POIS, ['category'])],
-      ['transit', 'transit.csv', points(STOPS, ['name'])],
-    ] as const) {
-      await importFile(world.config.dataDir, entity, path.resolve(writeFile(dir, file, text)), {
-        strict: true,
-      });
-    }
-    await world.stores.market.refresh();
+    const points = (rows: [string, string, LatLon][]) =>
+      rows.map(([id, text, p]) => [id, 'AT', text, p.latitude, p.longitude]);
+    const columns = (text: string) => ['id', 'countryCode', text, 'latitude', 'longitude'];
+    await importRows(world, 'pois', columns('category'), points(POIS));
+    await importRows(world, 'transit', columns('name'), points(STOPS));
   });
   afterAll(() => world.close());
 
-  const value = async (body: object) => {
-    const res = await call(world.app, {
-      method: 'POST',
-      url: '/api/v1/valuation/property_value',
-      token: world.memberA.token,
-      payload: {
+  const value = async (body: object) =>
+    expectStatus(
+      await postAs(world, '/api/v1/valuation/property_value', {
         dealType: 'sale',
         countryCode: 'AT',
         valuationInputs: [{ property: EXAMPLE_DOSSIER.property }],
         ...body,
-      },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ valuations: { value: number; scores?: LocationScoresSchema }[][] }>();
-  };
+      }),
+    ).json<{ valuations: { value: number; scores?: LocationScoresSchema }[][] }>();
 
   it('measures each group and transit as defined, against an independent haversine', async () => {
     const answer = await value({

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { snapshotRows } from '../../../test/helpers/market.js';
+import { sharedData } from '../../../test/helpers/shared-data.js';
 import { importFile } from '../import/run-import.js';
 import { convertDvf, DvfFormatError } from './dvf.js';
 
@@ -77,6 +78,14 @@ const paris2 = {
   nom_commune: 'Paris 2e Arrondissement',
   code_departement: '75',
 };
+/** What every row of one sale in Paris 2e repeats: the sale's id, date, nature and price. */
+const parisSale = (id: string, date: string, price: string, nature = SALE): Lot => ({
+  id_mutation: id,
+  date_mutation: date,
+  nature_mutation: nature,
+  valeur_fonciere: price,
+  ...paris2,
+});
 
 /**
  * A hand-made file as Etalab publishes them: one row per lot, several rows per sale, a house
@@ -154,84 +163,32 @@ const LOTS: Lot[] = [
     latitude: '46.2061',
   },
   // 3: two flats in one sale → skipped.
-  flat({
-    id_mutation: '2023-3',
-    date_mutation: '2023-02-01',
-    nature_mutation: SALE,
-    valeur_fonciere: '600000',
-    ...paris2,
-    lot1_numero: '1',
-    surface_reelle_bati: '30',
-    nombre_pieces_principales: '1',
-    longitude: '2.34',
-    latitude: '48.87',
-  }),
-  flat({
-    id_mutation: '2023-3',
-    date_mutation: '2023-02-01',
-    nature_mutation: SALE,
-    valeur_fonciere: '600000',
-    ...paris2,
-    lot1_numero: '2',
-    surface_reelle_bati: '30',
-    nombre_pieces_principales: '1',
-    longitude: '2.34',
-    latitude: '48.87',
-  }),
+  ...['1', '2'].map((lot) =>
+    flat({
+      ...parisSale('2023-3', '2023-02-01', '600000'),
+      lot1_numero: lot,
+      surface_reelle_bati: '30',
+      nombre_pieces_principales: '1',
+      longitude: '2.34',
+      latitude: '48.87',
+    }),
+  ),
   // 4: an off-plan flat with two parking spaces; no rooms stated (0) → isNew, rooms empty.
   flat({
-    id_mutation: '2023-4',
-    date_mutation: '2023-04-20',
-    nature_mutation: VEFA,
-    valeur_fonciere: '298500',
-    ...paris2,
+    ...parisSale('2023-4', '2023-04-20', '298500', VEFA),
     lot1_numero: '7',
     surface_reelle_bati: '55.5',
     nombre_pieces_principales: '0',
     longitude: '2.335',
     latitude: '48.8655',
   }),
-  cellar({
-    id_mutation: '2023-4',
-    date_mutation: '2023-04-20',
-    nature_mutation: VEFA,
-    valeur_fonciere: '298500',
-    ...paris2,
-    lot1_numero: '71',
-  }),
-  cellar({
-    id_mutation: '2023-4',
-    date_mutation: '2023-04-20',
-    nature_mutation: VEFA,
-    valeur_fonciere: '298500',
-    ...paris2,
-    lot1_numero: '72',
-  }),
+  cellar({ ...parisSale('2023-4', '2023-04-20', '298500', VEFA), lot1_numero: '71' }),
+  cellar({ ...parisSale('2023-4', '2023-04-20', '298500', VEFA), lot1_numero: '72' }),
   // 5: an exchange → skipped.
-  flat({
-    id_mutation: '2023-5',
-    date_mutation: '2023-05-01',
-    nature_mutation: 'Echange',
-    valeur_fonciere: '200000',
-    ...paris2,
-    surface_reelle_bati: '25',
-  }),
+  flat({ ...parisSale('2023-5', '2023-05-01', '200000', 'Echange'), surface_reelle_bati: '25' }),
   // 6: a cellar and a parking space only → skipped.
-  cellar({
-    id_mutation: '2023-6',
-    date_mutation: '2023-05-02',
-    nature_mutation: SALE,
-    valeur_fonciere: '25000',
-    ...paris2,
-  }),
-  cellar({
-    id_mutation: '2023-6',
-    date_mutation: '2023-05-02',
-    nature_mutation: SALE,
-    valeur_fonciere: '25000',
-    ...paris2,
-    lot1_numero: '9',
-  }),
+  cellar(parisSale('2023-6', '2023-05-02', '25000')),
+  cellar({ ...parisSale('2023-6', '2023-05-02', '25000'), lot1_numero: '9' }),
   // 7: no price → skipped.
   flat({
     id_mutation: '2023-7',
@@ -241,39 +198,18 @@ const LOTS: Lot[] = [
     surface_reelle_bati: '25',
   }),
   // 8: no living area → skipped.
-  flat({
-    id_mutation: '2023-8',
-    date_mutation: '2023-05-04',
-    nature_mutation: SALE,
-    valeur_fonciere: '250000',
-    ...paris2,
-  }),
+  flat(parisSale('2023-8', '2023-05-04', '250000')),
   // 9: a flat sold with a shop → skipped.
-  flat({
-    id_mutation: '2023-9',
-    date_mutation: '2023-05-05',
-    nature_mutation: SALE,
-    valeur_fonciere: '900000',
-    ...paris2,
-    surface_reelle_bati: '60',
-  }),
+  flat({ ...parisSale('2023-9', '2023-05-05', '900000'), surface_reelle_bati: '60' }),
   {
-    id_mutation: '2023-9',
-    date_mutation: '2023-05-05',
-    nature_mutation: SALE,
-    valeur_fonciere: '900000',
-    ...paris2,
+    ...parisSale('2023-9', '2023-05-05', '900000'),
     code_type_local: '4',
     type_local: 'Local industriel. commercial ou assimilé',
     surface_reelle_bati: '80',
   },
   // 10: a flat without coordinates, placed by its postcode → one offer.
   flat({
-    id_mutation: '2023-10',
-    date_mutation: '2023-06-30',
-    nature_mutation: SALE,
-    valeur_fonciere: '180000',
-    ...paris2,
+    ...parisSale('2023-10', '2023-06-30', '180000'),
     surface_reelle_bati: '19',
     nombre_pieces_principales: '1',
   }),
@@ -460,10 +396,7 @@ describe('convert dvf', () => {
   });
 });
 
-const PARIS = path.resolve('../shared/data/dvf-paris/dvf-paris-2020-2024.csv.gz');
-const paris = fs.existsSync(PARIS);
-if (!paris && process.env.CI === 'true')
-  throw new Error(`${PARIS} is missing, which CI=true does not allow`);
+const { path: PARIS, available: paris } = sharedData('dvf-paris/dvf-paris-2020-2024.csv.gz');
 
 describe.skipIf(!paris)('real Paris sales (column subset of geolocated DVF)', () => {
   it('convert and import: every sale is one dwelling, all placed in Paris', async () => {

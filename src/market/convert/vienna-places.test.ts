@@ -3,13 +3,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/backends.js';
 import { snapshotRows } from '../../../test/helpers/market.js';
+import { sharedData } from '../../../test/helpers/shared-data.js';
 import { importFile } from '../import/run-import.js';
 import { convertViennaPlaces, VIENNA_SOURCES } from './vienna-places.js';
 
-const SOURCE = path.resolve('../shared/data/vienna-places');
-const available = fs.existsSync(path.join(SOURCE, 'pois.csv'));
-if (!available && process.env.CI === 'true')
-  throw new Error(`${SOURCE} is missing, which CI=true does not allow`);
+const { path: SOURCE, available } = sharedData('vienna-places', 'pois.csv');
 
 describe.skipIf(!available)('real places of Vienna', () => {
   it('convert and import: every point, stop and district indicator, with the attribution', async () => {
