@@ -30,7 +30,7 @@ export function jsonGuardError(value: unknown): FieldError | undefined {
   }
   const pointerOf = (entry: Entry): string => {
     const keys: string[] = [];
-    for (let at: Entry | undefined = entry; at?.parent; at = at.parent) keys.push(at.key);
+    for (let at = entry; at.parent; at = at.parent) keys.push(at.key);
     return keys.reverse().reduce((pointer, key) => `${pointer}/${escapePointer(key)}`, '');
   };
   const stack: Entry[] = [{ value, parent: undefined, key: '', depth: 0 }];
