@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('data'),
       databaseUrl: `sqlite:${path.resolve('data', 'accounts.sqlite')}`,
       loginTokenTtlSeconds: 7200,
+      tokenCacheMs: 5000,
       logLevel: 'info',
       minSample: 5,
       duckdbThreads: 0,
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       PROPDATA_DATA_DIR: '/srv/propdata',
       DATABASE_URL: 'postgres://u:p@db:5432/propdata',
       PROPDATA_TOKEN_TTL_SECONDS: '600',
+      PROPDATA_TOKEN_CACHE_MS: '0',
       LOG_LEVEL: 'warn',
       PROPDATA_RATE_LIMIT_PER_MINUTE: '0',
       PROPDATA_MAX_EVENT_LOOP_DELAY_MS: '250',
@@ -52,6 +54,7 @@ describe('loadConfig', () => {
       dataDir: '/srv/propdata',
       databaseUrl: 'postgres://u:p@db:5432/propdata',
       loginTokenTtlSeconds: 600,
+      tokenCacheMs: 0,
       logLevel: 'warn',
     });
   });
@@ -62,6 +65,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must match pattern/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
     [{ PROPDATA_TOKEN_TTL_SECONDS: '5' }, /PROPDATA_TOKEN_TTL_SECONDS must be >= 60/],
+    [{ PROPDATA_TOKEN_CACHE_MS: '60001' }, /PROPDATA_TOKEN_CACHE_MS must be <= 60000/],
     [{ PROPDATA_DUCKDB_MEMORY_LIMIT: 'lots' }, /PROPDATA_DUCKDB_MEMORY_LIMIT must match pattern/],
     [{ PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '72' }, /PROPDATA_KEEP_ALIVE_TIMEOUT_MS must be >= 1000/],
     [{ PROPDATA_PUBLIC_BASE_URL: 'ftp://x' }, /PROPDATA_PUBLIC_BASE_URL must match pattern/],
