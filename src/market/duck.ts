@@ -94,6 +94,35 @@ export async function openDuck(
   return DuckDBInstance.create(path, settings);
 }
 
+/** What a connection reads: a market snapshot's file is read-only and never changes. */
+export interface DatabaseIdentity {
+  /** The database's name (a snapshot's is its file's, unique per snapshot). */
+  name: string;
+  /** The file of a read-only database, null otherwise (in memory, or open for writing). */
+  readOnlyFile: string | null;
+}
+
+const identityOfConnection = new WeakMap<DuckDBConnection, DatabaseIdentity>();
+
+/** The identity of the database a connection reads, asked once per connection. */
+export async function databaseIdentity(connection: DuckDBConnection): Promise<DatabaseIdentity> {
+  let identity = identityOfConnection.get(connection);
+  if (identity === undefined) {
+    const [row] = await queryPrepared(
+      connection,
+      `select database_name as name, path, readonly from duckdb_databases()
+        where database_name = current_database()`,
+      {},
+    );
+    identity = {
+      name: String(row?.name ?? ''),
+      readOnlyFile: row?.readonly === true && typeof row.path === 'string' ? row.path : null,
+    };
+    identityOfConnection.set(connection, identity);
+  }
+  return identity;
+}
+
 /** Whether the open database (not an attached one) has a table of that name. */
 export async function hasTable(db: DuckDBConnection, table: string): Promise<boolean> {
   const rows = await queryPrepared(

@@ -1,7 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
-import { MONTH_INDEX_SQL, PRICE_COLUMN } from '../market/queries/offer-columns.js';
-import { FEATURES } from './features.js';
+import { monthIndex } from '../dates.js';
+import { PRICE_COLUMN } from '../market/queries/offer-columns.js';
+import { FEATURE_COLUMNS, FEATURES, featureRow } from './features.js';
 import { AREA_LIMITS, REGION_FILTER_SQL, regionOf, type RegionKind } from './model-sums.js';
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
@@ -133,8 +134,8 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
   // Radius searches read the copy of the offers ordered by place (see PLACE_INDEX_SQL).
   const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';
   return `
-    select ln(${price} / living_area) as y, ${FEATURES.map((f, i) => `${f.sql} as x${i}`).join(', ')},
-      ${MONTH_INDEX_SQL} as month, latitude, longitude, division_level100${step.area.kind === 'street' ? ', house_key' : ''}
+    select ln(${price} / living_area) as y, ${FEATURE_COLUMNS.join(', ')},
+      latitude, longitude, division_level100${step.area.kind === 'street' ? ', house_key' : ''}
     from ${table}
     where country_code = $cc and ${where} and deal_type = '${deal}' and property_type = $type
       and start_date between $since and $until and ${price} > 0
@@ -190,17 +191,21 @@ export async function findComparables(
   const region = regionOf(postcode);
   if (step.area.kind === 'radius' && !step.area.anyRegion) params.region = region.id;
   const rows = await queryPrepared(db, querySql(deal, step, region.kind), params);
-  return rows.map((r) => ({
-    y: Number(r.y),
-    x: FEATURES.map((_, i) => Number(r[`x${i}`])),
-    month: Number(r.month),
-    distance:
-      r.latitude === null || r.longitude === null
-        ? null
-        : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
-    postcode: textOrNull(r.division_level100),
-    ...(step.area.kind === 'street' ? { house: textOrNull(r.house_key) } : {}),
-  }));
+  return rows.map((r) => {
+    // The features in code from the plain columns (see features.ts: the same values as the SQL).
+    const facts = featureRow(r);
+    return {
+      y: Number(r.y),
+      x: FEATURES.map((f) => f.ofRow(facts)),
+      month: monthIndex(facts.start_date),
+      distance:
+        r.latitude === null || r.longitude === null
+          ? null
+          : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
+      postcode: textOrNull(r.division_level100),
+      ...(step.area.kind === 'street' ? { house: textOrNull(r.house_key) } : {}),
+    };
+  });
 }
 
 /** The comparables of a narrower step among those found for the widest step of its query. */

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryPrepared } from '../market/duck.js';
+import { databaseIdentity, queryPrepared } from '../market/duck.js';
 import { hasModelSums } from './model-sums.js';
 import { textOrNull } from '../market/queries/values.js';
 
@@ -36,7 +36,6 @@ export interface SnapshotCache {
 const REGIONAL_ENTRIES = 4000;
 const MODEL_ENTRIES = 500;
 const SNAPSHOTS = 4;
-const keyOfConnection = new WeakMap<DuckDBConnection, string>();
 const caches = new Map<string, Promise<SnapshotCache>>();
 
 async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
@@ -80,12 +79,7 @@ async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
 
 /** The cache of the snapshot `db` reads (the database name is unique per snapshot file). */
 export async function snapshotCache(db: DuckDBConnection): Promise<SnapshotCache> {
-  let key = keyOfConnection.get(db);
-  if (key === undefined) {
-    const rows = await queryPrepared(db, 'select current_database() as name', {});
-    key = String(rows[0]?.name ?? '');
-    keyOfConnection.set(db, key);
-  }
+  const key = (await databaseIdentity(db)).name;
   let cache = caches.get(key);
   if (!cache) {
     cache = load(db, key);

@@ -17,7 +17,7 @@ import { valuationChangePercent } from './change.js';
 import { nearestOffers } from '../../market/queries/offers.js';
 import { projectsNear } from '../../market/queries/projects.js';
 import type { TrackerRequest, TrackerResponse } from './schemas.js';
-import { trendIn, trendPeriods } from './trends.js';
+import { trendPeriods, trendsIn } from './trends.js';
 
 /** The area of offers and trends: the radius, or with `usePostalCode` the dossier's postcode. */
 function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
@@ -84,9 +84,8 @@ async function trackProperty(
     propertyType: property.propertyType,
     area,
   };
-  const [around, recent] = trendPeriods(request.date, today);
   const { livingArea } = content.property;
-  const [past, now, offers, projects, trendAround, trendRecent] = await Promise.all([
+  const [past, now, offers, projects, trends] = await Promise.all([
     valueProperty(db, { property, dealType: content.dealType, date: request.date }),
     view.alongside((other) =>
       valueProperty(other, { property, dealType: content.dealType, date: today }),
@@ -101,10 +100,10 @@ async function trackProperty(
         limits.tracker.maxItems,
       ),
     ),
-    view.alongside((other) => trendIn(other, search, livingArea, around)),
-    view.alongside((other) => trendIn(other, search, livingArea, recent)),
+    view.alongside((other) =>
+      trendsIn(other, search, livingArea, trendPeriods(request.date, today)),
+    ),
   ]);
-  const trends = [trendAround, trendRecent];
   return {
     valuations: [past, now],
     valuationChangePercent: valuationChangePercent(past.value, now.value),

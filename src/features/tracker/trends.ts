@@ -22,21 +22,25 @@ export function trendPeriods(date: string, today: string): [Period, Period] {
   ];
 }
 
-/** Mean price per m² of similar offers (same deal and property type, same area) in a period. */
-export async function trendIn(
+/** Mean price per m² of similar offers (same deal and property type, same area) in each period. */
+export async function trendsIn(
   db: DuckDBConnection,
   search: Omit<OfferSearch, 'from' | 'to'>,
   livingArea: number,
-  period: Period,
-): Promise<Trend> {
-  const { count, mean } = await meanPricePerSquareMeter(
+  periods: readonly Period[],
+): Promise<Trend[]> {
+  const found = await meanPricePerSquareMeter(
     db,
-    { ...search, from: period.first, to: period.last },
+    search,
     { min: livingArea * (1 - SIMILAR_AREA), max: livingArea * (1 + SIMILAR_AREA) },
+    periods.map((period) => ({ from: period.first, to: period.last })),
   );
-  return {
-    dateRange: { min: `${period.first}T00:00:00.000Z`, max: `${period.last}T23:59:59.999Z` },
-    ...(mean !== undefined ? { value: mean } : {}),
-    count,
-  };
+  return periods.map((period, i) => {
+    const { count = 0, mean } = found[i] ?? {};
+    return {
+      dateRange: { min: `${period.first}T00:00:00.000Z`, max: `${period.last}T23:59:59.999Z` },
+      ...(mean !== undefined ? { value: mean } : {}),
+      count,
+    };
+  });
 }

@@ -47,16 +47,23 @@ export interface MarketOffer {
 
 /** The search's conditions on the offers; every value is a bound parameter. */
 function offerConditions(search: OfferSearch, params: Record<string, DuckDBValue>): string[] {
+  params.from = search.from;
+  params.to = search.to;
+  return [...placeConditions(search, params), 'start_date between $from::date and $to::date'];
+}
+
+/** The search's conditions but its dates. */
+function placeConditions(
+  search: Omit<OfferSearch, 'from' | 'to'>,
+  params: Record<string, DuckDBValue>,
+): string[] {
   params.country = search.countryCode;
   params.deal = search.dealType;
   params.kind = search.propertyType;
-  params.from = search.from;
-  params.to = search.to;
   return [
     'country_code = $country',
     'deal_type = $deal',
     'property_type = $kind',
-    'start_date between $from::date and $to::date',
     ...areaConditions(search.area, params),
   ];
 }
@@ -119,27 +126,42 @@ export async function nearestOffers(
 }
 
 /**
- * The number of offers of the search with a price and a living area within `livingArea`, and
- * their mean price per m² (undefined without offers).
+ * Per period (`YYYY-MM-DD`, both included), the number of offers of the search published in it
+ * with a price and a living area within `livingArea`, and their mean price per m² (undefined
+ * without offers). One query for all periods: the area's offers are read once.
  */
 export async function meanPricePerSquareMeter(
   db: DuckDBConnection,
-  search: OfferSearch,
+  search: Omit<OfferSearch, 'from' | 'to'>,
   livingArea: { min: number; max: number },
-): Promise<{ count: number; mean?: number }> {
+  periods: readonly { from: string; to: string }[],
+): Promise<{ count: number; mean?: number }[]> {
   const params: Record<string, DuckDBValue> = { areaMin: livingArea.min, areaMax: livingArea.max };
-  const where = offerConditions(search, params);
+  const where = placeConditions(search, params);
   const price = PRICE_COLUMN[search.dealType];
+  const inPeriod = periods.map((period, i) => {
+    params[`from${String(i)}`] = period.from;
+    params[`to${String(i)}`] = period.to;
+    return `start_date between $from${String(i)}::date and $to${String(i)}::date`;
+  });
   const [row] = await queryPrepared(
     db,
-    `select count(*)::integer as n, avg(${price} / living_area) as mean
+    `select ${inPeriod
+      .map(
+        (period, i) =>
+          `count(*) filter (where ${period})::integer as n${String(i)},
+           avg(${price} / living_area) filter (where ${period}) as mean${String(i)}`,
+      )
+      .join(', ')}
      from ${areaTable(search.area)}
-     where ${where.join(' and ')}
+     where ${where.join(' and ')} and (${inPeriod.join(' or ')})
        and living_area between $areaMin and $areaMax and ${price} is not null`,
     params,
   );
-  const count = numberOf(row?.n);
-  return count > 0 ? { count, mean: Number(row?.mean) } : { count };
+  return periods.map((_, i) => {
+    const count = numberOf(row?.[`n${String(i)}`]);
+    return count > 0 ? { count, mean: Number(row?.[`mean${String(i)}`]) } : { count };
+  });
 }
 
 /**
