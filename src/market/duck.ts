@@ -10,13 +10,32 @@ export type Row = Record<string, DuckDBValue>;
 export type Params = Record<string, DuckDBValue> | DuckDBValue[];
 
 /** Runs a parameterized query and returns plain row objects (values are bound, never spliced). */
-export async function queryRows(
+export function queryRows(
   connection: DuckDBConnection,
   sql: string,
   params?: Params,
 ): Promise<Row[]> {
-  const reader = await connection.runAndReadAll(sql, params);
-  return reader.getRowObjectsJS() as Row[];
+  return inTurn(connection, async () => {
+    const reader = await connection.runAndReadAll(sql, params);
+    return reader.getRowObjectsJS() as Row[];
+  });
+}
+
+/** The last query started on each connection (settled either way). */
+const lastQuery = new WeakMap<DuckDBConnection, Promise<unknown>>();
+
+/**
+ * Runs `query` on the connection after the queries asked for before it. DuckDB runs one query
+ * per connection at a time: a second one started while the first is still pending breaks the
+ * first, and a prepared statement's bound values are shared by its callers.
+ */
+function inTurn<T>(connection: DuckDBConnection, query: () => Promise<T>): Promise<T> {
+  const turn = (lastQuery.get(connection) ?? Promise.resolve()).then(query);
+  lastQuery.set(
+    connection,
+    turn.catch(() => undefined),
+  );
+  return turn;
 }
 
 /** Prepared statements kept per connection, least recently used dropped first. */
@@ -51,19 +70,22 @@ async function preparedStatement(
 /**
  * `queryRows` for the read path of a read-only snapshot: a query text seen before on this
  * connection skips parsing and planning (most of the cost of a small query), only the values
- * are bound anew. The connection must serve one query at a time, as the market store's do.
+ * are bound anew. Like `queryRows`, in turn with the connection's other queries.
  */
-export async function queryPrepared(
+export function queryPrepared(
   connection: DuckDBConnection,
   sql: string,
   params: Record<string, DuckDBValue>,
   /** Types of values DuckDB cannot infer from the value alone (lists). */
   types?: Record<string, DuckDBType>,
 ): Promise<Row[]> {
-  const statement = await preparedStatement(connection, sql);
-  statement.clearBindings();
-  statement.bind(params, types);
-  return (await statement.runAndReadAll()).getRowObjectsJS() as Row[];
+  const run = async () => {
+    const statement = await preparedStatement(connection, sql);
+    statement.clearBindings();
+    statement.bind(params, types);
+    return (await statement.runAndReadAll()).getRowObjectsJS() as Row[];
+  };
+  return inTurn(connection, run);
 }
 
 export async function queryOne(
