@@ -7,7 +7,7 @@ import type { PdfInspector } from './pdf/pdf-inspector.js';
 import type { RenderReport } from './features/reports/model.js';
 import type { Stores } from './stores.js';
 import type { CostlyWork } from './work/costly-work.js';
-import type { ValueAtDates, ValueProperty } from './valuation/types.js';
+import type { ValueProperty } from './valuation/types.js';
 
 /** What feature routes need from the app, handed to each feature's route function. */
 export interface AppContext {
@@ -19,8 +19,6 @@ export interface AppContext {
   now: () => Date;
   /** The valuation model used by the property tracker and the valuation endpoint. */
   valueProperty: ValueProperty;
-  /** The same model at several dates at once (the tracker's date and today). */
-  valueAtDates: ValueAtDates;
   /** Parses uploaded PDFs in a worker thread; one per app, closed with it. */
   pdfInspector: PdfInspector;
   /** The per-organization budget for costly requests (statistics, valuations). */
@@ -38,7 +36,6 @@ export interface ServiceDeps {
   market: MarketStore;
   now: () => Date;
   valueProperty: ValueProperty;
-  valueAtDates: ValueAtDates;
   pdfInspector: PdfInspector;
   costlyWork: CostlyWork;
   renderReport: RenderReport;
@@ -50,7 +47,6 @@ export function serviceDeps(ctx: AppContext): ServiceDeps {
     market: ctx.stores.market,
     now: ctx.now,
     valueProperty: ctx.valueProperty,
-    valueAtDates: ctx.valueAtDates,
     pdfInspector: ctx.pdfInspector,
     costlyWork: ctx.costlyWork,
     renderReport: ctx.renderReport,

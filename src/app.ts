@@ -41,8 +41,7 @@ import { limits } from './limits.js';
 import { PdfInspector } from './pdf/pdf-inspector.js';
 import type { Stores } from './stores.js';
 import { warmAfterSwitch } from './valuation/warm-after-switch.js';
-import { valueAtDates, valueProperty } from './valuation/value-property.js';
-import { oneDateAtATime } from './valuation/one-date-at-a-time.js';
+import { valueProperty } from './valuation/value-property.js';
 import { CostlyWork } from './work/costly-work.js';
 import type { ValueProperty } from './valuation/types.js';
 
@@ -145,10 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The one place the valuation model is chosen; after a new snapshot it fills its caches with
   // the places valued recently.
-  // A stand-in model (tests) values one date per call.
-  const model = options.valueProperty
-    ? warmAfterSwitch(options.valueProperty, oneDateAtATime(options.valueProperty), stores.market)
-    : warmAfterSwitch(valueProperty, valueAtDates, stores.market);
+  const model = warmAfterSwitch(options.valueProperty ?? valueProperty, stores.market);
   app.addHook('onClose', (_app, done) => {
     model.stop();
     done();
@@ -164,7 +160,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     now,
     valueProperty: model.valueProperty,
-    valueAtDates: model.valueAtDates,
     pdfInspector: new PdfInspector(),
     costlyWork: options.costlyWork ?? new CostlyWork(),
     renderReport: (model) => renderer.render(model),

@@ -118,18 +118,7 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
 
 const METERS_PER_DEGREE = 111_320;
 
-/** The comparables' columns: their log price per m², the features' columns and where they are. */
-function columnsSql(deal: DealType, step: SearchStep): string {
-  return `ln(${PRICE_COLUMN[deal]} / living_area) as y, ${FEATURE_COLUMNS.join(', ')},
-      latitude, longitude, division_level100${step.area.kind === 'street' ? ', house_key' : ''}`;
-}
-
-/**
- * The query of `step` for `windows` time windows ($since0/$until0, …): each window's nearest (or
- * newest) QUERY_LIMIT offers, in that order, tagged with the window's number. With several
- * windows (valuations of one property at several dates) the area is read once for all of them.
- */
-function querySql(deal: DealType, step: SearchStep, region: RegionKind, windows: number): string {
+function querySql(deal: DealType, step: SearchStep, region: RegionKind): string {
   const price = PRICE_COLUMN[deal];
   const inRegion = ` and ${REGION_FILTER_SQL[region]}`;
   const where =
@@ -138,29 +127,20 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind, windows:
       : step.area.kind === 'street'
         ? 'division_level100 = $division and street_key = $street'
         : `${step.area.column} = $division`;
-  // Ties (offers at one point, or of one day) are broken by id: the same comparables whether
-  // the area is read for one window or several.
-  const rank =
+  const order =
     step.area.kind === 'radius'
-      ? '(latitude - $lat) ** 2 + ((longitude - $lon) * $coslat) ** 2 asc'
-      : 'start_date desc';
+      ? '(latitude - $lat) ** 2 + ((longitude - $lon) * $coslat) ** 2'
+      : 'start_date desc, id';
   // Radius searches read the copy of the offers ordered by place (see PLACE_INDEX_SQL).
   const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';
-  const offers = `from ${table}
+  return `
+    select ln(${price} / living_area) as y, ${FEATURE_COLUMNS.join(', ')},
+      latitude, longitude, division_level100${step.area.kind === 'street' ? ', house_key' : ''}
+    from ${table}
     where country_code = $cc and ${where} and deal_type = '${deal}' and property_type = $type
-      and ${price} > 0 and living_area between $amin and $amax`;
-  const inWindow = (w: number) => `start_date between $since${String(w)} and $until${String(w)}`;
-  if (windows === 1)
-    return `select 0 as w, ${columnsSql(deal, step)} ${offers} and ${inWindow(0)}
-      order by ${rank}, id limit ${String(QUERY_LIMIT)}`;
-  const nearest = Array.from(
-    { length: windows },
-    (_, w) => `select * from (select ${String(w)} as w, * from area where ${inWindow(w)}
-      order by ${rank}, id limit ${String(QUERY_LIMIT)})`,
-  );
-  return `with area as (select ${columnsSql(deal, step)}, id ${offers}
-      and start_date between $since and $until)
-    select * exclude (id) from (${nearest.join(' union all ')}) order by w, ${rank}, id`;
+      and start_date between $since and $until and ${price} > 0
+      and living_area between $amin and $amax
+    order by ${order} limit ${QUERY_LIMIT}`;
 }
 
 function isoDay(day: number): string {
@@ -176,41 +156,15 @@ export async function findComparables(
   step: SearchStep,
   until: string,
 ): Promise<Comparable[]> {
-  const [found] = await findComparablesUntil(db, property, postcode, deal, step, [until]);
-  return found ?? [];
-}
-
-/**
- * The comparables of `step` for each of several last publication dates (each with its own
- * window of `step.months` before it), read in one query: one list per date, in their order.
- */
-export async function findComparablesUntil(
-  db: DuckDBConnection,
-  property: PropertyToValue,
-  postcode: Postcode,
-  deal: DealType,
-  step: SearchStep,
-  untils: readonly string[],
-): Promise<Comparable[][]> {
+  const untilDay = Date.parse(`${until}T00:00:00Z`) / 86_400_000;
   const params: Record<string, string | number> = {
     cc: property.countryCode,
     type: property.propertyType,
+    since: isoDay(untilDay - Math.round(step.months * 30.44)),
+    until,
     amin: Math.max(AREA_LIMITS.min, property.livingArea / AREA_FACTOR),
     amax: Math.min(AREA_LIMITS.max, property.livingArea * AREA_FACTOR),
   };
-  const windows = untils.map((until) => {
-    const untilDay = Date.parse(`${until}T00:00:00Z`) / 86_400_000;
-    return { since: isoDay(untilDay - Math.round(step.months * 30.44)), until };
-  });
-  windows.forEach((w, i) => {
-    params[`since${String(i)}`] = w.since;
-    params[`until${String(i)}`] = w.until;
-  });
-  if (windows.length > 1) {
-    // ISO days compare as text.
-    params.since = windows.map((w) => w.since).reduce((a, b) => (b < a ? b : a));
-    params.until = windows.map((w) => w.until).reduce((a, b) => (b > a ? b : a));
-  }
   const { latitude: lat, longitude: lon } = property;
   const coslat = Math.cos((lat * Math.PI) / 180);
   if (step.area.kind === 'radius') {
@@ -236,12 +190,11 @@ export async function findComparablesUntil(
   }
   const region = regionOf(postcode);
   if (step.area.kind === 'radius' && !step.area.anyRegion) params.region = region.id;
-  const rows = await queryPrepared(db, querySql(deal, step, region.kind, windows.length), params);
-  const found: Comparable[][] = windows.map(() => []);
-  for (const r of rows) {
+  const rows = await queryPrepared(db, querySql(deal, step, region.kind), params);
+  return rows.map((r) => {
     // The features in code from the plain columns (see features.ts: the same values as the SQL).
     const facts = featureRow(r);
-    found[Number(r.w)]?.push({
+    return {
       y: Number(r.y),
       x: FEATURES.map((f) => f.ofRow(facts)),
       month: monthIndex(facts.start_date),
@@ -251,9 +204,8 @@ export async function findComparablesUntil(
           : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
       postcode: textOrNull(r.division_level100),
       ...(step.area.kind === 'street' ? { house: textOrNull(r.house_key) } : {}),
-    });
-  }
-  return found;
+    };
+  });
 }
 
 /** The comparables of a narrower step among those found for the widest step of its query. */

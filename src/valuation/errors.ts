@@ -9,10 +9,3 @@ export class InsufficientDataError extends Error {
     this.name = 'InsufficientDataError';
   }
 }
-
-/** A result of `ValueAtDates` as a value, or its error thrown (missing: a caller's bug). */
-export function valueOrThrow<T>(outcome: T | InsufficientDataError | undefined): T {
-  if (outcome === undefined) throw new Error('no valuation for this date');
-  if (outcome instanceof InsufficientDataError) throw outcome;
-  return outcome;
-}

@@ -1,12 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../market/countries.js';
 import type { DEAL_TYPES, PROPERTY_TYPES } from '../market/schema.js';
-import type { InsufficientDataError } from './errors.js';
 
 /**
  * The valuation model's contract with the rest of the service. The model is plain functions over
  * a read-only market snapshot; the HTTP features (property tracker, property value) only call
- * `valueProperty` and `valueAtDates` (src/valuation/value-property.ts) with these types.
+ * `valueProperty` (src/valuation/value-property.ts) with these types.
  */
 
 export type DealType = (typeof DEAL_TYPES)[number];
@@ -89,21 +88,3 @@ export interface ValuationRequest {
  * data cannot support a value: it never invents one.
  */
 export type ValueProperty = (db: DuckDBConnection, request: ValuationRequest) => Promise<Valuation>;
-
-/** One property valued at several dates (the tracker's date and today). */
-export interface ValuationsRequest {
-  property: PropertyToValue;
-  dealType: DealType;
-  /** `YYYY-MM-DD` each, as `ValuationRequest.date`. */
-  dates: readonly string[];
-}
-
-/**
- * Values a property at several dates in one pass over the market data (what does not depend on
- * the date is read once): per date, in their order, its valuation or the `InsufficientDataError`
- * `ValueProperty` would throw for it.
- */
-export type ValueAtDates = (
-  db: DuckDBConnection,
-  request: ValuationsRequest,
-) => Promise<(Valuation | InsufficientDataError)[]>;

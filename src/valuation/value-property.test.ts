@@ -15,7 +15,7 @@ import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import { InsufficientDataError } from './errors.js';
 import { runBacktest } from './backtest.js';
 import type { PropertyToValue, ValuationRequest } from './types.js';
-import { valueAtDates, valueProperty } from './value-property.js';
+import { valueProperty } from './value-property.js';
 
 const TODAY = '2026-11-21';
 const DEMO = { offers: 40_000, projects: 10, seed: 3, today: TODAY };
@@ -113,40 +113,35 @@ describe('valueProperty on generated demo data', () => {
     if (poor.count >= 10) expect(medium.mdape).toBeLessThan(poor.mdape);
   });
 
-  it('values several dates in one pass exactly as each date alone, and refuses per date', async () => {
+  it('gives the same valuations asked at once on one connection as one after another', async () => {
     const rows = await queryRows(
       db,
       `select country_code, property_type, latitude, longitude, living_area from offers
-       where latitude is not null order by hash(id) limit 24`,
+       where latitude is not null order by hash(id) limit 12`,
     );
-    // The last date is before the demo market begins: nothing to value from there.
-    const dates = ['2023-02-10', TODAY, '2024-09-30', '2012-01-01'];
-    let valued = 0;
-    for (const [i, r] of rows.entries()) {
-      const property: PropertyToValue = {
-        countryCode: String(r.country_code) as PropertyToValue['countryCode'],
-        propertyType: String(r.property_type) as PropertyToValue['propertyType'],
-        latitude: Number(r.latitude),
-        longitude: Number(r.longitude),
-        locationPrecision: 'exact',
-        livingArea: Number(r.living_area),
-      };
-      const dealType = i % 2 === 0 ? 'sale' : 'rent';
-      const together = await valueAtDates(db, { property, dealType, dates });
-      // At once on one connection: its queries run in turn (src/market/duck.ts).
-      const alone = await Promise.all(
-        dates.map((date) =>
-          valueProperty(db, { property, dealType, date }).catch((e: unknown) => e),
-        ),
-      );
-      expect(together).toEqual(alone);
-      expect(together[3]).toBeInstanceOf(InsufficientDataError);
-      valued += together.filter((v) => !(v instanceof InsufficientDataError)).length;
-      // Two dates a year and more apart see different markets.
-      if (!(together[0] instanceof Error) && !(together[1] instanceof Error))
-        expect(together[0]?.value).not.toBe(together[1]?.value);
-    }
-    expect(valued).toBeGreaterThan(50);
+    const requests: ValuationRequest[] = rows.flatMap((r, i) =>
+      ['2023-02-10', TODAY, '2024-09-30'].map((date) => ({
+        property: {
+          countryCode: String(r.country_code) as PropertyToValue['countryCode'],
+          propertyType: String(r.property_type) as PropertyToValue['propertyType'],
+          latitude: Number(r.latitude),
+          longitude: Number(r.longitude),
+          locationPrecision: 'exact' as const,
+          livingArea: Number(r.living_area),
+        },
+        dealType: i % 2 === 0 ? ('sale' as const) : ('rent' as const),
+        date,
+      })),
+    );
+    const value = (request: ValuationRequest) =>
+      valueProperty(db, request).catch((e: unknown) => e);
+    const inTurn: unknown[] = [];
+    for (const request of requests) inTurn.push(await value(request));
+    // Their queries take turns on the connection (src/market/duck.ts); without that, a query
+    // started while another is pending breaks it, or runs with the other's values.
+    const atOnce = await Promise.all(requests.map(value));
+    expect(atOnce).toEqual(inTurn);
+    expect(inTurn.filter((v) => !(v instanceof Error)).length).toBeGreaterThan(25);
   });
 
   it('refuses to value where there is no data', async () => {

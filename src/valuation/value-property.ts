@@ -2,7 +2,6 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { MAIN_CURRENCY } from '../market/countries.js';
 import {
   findComparables,
-  findComparablesUntil,
   MIN_COMPARABLES,
   ENOUGH_COMPARABLES,
   searchPlan,
@@ -26,7 +25,7 @@ import {
   beyondNeighbourhood,
   type AddressShift,
 } from './address-effects.js';
-import { InsufficientDataError, valueOrThrow } from './errors.js';
+import { InsufficientDataError } from './errors.js';
 import { FEATURES } from './features.js';
 import { indexAt } from './hedonic.js';
 import { localVariation } from './local-variance.js';
@@ -43,7 +42,6 @@ import type {
   Estimate,
   PropertyToValue,
   Valuation,
-  ValueAtDates,
   ValueProperty,
   ValueRange,
 } from './types.js';
@@ -167,51 +165,6 @@ function insufficient(property: PropertyToValue, deal: DealType): InsufficientDa
   );
 }
 
-/** The comparables a valuation rests on: those of the narrowest step with enough. */
-interface Search {
-  step: SearchStep;
-  found: Comparable[];
-}
-
-/**
- * The search plan run for each of several last publication dates at once: every query reads its
- * area once for the dates still searching (findComparablesUntil). Per date, the narrowest step
- * with enough comparables, else the step with the most; undefined where no step had the minimum.
- */
-async function searchComparables(
-  db: DuckDBConnection,
-  property: PropertyToValue,
-  postcode: Postcode,
-  deal: DealType,
-  untils: readonly string[],
-): Promise<(Search | undefined)[]> {
-  const best: (Search | undefined)[] = untils.map(() => undefined);
-  const done = untils.map(() => false);
-  for (const query of searchPlan(property, postcode)) {
-    const widest = query.steps[query.steps.length - 1];
-    const searching = untils
-      .map((_, i) => i)
-      .filter((i) => !done[i] && !(query.lastResort && best[i]));
-    if (!widest || searching.length === 0) continue;
-    const until = searching.map((i) => untils[i] ?? '');
-    const found = await findComparablesUntil(db, property, postcode, deal, widest, until);
-    searching.forEach((i, k) => {
-      for (const step of query.steps) {
-        const within = withinStep(found[k] ?? [], step, monthIndex(until[k] ?? ''));
-        const sofar = best[i];
-        if (within.length >= MIN_COMPARABLES && (!sofar || within.length > sofar.found.length))
-          best[i] = { step, found: within };
-        if (within.length >= ENOUGH_COMPARABLES) {
-          best[i] = { step, found: within };
-          done[i] = true;
-          return;
-        }
-      }
-    });
-  }
-  return best;
-}
-
 /** Values the property for one deal type: the comparables of the narrowest step with enough. */
 export async function estimateDeal(
   db: DuckDBConnection,
@@ -220,28 +173,6 @@ export async function estimateDeal(
   date: string,
   options: EstimateOptions = {},
 ): Promise<DetailedEstimate> {
-  const [estimate] = await estimateDealAt(db, property, deal, [
-    { date, until: options.until ?? date },
-  ]);
-  return valueOrThrow(estimate);
-}
-
-/** A valuation date and the last publication date of the offers it uses. */
-interface Target {
-  date: string;
-  until: string;
-}
-
-/**
- * Values the property for one deal type at several dates, sharing what does not depend on the
- * date (its postcode, the comparables' reads): per date its estimate, or why there is none.
- */
-async function estimateDealAt(
-  db: DuckDBConnection,
-  property: PropertyToValue,
-  deal: DealType,
-  targets: readonly Target[],
-): Promise<(DetailedEstimate | InsufficientDataError)[]> {
   const cache = await snapshotCache(db);
   const postcode = locate(
     cache,
@@ -256,40 +187,30 @@ async function estimateDealAt(
     distanceMeters(property.latitude, property.longitude, postcode.latitude, postcode.longitude) >
       MAX_POSTCODE_DISTANCE
   )
-    return targets.map(() => insufficient(property, deal));
-  const searches = await searchComparables(
-    db,
-    property,
-    postcode,
-    deal,
-    targets.map((t) => t.until),
-  );
-  const results: (DetailedEstimate | InsufficientDataError)[] = [];
-  for (const [i, target] of targets.entries()) {
-    const best = searches[i];
-    results.push(
-      best
-        ? await estimateFrom(db, cache, property, postcode, deal, target, best)
-        : insufficient(property, deal),
-    );
-  }
-  return results;
-}
-
-/** The estimate at one date from the comparables found for it. */
-async function estimateFrom(
-  db: DuckDBConnection,
-  cache: SnapshotCache,
-  property: PropertyToValue,
-  postcode: Postcode,
-  deal: DealType,
-  { date, until }: Target,
-  best: Search,
-): Promise<DetailedEstimate> {
+    throw insufficient(property, deal);
+  const until = options.until ?? date;
   const targetMonth = monthIndex(date);
   const beforeMonth = Math.min(targetMonth, monthIndex(until));
   const model = await regionalModel(db, cache, property.countryCode, postcode, deal, beforeMonth);
   const subject = subjectFeatures(property, Number(date.slice(0, 4)));
+
+  let best: { step: SearchStep; found: Comparable[] } | undefined;
+  search: for (const query of searchPlan(property, postcode)) {
+    const widest = query.steps[query.steps.length - 1];
+    if (!widest || (query.lastResort && best)) continue;
+    const found = await findComparables(db, property, postcode, deal, widest, until);
+    for (const step of query.steps) {
+      const within = withinStep(found, step, monthIndex(until));
+      if (within.length >= MIN_COMPARABLES && (!best || within.length > best.found.length))
+        best = { step, found: within };
+      if (within.length >= ENOUGH_COMPARABLES) {
+        best = { step, found: within };
+        break search;
+      }
+    }
+  }
+  if (!best) throw insufficient(property, deal);
+
   const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
   const local = await localVariation(db, cache, property.countryCode, postcode, deal);
   const adjustToProperty = (found: readonly Comparable[], within: number | null) =>
@@ -336,12 +257,11 @@ function moneyRange(range: ValueRange, deal: DealType): ValueRange {
   return { lower: money(range.lower, deal), upper: money(range.upper, deal) };
 }
 
-function valuationOf(
-  property: PropertyToValue,
-  dealType: DealType,
-  main: DetailedEstimate,
-  sale: DetailedEstimate,
-): Valuation {
+/** See ValueProperty (types.ts): the requested deal type, plus the sale value for a rent. */
+export const valueProperty: ValueProperty = async (db, request): Promise<Valuation> => {
+  const { property, dealType, date } = request;
+  const main = await estimateDeal(db, property, dealType, date);
+  const sale = dealType === 'sale' ? main : await estimateDeal(db, property, 'sale', date);
   return {
     confidence: main.confidence,
     coordinates: { latitude: property.latitude, longitude: property.longitude },
@@ -351,25 +271,4 @@ function valuationOf(
     salePrice: money(sale.value, 'sale'),
     salePriceRange: moneyRange(sale.range, 'sale'),
   };
-}
-
-/** See ValueAtDates (types.ts): per date, the requested deal type plus the sale value for a rent. */
-export const valueAtDates: ValueAtDates = async (db, request) => {
-  const { property, dealType, dates } = request;
-  const targets = dates.map((date) => ({ date, until: date }));
-  const main = await estimateDealAt(db, property, dealType, targets);
-  const sale = dealType === 'sale' ? main : await estimateDealAt(db, property, 'sale', targets);
-  return main.map((estimate, i) => {
-    const saleEstimate = sale[i] ?? insufficient(property, 'sale');
-    if (estimate instanceof InsufficientDataError) return estimate;
-    if (saleEstimate instanceof InsufficientDataError) return saleEstimate;
-    return valuationOf(property, dealType, estimate, saleEstimate);
-  });
-};
-
-/** See ValueProperty (types.ts): the requested deal type, plus the sale value for a rent. */
-export const valueProperty: ValueProperty = async (db, request): Promise<Valuation> => {
-  const { date, ...rest } = request;
-  const [valuation] = await valueAtDates(db, { ...rest, dates: [date] });
-  return valueOrThrow(valuation);
 };

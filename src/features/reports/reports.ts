@@ -22,7 +22,7 @@ import { placesAround, showsPlaces } from './places.js';
 /** What a report needs: the stores, the valuation model, the time and the PDF renderer. */
 export type ReportDeps = Pick<
   ServiceDeps,
-  'db' | 'market' | 'valueAtDates' | 'now' | 'renderReport' | 'costlyWork'
+  'db' | 'market' | 'valueProperty' | 'now' | 'renderReport' | 'costlyWork'
 >;
 
 export interface RenderedReport {

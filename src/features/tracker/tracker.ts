@@ -4,8 +4,7 @@ import { invalidField } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import { normalizePostcode } from '../../market/countries.js';
 import type { SnapshotView } from '../../market/market-store.js';
-import type { ValueAtDates } from '../../valuation/types.js';
-import { valueOrThrow } from '../../valuation/errors.js';
+import type { ValueProperty } from '../../valuation/types.js';
 import { isoDay } from '../../dates.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
@@ -40,7 +39,7 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
 /** What the tracker needs: the account store, the market data, the model and the time. */
 export type TrackerDeps = Pick<
   ServiceDeps,
-  'db' | 'market' | 'valueAtDates' | 'now' | 'costlyWork'
+  'db' | 'market' | 'valueProperty' | 'now' | 'costlyWork'
 >;
 
 /**
@@ -58,7 +57,7 @@ export async function trackDossier(
   // A fixed amount of work per request, so never costly; but its queries have the deadline.
   return deps.market.read((db, view) =>
     deps.costlyWork.queries('tracker', db, view, (db, view) =>
-      trackProperty(db, view, deps.valueAtDates, dossier, request, today),
+      trackProperty(db, view, deps.valueProperty, dossier, request, today),
     ),
   );
 }
@@ -67,7 +66,7 @@ export async function trackDossier(
 async function trackProperty(
   db: DuckDBConnection,
   view: SnapshotView,
-  valueAtDates: ValueAtDates,
+  valueProperty: ValueProperty,
   dossier: Dossier,
   request: Required<TrackerRequest>,
   today: string,
@@ -86,9 +85,11 @@ async function trackProperty(
     area,
   };
   const { livingArea } = content.property;
-  // Both valuations in one pass: they search the same places, in two time windows.
-  const [valuations, offers, projects, trends] = await Promise.all([
-    valueAtDates(db, { property, dealType: content.dealType, dates: [request.date, today] }),
+  const [past, now, offers, projects, trends] = await Promise.all([
+    valueProperty(db, { property, dealType: content.dealType, date: request.date }),
+    view.alongside((other) =>
+      valueProperty(other, { property, dealType: content.dealType, date: today }),
+    ),
     view.alongside((other) =>
       nearestOffers(other, { ...search, from: request.date, to: today }, limits.tracker.maxItems),
     ),
@@ -103,8 +104,6 @@ async function trackProperty(
       trendsIn(other, search, livingArea, trendPeriods(request.date, today)),
     ),
   ]);
-  const past = valueOrThrow(valuations[0]);
-  const now = valueOrThrow(valuations[1]);
   return {
     valuations: [past, now],
     valuationChangePercent: valuationChangePercent(past.value, now.value),
