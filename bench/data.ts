@@ -11,7 +11,7 @@ import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
 
 const ROOT = path.join(os.tmpdir(), 'propdata-bench');
 /** Part of the cache directory's name: bump it when the snapshot layout changes. */
-const LAYOUT = 5;
+const LAYOUT = 6;
 
 export async function benchData(offers: number, args: string[]): Promise<string> {
   const dir = path.join(ROOT, `offers-${String(offers)}-layout${String(LAYOUT)}`);

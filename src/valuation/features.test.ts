@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDuck, type Row } from '../market/duck.js';
+import { numberOrNull } from '../market/queries/values.js';
 import { FEATURE_COLUMNS, FEATURES, featureRow } from './features.js';
 import type { PropertyToValue } from './types.js';
 
@@ -42,6 +43,13 @@ describe('FEATURES subject values', () => {
     expect(subject({ ...flat, floorNumber: 3 }).no_floor).toBe(0);
   });
 
+  it('takes rooms as ln(rooms × 27 m² / area), at least one room', () => {
+    // By hand: ln(3 × 27 / 70) = ln(1.157142…) = 0.145954…; ln(1 × 27 / 70) = −0.952658…
+    expect(subject({ ...flat, numberOfRooms: 3 }).rooms).toBeCloseTo(0.1459539, 6);
+    expect(subject({ ...flat, numberOfRooms: 0 }).rooms).toBeCloseTo(-0.9526584, 6);
+    expect(subject(flat).rooms).toBeUndefined();
+  });
+
   it('gives stated flags as 0/1', () => {
     const s = subject({ ...flat, isFurnished: true, isSubsidized: false, hasBalcony: true });
     expect([s.furnished, s.subsidized, s.balcony, s.terrace]).toEqual([1, 0, 1, undefined]);
@@ -64,14 +72,14 @@ describe('FEATURES in SQL and in code', () => {
           (values (null), (true), (false)) n(is_new),
           (values (null), (1900), (1945), (1946), (1990), (1991), (2022), (2023), (2024)) b(building_year),
           (values (null), (true), (false)) o(is_old_building),
-          (values (null), (0.5), (1.0), (3.5)) r(number_of_rooms),
+          (values (null), (0), (0.5), (1.0), (3.5)) r(number_of_rooms),
           (values ('apartment'), ('house')) t(property_type),
           (values (null), (-2), (0), (7)) f(floor_number),
           (values (null), (true), (false)) g(flag)`);
       const sql = `select ${FEATURE_COLUMNS.join(', ')},
         ${FEATURES.map((f, i) => `${f.sql} as x${String(i)}`).join(', ')} from offers`;
       const rows = (await db.runAndReadAll(sql)).getRowObjectsJS() as Row[];
-      expect(rows.length).toBe(2 * 2 * 3 * 9 * 3 * 4 * 2 * 4 * 3);
+      expect(rows.length).toBe(2 * 2 * 3 * 9 * 3 * 5 * 2 * 4 * 3);
       const differ = new Set<string>();
       for (const row of rows) {
         const facts = featureRow(row);
@@ -81,6 +89,22 @@ describe('FEATURES in SQL and in code', () => {
       }
       // Bit for bit: the logarithms of DuckDB's C library and of V8 agree on these.
       expect([...differ]).toEqual([]);
+      // And the rooms values are the intended ones: an offer without rooms is neutral.
+      const rooms = FEATURES.findIndex((f) => f.name === 'rooms');
+      const roomsOf = (area: number, count: number | null) =>
+        rows
+          .filter(
+            (r) => Number(r.living_area) === area && numberOrNull(r.number_of_rooms) === count,
+          )
+          .map((r) => Number(r[`x${String(rooms)}`]));
+      expect(new Set(roomsOf(133.3, null))).toEqual(new Set([0]));
+      expect(new Set(roomsOf(9.5, null))).toEqual(new Set([0]));
+      // By hand: a stated 0 counts as one room, ln(27 / 9.5) = 1.044545…; ln(3.5 × 27 / 133.3)
+      // = ln(0.708927…) = −0.344002….
+      expect(new Set(roomsOf(9.5, 0).map((v) => v.toFixed(9)))).toEqual(new Set(['1.044545067']));
+      expect(new Set(roomsOf(133.3, 3.5).map((v) => v.toFixed(9)))).toEqual(
+        new Set(['-0.344002393']),
+      );
     } finally {
       db.closeSync();
       instance.closeSync();

@@ -191,9 +191,13 @@ export const FEATURES: readonly Feature[] = [
   {
     name: 'rooms',
     group: 'rooms',
-    sql: `coalesce(ln(greatest(number_of_rooms, 1) * ${M2_PER_ROOM} / living_area), 0)`,
-    // greatest() passes over NULL: an offer without rooms counts as one room.
-    ofRow: (r) => Math.log((Math.max(r.number_of_rooms ?? 1, 1) * M2_PER_ROOM) / r.living_area),
+    // An offer that does not state its rooms is neutral (0: as many rooms as its size implies),
+    // not a one-room dwelling of its size. The case is needed: greatest() passes over NULL.
+    sql: `coalesce(ln(case when number_of_rooms is not null then greatest(number_of_rooms, 1) end * ${M2_PER_ROOM} / living_area), 0)`,
+    ofRow: (r) =>
+      r.number_of_rooms === null
+        ? 0
+        : Math.log((Math.max(r.number_of_rooms, 1) * M2_PER_ROOM) / r.living_area),
     subject: (p) =>
       p.numberOfRooms === undefined
         ? undefined

@@ -9,6 +9,8 @@ import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import type { HedonicFit, MonthStats } from './hedonic.js';
 import {
   hasModelSums,
+  MODEL_SUMS_INFO_KEY,
+  MODEL_SUMS_VERSION,
   nettedResiduals,
   postcodeResiduals,
   POSTCODE_MONTHS_TABLE,
@@ -93,23 +95,44 @@ describe('model sums precomputed with the snapshot', () => {
     expect(await hasModelSums(db)).toBe(true);
   });
 
-  it('are not read from a snapshot written with another feature list', async () => {
-    // Lists packed for fewer features would be unpacked into the wrong sums.
-    const copy = path.join(path.dirname(snapshotFile), 'other-features.duckdb');
+  /** hasModelSums on a copy of the snapshot after `change`. */
+  async function hasSumsAfter(change: string): Promise<boolean> {
+    const copy = path.join(path.dirname(snapshotFile), 'other-sums.duckdb');
     fs.copyFileSync(snapshotFile, copy);
     const writable = await openDuck(copy);
     const w = await writable.connect();
     try {
-      await w.run(
-        `create or replace table ${POSTCODE_MONTHS_TABLE} as
-         select * replace (sums[1:len(sums) - 1] as sums) from ${POSTCODE_MONTHS_TABLE}`,
-      );
-      expect(await hasModelSums(w)).toBe(false);
+      await w.run(change);
+      return await hasModelSums(w);
     } finally {
       w.closeSync();
       writable.closeSync();
       fs.rmSync(copy, { force: true });
     }
+  }
+
+  it('record what computed them', async () => {
+    const rows = await queryRows(db, 'select value from snapshot_info where key = $key', {
+      key: MODEL_SUMS_INFO_KEY,
+    });
+    expect(rows.map((r) => r.value)).toEqual([MODEL_SUMS_VERSION]);
+    expect(MODEL_SUMS_VERSION).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('are not read from a snapshot whose sums another version computed', async () => {
+    // Same tables and list lengths, other feature formulas: the sums would be fitted as if they
+    // were today's features.
+    expect(
+      await hasSumsAfter(
+        `update snapshot_info set value = 'another' where key = '${MODEL_SUMS_INFO_KEY}'`,
+      ),
+    ).toBe(false);
+  });
+
+  it('are not read from a snapshot written before their version was recorded', async () => {
+    expect(
+      await hasSumsAfter(`delete from snapshot_info where key = '${MODEL_SUMS_INFO_KEY}'`),
+    ).toBe(false);
   });
 
   it('equal the sums computed from the offers at query time, for every kind of region', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DOUBLE, INTEGER, LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
@@ -100,12 +101,8 @@ export const POSTCODE_MONTHS_TABLE = 'valuation_postcode_months';
 
 const KEYS = 'country_code, deal_type, region_kind, region';
 
-/**
- * Run when a snapshot is built (after its offers are complete): the sums of every region and of
- * every postcode, so that the first valuation in a region reads a few hundred rows instead of
- * aggregating the region's offers. Sorted by their keys: a lookup reads only its row groups.
- */
-export const MODEL_SUMS_SQL = `
+/** The sums' tables as a snapshot build creates them. */
+const SUMS_TABLES_SQL = `
   create table ${REGION_MONTHS_TABLE} as
   select ${KEYS}, month, ${regionSumsList()} from (${termsSql('true')})
   group by ${KEYS}, month order by ${KEYS}, month;
@@ -113,10 +110,33 @@ export const MODEL_SUMS_SQL = `
   select ${KEYS}, postcode, month, ${POSTCODE_SUMS} from (${termsSql('division_level100 is not null')})
   group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;`;
 
+/** The `snapshot_info` key under which a snapshot records what its sums were computed by. */
+export const MODEL_SUMS_INFO_KEY = 'valuation.model_sums';
+
 /**
- * Whether the snapshot has the precomputed sums of today's features: snapshots written before
- * the tables existed have none, and those written with another feature list pack lists of
- * another length (n, Σy and Σx per postcode month), which would be misread.
+ * What the stored sums were computed by: a digest of the SQL above, so it changes with any
+ * feature's formula, the feature list, the offers used or the packing. A snapshot whose sums
+ * another version computed is read as if it had none (the sums are computed from its offers at
+ * query time, as for snapshots written before the tables existed) until the next import
+ * rebuilds it: sums of other formulas would be fitted against today's features in code.
+ */
+export const MODEL_SUMS_VERSION = createHash('sha256')
+  .update(SUMS_TABLES_SQL)
+  .digest('hex')
+  .slice(0, 16);
+
+/**
+ * Run when a snapshot is built (after its offers are complete): the sums of every region and of
+ * every postcode, so that the first valuation in a region reads a few hundred rows instead of
+ * aggregating the region's offers. Sorted by their keys: a lookup reads only its row groups.
+ */
+export const MODEL_SUMS_SQL = `${SUMS_TABLES_SQL}
+  insert into snapshot_info values ('${MODEL_SUMS_INFO_KEY}', '${MODEL_SUMS_VERSION}');`;
+
+/**
+ * Whether the snapshot has the precomputed sums of today's model: snapshots written before the
+ * tables existed have none, and those written with other features or formulas hold sums of
+ * other values (or lists of another length, which would be misread).
  */
 export async function hasModelSums(db: DuckDBConnection): Promise<boolean> {
   const rows = await queryPrepared(
@@ -126,13 +146,10 @@ export async function hasModelSums(db: DuckDBConnection): Promise<boolean> {
     { a: REGION_MONTHS_TABLE, b: POSTCODE_MONTHS_TABLE },
   );
   if (rows[0]?.n !== 2) return false;
-  const packed = await queryPrepared(
-    db,
-    `select len(sums)::integer as k from ${POSTCODE_MONTHS_TABLE} limit 1`,
-    {},
-  );
-  const length = packed[0]?.k;
-  return length === undefined || length === 2 + FEATURE_COUNT;
+  const version = await queryPrepared(db, 'select value from snapshot_info where key = $key', {
+    key: MODEL_SUMS_INFO_KEY,
+  });
+  return version[0]?.value === MODEL_SUMS_VERSION;
 }
 
 export interface SumsKey {

@@ -81,21 +81,21 @@ describe.skipIf(!available)('real Vienna rental offers', () => {
 });
 
 describe('what a listing states', () => {
-  it('reads floor, furnishing, subsidy, old building, new, balcony and terrace from type, floor and title', async () => {
+  it('reads rooms, floor, furnishing, subsidy, old building, new, balcony and terrace from type, floor and title', async () => {
     const dir = tempDir();
     const raw = path.join(dir, 'rows.csv');
     const header =
       'Ad ID,Description,Location,Postcode,Price,Rooms,Size (m²),State,District,Location Quality,Floor,Property Type,Published Date,Rent (€),Address,first_seen,last_seen';
-    const row = (id: string, description: string, floor: string, type = 'Wohnung') =>
-      `${id},"${description}",Wien,1050,900,2,50,Wien,Wien,1.0,${floor},${type},2026-01-01T00:00:00Z,900,N/A,2026-01-02T00:00:00+00:00,2026-01-09T00:00:00+00:00`;
+    const row = (id: string, description: string, floor: string, type = 'Wohnung', rooms = '2') =>
+      `${id},"${description}",Wien,1050,900,${rooms},50,Wien,Wien,1.0,${floor},${type},2026-01-01T00:00:00Z,900,N/A,2026-01-02T00:00:00+00:00,2026-01-09T00:00:00+00:00`;
     fs.writeFileSync(
       raw,
       [
         header,
         row('1', 'Möblierte Altbauwohnung mit Balkon, Erstbezug', '3. OG'),
         row('2', 'Unmöbliert: Neubau-Erstbezug mit Dachterrasse', 'EG'),
-        row('3', 'Helle Wohnung', 'N/A', 'Genossenschaftswohnung'),
-        row('4', 'Gemeindewohnung Tausch', '12'),
+        row('3', 'Helle Wohnung', 'N/A', 'Genossenschaftswohnung', '0'),
+        row('4', 'Gemeindewohnung Tausch', '12', 'Wohnung', 'N/A'),
       ].join('\n'),
     );
     const target = path.join(dir, 'out.csv');
@@ -105,13 +105,14 @@ describe('what a listing states', () => {
     try {
       const rows = await queryRows(
         db,
-        `select id, "floorNumber" as floor, "isFurnished" as furnished, "isSubsidized" as subsidized,
+        `select id, "numberOfRooms" as rooms, "floorNumber" as floor, "isFurnished" as furnished, "isSubsidized" as subsidized,
                 "isOldBuilding" as old, "isNew" as new, "hasBalcony" as balcony, "hasTerrace" as terrace
          from read_csv('${target}', header = true, all_varchar = true) order by id`,
       );
       // One row per listing, in the columns selected above.
       const columns = [
         'id',
+        'rooms',
         'floor',
         'furnished',
         'subsidized',
@@ -121,10 +122,11 @@ describe('what a listing states', () => {
         'terrace',
       ];
       const expected = [
-        ['willhaben-1', '3', 'true', null, 'true', null, 'true', null],
-        ['willhaben-2', '0', 'false', null, null, 'true', null, 'true'],
-        ['willhaben-3', null, 'false', 'true', null, null, null, null],
-        ['willhaben-4', '12', 'false', 'true', null, null, null, null],
+        // Rooms: 0 and N/A are both a count left out.
+        ['willhaben-1', '2', '3', 'true', null, 'true', null, 'true', null],
+        ['willhaben-2', '2', '0', 'false', null, null, 'true', null, 'true'],
+        ['willhaben-3', null, null, 'false', 'true', null, null, null, null],
+        ['willhaben-4', null, '12', 'false', 'true', null, null, null, null],
       ];
       expect(rows).toEqual(
         expected.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]]))),

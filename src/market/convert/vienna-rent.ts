@@ -70,7 +70,9 @@ export async function convertViennaRent(
         case when seen_last >= last_crawl - interval 1 day then 'true' else 'false' end as isActive,
         coalesce(nullif("Rent (€)", 'N/A'), nullif(Price, 'N/A')) as rentGross,
         nullif("Size (m²)", 'N/A') as livingArea,
-        nullif(Rooms, 'N/A') as numberOfRooms,
+        -- 0 rooms is a count left out, not a studio: those listings have the sizes of all flats
+        -- (median 55 m², one-room flats 36 m²), and as one room they would be a false signal.
+        case when try_cast(Rooms as double) > 0 then Rooms end as numberOfRooms,
         greatest(0, round(epoch(seen_last - seen_first) / 86400))::integer as daysOnMarket,
         Postcode as postalCode,
         left(Description, 500) as title,
