@@ -79,13 +79,12 @@ export function queryPrepared(
   /** Types of values DuckDB cannot infer from the value alone (lists). */
   types?: Record<string, DuckDBType>,
 ): Promise<Row[]> {
-  const run = async () => {
+  return inTurn(connection, async () => {
     const statement = await preparedStatement(connection, sql);
     statement.clearBindings();
     statement.bind(params, types);
     return (await statement.runAndReadAll()).getRowObjectsJS() as Row[];
-  };
-  return inTurn(connection, run);
+  });
 }
 
 export async function queryOne(
