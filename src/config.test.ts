@@ -19,6 +19,8 @@ describe('loadConfig', () => {
       duckdbMemoryLimit: '',
       // A sixteenth of the machine's memory, at most 1 GiB.
       statsCacheMb: Math.min(1024, Math.floor(os.totalmem() / 16 / 2 ** 20)),
+      // A thirty-second, at most 512 MiB.
+      valuationCacheMb: Math.min(512, Math.floor(os.totalmem() / 32 / 2 ** 20)),
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
       keepAliveTimeoutMs: 72_000,
@@ -40,10 +42,12 @@ describe('loadConfig', () => {
       PROPDATA_DUCKDB_MEMORY_LIMIT: '512MB',
       PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '650000',
       PROPDATA_STATS_CACHE_MB: '0',
+      PROPDATA_VALUATION_CACHE_MB: '64',
       PROPDATA_PUBLIC_BASE_URL: 'https://propdata.example.com/',
     });
     expect(config).toMatchObject({
       statsCacheMb: 0,
+      valuationCacheMb: 64,
       publicBaseUrl: 'https://propdata.example.com',
       duckdbMemoryLimit: '512MB',
       rateLimitPerMinute: 0,

@@ -18,6 +18,11 @@ function defaultStatsCacheMb(): number {
   );
 }
 
+/** A thirty-second of the machine's memory, at most limits.valuation.defaultCacheMaxMb. */
+function defaultValuationCacheMb(): number {
+  return Math.min(limits.valuation.defaultCacheMaxMb, Math.floor(os.totalmem() / 32 / 1024 / 1024));
+}
+
 /** The environment variables the service reads; documented in the README's configuration table. */
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
@@ -42,6 +47,11 @@ const EnvSchema = Type.Object({
     minimum: 0,
     maximum: 1_048_576,
     default: defaultStatsCacheMb(),
+  }),
+  PROPDATA_VALUATION_CACHE_MB: Type.Integer({
+    minimum: 0,
+    maximum: 1_048_576,
+    default: defaultValuationCacheMb(),
   }),
   PROPDATA_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
@@ -91,6 +101,8 @@ export interface Config {
   duckdbMemoryLimit: string;
   /** Memory (MB) for offer statistics' division slices per snapshot; 0: statistics in SQL only. */
   statsCacheMb: number;
+  /** Memory (MB) for the offers around valued places (src/valuation/place-tiles.ts); 0: none. */
+  valuationCacheMb: number;
   /** Requests per token and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Event loop lag above which new requests are shed with 503. */
@@ -130,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     duckdbThreads: parsed.PROPDATA_DUCKDB_THREADS,
     duckdbMemoryLimit: parsed.PROPDATA_DUCKDB_MEMORY_LIMIT,
     statsCacheMb: parsed.PROPDATA_STATS_CACHE_MB,
+    valuationCacheMb: parsed.PROPDATA_VALUATION_CACHE_MB,
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
     keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { openAccountDatabase, type AccountDatabase } from './accounts/database.js';
 import type { Config } from './config.js';
 import { MarketStore } from './market/market-store.js';
+import { placeTiles } from './valuation/place-tiles.js';
 
 /** How often a running server looks for a newer market snapshot published by an import. */
 export const MARKET_POLL_MS = 1000;
@@ -30,6 +31,7 @@ export async function openStores(config: Config): Promise<Stores> {
     ...(config.duckdbMemoryLimit ? { memoryLimit: config.duckdbMemoryLimit } : {}),
     sliceBudgetBytes: config.statsCacheMb * 1024 * 1024,
   });
+  placeTiles.reset(config.valuationCacheMb * 1024 * 1024);
   let accounts: AccountDatabase;
   try {
     accounts = await openAccountDatabase(config.databaseUrl);

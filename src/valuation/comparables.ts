@@ -1,12 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryPrepared } from '../market/duck.js';
+import { databaseIdentity, queryPrepared, type Row } from '../market/duck.js';
 import { monthIndex } from '../dates.js';
 import { PRICE_COLUMN } from '../market/queries/offer-columns.js';
 import { FEATURE_COLUMNS, FEATURES, featureRow } from './features.js';
 import { AREA_LIMITS, REGION_FILTER_SQL, regionOf, type RegionKind } from './model-sums.js';
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
-import { textOrNull } from '../market/queries/values.js';
+import { numberOrNull, textOrNull } from '../market/queries/values.js';
+import { placeTiles, type PlacedOffer } from './place-tiles.js';
 
 export interface Comparable {
   /** Log price per m². */
@@ -143,8 +144,20 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
     order by ${order} limit ${QUERY_LIMIT}`;
 }
 
-function isoDay(day: number): string {
-  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+const isoDay = (day: number): string => new Date(day * 86_400_000).toISOString().slice(0, 10);
+
+/** Radius searches up to this many meters read the tiles in memory (place-tiles.ts). */
+export const TILED_RADIUS_METERS = 1000;
+
+/** An offer of the query's result, as the tiles give it. */
+function placedOfRow(r: Row): PlacedOffer {
+  return {
+    y: Number(r.y),
+    facts: featureRow(r),
+    latitude: numberOrNull(r.latitude),
+    longitude: numberOrNull(r.longitude),
+    postcode: textOrNull(r.division_level100),
+  };
 }
 
 /** Runs the query of `step` (the widest step of a query) and returns the rows found. */
@@ -155,30 +168,28 @@ export async function findComparables(
   deal: DealType,
   step: SearchStep,
   until: string,
+  options: { tiles?: boolean } = {},
 ): Promise<Comparable[]> {
   const untilDay = Date.parse(`${until}T00:00:00Z`) / 86_400_000;
+  const sinceDay = untilDay - Math.round(step.months * 30.44);
   const params: Record<string, string | number> = {
     cc: property.countryCode,
     type: property.propertyType,
-    since: isoDay(untilDay - Math.round(step.months * 30.44)),
+    since: isoDay(sinceDay),
     until,
     amin: Math.max(AREA_LIMITS.min, property.livingArea / AREA_FACTOR),
     amax: Math.min(AREA_LIMITS.max, property.livingArea * AREA_FACTOR),
   };
   const { latitude: lat, longitude: lon } = property;
   const coslat = Math.cos((lat * Math.PI) / 180);
+  const region = regionOf(postcode);
+  let box: { lat0: number; lat1: number; lon0: number; lon1: number } | undefined;
   if (step.area.kind === 'radius') {
     const dLat = step.area.meters / METERS_PER_DEGREE;
     const dLon = dLat / Math.max(coslat, 0.01);
-    Object.assign(params, {
-      lat,
-      lon,
-      coslat,
-      lat0: lat - dLat,
-      lat1: lat + dLat,
-      lon0: lon - dLon,
-      lon1: lon + dLon,
-    });
+    box = { lat0: lat - dLat, lat1: lat + dLat, lon0: lon - dLon, lon1: lon + dLon };
+    Object.assign(params, { lat, lon, coslat, ...box });
+    if (!step.area.anyRegion) params.region = region.id;
   } else if (step.area.kind === 'street') {
     Object.assign(params, { division: postcode.id, street: step.area.street });
   } else {
@@ -188,24 +199,55 @@ export async function findComparables(
         ? postcode.id
         : ((column === 'division_level8' ? postcode.level8 : postcode.level6) ?? '');
   }
-  const region = regionOf(postcode);
-  if (step.area.kind === 'radius' && !step.area.anyRegion) params.region = region.id;
+  const tiled =
+    box !== undefined &&
+    step.area.kind === 'radius' &&
+    step.area.meters <= TILED_RADIUS_METERS &&
+    options.tiles !== false &&
+    (await databaseIdentity(db)).readOnlyFile !== null
+      ? await placeTiles.search(
+          db,
+          {
+            snapshot: (await databaseIdentity(db)).name,
+            countryCode: property.countryCode,
+            deal,
+            propertyType: property.propertyType,
+          },
+          {
+            ...box,
+            lat,
+            lon,
+            coslat,
+            sinceDay,
+            untilDay,
+            amin: params.amin as number,
+            amax: params.amax as number,
+            region: step.area.anyRegion ? undefined : region,
+            limit: QUERY_LIMIT,
+          },
+        )
+      : undefined;
+  if (tiled) return tiled.map((o) => comparableOf(o, lat, lon));
   const rows = await queryPrepared(db, querySql(deal, step, region.kind), params);
-  return rows.map((r) => {
+  return rows.map((r) => ({
+    ...comparableOf(placedOfRow(r), lat, lon),
+    ...(step.area.kind === 'street' ? { house: textOrNull(r.house_key) } : {}),
+  }));
+}
+
+/** A comparable of an offer found around (lat, lon). */
+function comparableOf(offer: PlacedOffer, lat: number, lon: number): Comparable {
+  return {
+    y: offer.y,
     // The features in code from the plain columns (see features.ts: the same values as the SQL).
-    const facts = featureRow(r);
-    return {
-      y: Number(r.y),
-      x: FEATURES.map((f) => f.ofRow(facts)),
-      month: monthIndex(facts.start_date),
-      distance:
-        r.latitude === null || r.longitude === null
-          ? null
-          : distanceMeters(lat, lon, Number(r.latitude), Number(r.longitude)),
-      postcode: textOrNull(r.division_level100),
-      ...(step.area.kind === 'street' ? { house: textOrNull(r.house_key) } : {}),
-    };
-  });
+    x: FEATURES.map((f) => f.ofRow(offer.facts)),
+    month: monthIndex(offer.facts.start_date),
+    distance:
+      offer.latitude === null || offer.longitude === null
+        ? null
+        : distanceMeters(lat, lon, offer.latitude, offer.longitude),
+    postcode: offer.postcode,
+  };
 }
 
 /** The comparables of a narrower step among those found for the widest step of its query. */

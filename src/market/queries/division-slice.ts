@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api';
 import type { CountryCode, DivisionLevel } from '../countries.js';
-import { queryPrepared } from '../duck.js';
+import { queryChunks, queryPrepared } from '../duck.js';
 import { MONTH_INDEX_SQL } from './offer-columns.js';
 
 /**
@@ -72,7 +72,7 @@ export async function divisionOfferCount(db: DuckDBConnection, key: DivisionKey)
  * from the typed array node-api reads the vector into (its `items`, which its types do not make
  * public), else value by value.
  */
-function copyVector(
+export function copyVector(
   vector: DuckDBVector,
   target: Uint8Array | Int8Array | Int32Array | Float64Array,
   offset: number,
@@ -95,7 +95,8 @@ export async function loadDivisionSlice(
   db: DuckDBConnection,
   key: DivisionKey,
 ): Promise<DivisionSlice> {
-  const result = await db.run(
+  const chunks = await queryChunks(
+    db,
     `select (deal_type = 'rent')::utinyint as deal, (property_type = 'house')::utinyint as kind,
        ${MONTH_INDEX_SQL}::integer as month,
        ${SLICE_FLAGS.map((f) => `coalesce(${f}::tinyint, -1) as ${f}`).join(', ')},
@@ -104,7 +105,6 @@ export async function loadDivisionSlice(
      order by deal, kind, month`,
     { country: key.countryCode, id: key.id },
   );
-  const chunks = await result.fetchAllChunks();
   const length = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
   const deal = new Uint8Array(length);
   const kind = new Uint8Array(length);
