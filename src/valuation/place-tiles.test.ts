@@ -57,7 +57,9 @@ const radius = (meters: number, months: number, anyRegion = false): SearchStep =
   area: { kind: 'radius', meters, ...(anyRegion ? { anyRegion } : {}) },
 });
 
-afterEach(() => placeTiles.reset(BUDGET));
+// Tiles load on a search's first asking for them here (the service waits for the second).
+beforeAll(() => placeTiles.reset(BUDGET, 1));
+afterEach(() => placeTiles.reset(BUDGET, 1));
 
 describe('comparables from the tiles in memory, on demo data', () => {
   let instance: DuckDBInstance;
@@ -135,9 +137,20 @@ describe('comparables from the tiles in memory, on demo data', () => {
     expect(heldAtOnce).toBe(placeTiles.bytes);
   });
 
+  it('loads a place the second time it is searched, the query answering the first', async () => {
+    placeTiles.reset(BUDGET, 2);
+    const search = searches[0] as Search;
+    const [first, firstQueried] = await bothWays(db, search);
+    expect(placeTiles.bytes).toBe(0);
+    const [second] = await bothWays(db, search);
+    expect(placeTiles.bytes).toBeGreaterThan(0);
+    expect(first).toEqual(firstQueried);
+    expect(second).toEqual(first);
+  });
+
   it('keeps within its budget, the query answering what does not fit', async () => {
     // About one busy tile's worth.
-    placeTiles.reset(300 * TILE_BYTES_PER_OFFER);
+    placeTiles.reset(300 * TILE_BYTES_PER_OFFER, 1);
     for (const search of searches.slice(0, 60)) {
       const [tiled, queried] = await bothWays(db, search);
       expect(tiled).toEqual(queried);

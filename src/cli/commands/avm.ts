@@ -144,6 +144,9 @@ export function registerAvmCommands(program: Command): void {
         if (options.file === undefined && (options.splitDate !== undefined || options.json))
           throw new CliError('--split-date and --json go with --file');
         const progress = terminalProgress();
+        // The comparables' tiles in memory take the service's budget (0: searched in SQL).
+        const { placeTiles } = await import('../../valuation/place-tiles.js');
+        placeTiles.reset(loadConfig().valuationCacheMb * 1024 * 1024);
         if (options.file !== undefined) {
           if (options.splitDate === undefined) throw new CliError('--file needs --split-date');
           if (options.country !== undefined)
