@@ -119,6 +119,10 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
 
 const METERS_PER_DEGREE = 111_320;
 
+/**
+ * The comparables query. Its radius search is also answered from memory (place-tiles.ts
+ * `nearestInTiles`, up to TILED_RADIUS_METERS): a filter or order changed here changes there.
+ */
 function querySql(deal: DealType, step: SearchStep, region: RegionKind): string {
   const price = PRICE_COLUMN[deal];
   const inRegion = ` and ${REGION_FILTER_SQL[region]}`;
