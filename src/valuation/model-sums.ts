@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DOUBLE, INTEGER, LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { DOUBLE, INTEGER, LIST, listValue } from '@duckdb/node-api';
 import { queryPrepared } from '../market/duck.js';
 import { MONTH_INDEX_SQL, PRICE_OF_ROW_SQL } from '../market/queries/offer-columns.js';
 import { FEATURE_COUNT, FEATURES } from './features.js';
@@ -246,72 +246,4 @@ export async function postcodeResiduals(
     residual: Number(r.residual),
     n: Number(r.n),
   }));
-}
-
-/** The residuals around a fit whose month effects are taken net of the postcode levels. */
-export interface NettedResiduals {
-  /** Per month: Σ over its offers of their postcode's level. */
-  mass: Map<number, number>;
-  /** Per postcode: residuals around the fit with each month effect net of mass / offers. */
-  residuals: PostcodeResidual[];
-}
-
-/**
- * For the months of the fit before `beforeMonth`: the level mass of each month, Σ over its offers
- * of their postcode's level (`levels`; a postcode not in it counts 0), which is the part of a month
- * effect that only says in which postcodes that month's offers happened to lie; and the postcode
- * residuals around the fit with each month effect net of its mass per offer. One query.
- */
-export async function nettedResiduals(
-  db: DuckDBConnection,
-  key: SumsKey,
-  precomputed: boolean,
-  fit: HedonicFit,
-  beforeMonth: number,
-  levels: ReadonlyMap<string, number>,
-): Promise<NettedResiduals> {
-  const months = fitMonths(fit, beforeMonth);
-  if (months.length === 0) return { mass: new Map(), residuals: [] };
-  const rows = await queryPrepared(
-    db,
-    `with pm as (${postcodeMonthsSql(key, precomputed)}),
-          fit as (select unnest($months) as month, unnest($effects) as effect,
-                         unnest($counts) as offers),
-          lv as (select unnest($postcodes) as postcode, unnest($levels) as level),
-          mass as (select month, sum(pm.sums[1] * lv.level) as mass
-                     from pm join lv using (postcode) join fit using (month) group by month)
-     select postcode, null::integer as month,
-            sum(pm.sums[2] - pm.sums[1] * (fit.effect - coalesce(mass.mass, 0) / fit.offers)
-                - list_dot_product(pm.sums[3:], $beta)) as value,
-            sum(pm.sums[1])::integer as n
-       from pm join fit using (month) left join mass using (month) group by postcode
-     union all
-     select null, month, mass, null from mass
-     order by postcode, month`,
-    {
-      ...params(key),
-      months: listValue(months.map((m) => m.month)),
-      effects: listValue(months.map((m) => m.effect)),
-      counts: listValue(months.map((m) => m.n)),
-      beta: listValue(fit.beta),
-      postcodes: listValue([...levels.keys()]),
-      levels: listValue([...levels.values()]),
-    },
-    {
-      months: LIST(INTEGER),
-      effects: LIST(DOUBLE),
-      counts: LIST(DOUBLE),
-      beta: LIST(DOUBLE),
-      postcodes: LIST(VARCHAR),
-      levels: LIST(DOUBLE),
-    },
-  );
-  const mass = new Map<number, number>();
-  const residuals: PostcodeResidual[] = [];
-  for (const r of rows) {
-    if (r.postcode === null) mass.set(Number(r.month), Number(r.value));
-    else
-      residuals.push({ postcode: String(r.postcode), residual: Number(r.value), n: Number(r.n) });
-  }
-  return { mass, residuals };
 }

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FEATURE_COUNT } from './features.js';
 import { fitHedonic, RIDGE, type HedonicFit, type MonthStats } from './hedonic.js';
-import { nettedResiduals, postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
+import { postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
 import {
   combineSums,
   postcodeLevels,
@@ -19,7 +19,7 @@ import type { DealType } from './types.js';
  * for the property is what their average is shrunk towards (estimate.ts).
  */
 export interface RegionalModel {
-  /** β and the month effects, net of the postcode levels of each month's offers. */
+  /** β and the month effects. */
   fit: HedonicFit;
   /** The level effect of a postcode (0 for null, the region's level). */
   level(postcode: string | null): number;
@@ -32,16 +32,6 @@ export interface RegionalSource {
   places: ReadonlyMap<string, Place>;
   /** Per postcode: residuals of the deal type's offers around `fit` (months before `before`). */
   residuals(deal: DealType, fit: HedonicFit, before: number): Promise<Map<string, ResidualSum>>;
-  /**
-   * Per month of `fit` before `before`: Σ over its offers of their postcode's level (the mass);
-   * and per postcode the residuals around `fit` with each month effect net of mass / offers.
-   */
-  netted(
-    deal: DealType,
-    fit: HedonicFit,
-    before: number,
-    levels: ReadonlyMap<string, number>,
-  ): Promise<{ mass: Map<number, number>; sums: Map<string, ResidualSum> }>;
 }
 
 const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sale');
@@ -50,10 +40,11 @@ const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sal
  * Fits the model of `deal` from the months before `beforeMonth`:
  * 1. β of both deal types together (a characteristic is worth about as much to a buyer as to a
  *    tenant) is the prior each deal type's β is pulled towards (ridge RIDGE);
- * 2. postcode levels from the residuals of both deal types (the other at OTHER_DEAL_WEIGHT);
- * 3. month effects net of the postcode levels of that month's offers: in a thin region, a month
- *    whose few offers happen to lie in dear postcodes would otherwise look like a price rise;
- * 4. the postcode levels again, around the netted month effects.
+ * 2. postcode levels from the residuals of both deal types (the other at OTHER_DEAL_WEIGHT).
+ * The month effects are the region's as its offers give them. Taking them net of the postcode
+ * levels of each month's offers (so that a month whose offers happen to lie in dear postcodes
+ * does not look like a price rise) made valuations worse on real sales and no better on the
+ * demo market (README "Backtest"), and was removed.
  */
 export async function fitRegionalModel(
   source: RegionalSource,
@@ -64,24 +55,14 @@ export async function fitRegionalModel(
   const own = source.stats[deal].filter(before);
   const other = source.stats[otherDeal(deal)].filter(before);
   const prior = fitHedonic([...own, ...other], FEATURE_COUNT).beta;
-  const first = fitHedonic(own, FEATURE_COUNT, RIDGE, prior);
+  const fit = fitHedonic(own, FEATURE_COUNT, RIDGE, prior);
   const otherSums = await source.residuals(
     otherDeal(deal),
     fitHedonic(other, FEATURE_COUNT, RIDGE, prior),
     beforeMonth,
   );
-  const firstSums = await source.residuals(deal, first, beforeMonth);
-  const firstLevel = postcodeLevels(combineSums(firstSums, otherSums), source.places);
-  const levels = new Map([...firstSums.keys()].map((p) => [p, firstLevel(p)]));
-  const netted = await source.netted(deal, first, beforeMonth, levels);
-  const fit: HedonicFit = {
-    beta: first.beta,
-    months: first.months.map((m) => ({
-      ...m,
-      effect: m.effect - (netted.mass.get(m.month) ?? 0) / m.n,
-    })),
-  };
-  return { fit, level: postcodeLevels(combineSums(netted.sums, otherSums), source.places) };
+  const ownSums = await source.residuals(deal, fit, beforeMonth);
+  return { fit, level: postcodeLevels(combineSums(ownSums, otherSums), source.places) };
 }
 
 /** The source of a region's model in a snapshot: the sums of model-sums.ts. */
@@ -98,10 +79,6 @@ function snapshotSource(
     places: cache.places.get(countryCode) ?? new Map<string, Place>(),
     residuals: async (deal, fit, before) =>
       residualMap(await postcodeResiduals(db, key(deal), cache.hasModelSums, fit, before)),
-    netted: async (deal, fit, before, levels) => {
-      const netted = await nettedResiduals(db, key(deal), cache.hasModelSums, fit, before, levels);
-      return { mass: netted.mass, sums: residualMap(netted.residuals) };
-    },
   };
 }
 
