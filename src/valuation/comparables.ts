@@ -7,7 +7,7 @@ import { AREA_LIMITS, REGION_FILTER_SQL, regionOf, type RegionKind } from './mod
 import { distanceMeters, type Postcode } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
 import { numberOrNull, textOrNull } from '../market/queries/values.js';
-import { placeTiles, type PlacedOffer } from './place-tiles.js';
+import { placeTiles, type PlacedOffer, type RadiusSearch } from './place-tiles.js';
 
 export interface Comparable {
   /** Log price per m². */
@@ -164,7 +164,33 @@ function placedOfRow(r: Row): PlacedOffer {
   };
 }
 
-/** Runs the query of `step` (the widest step of a query) and returns the rows found. */
+/**
+ * The tiles' answer to a radius search of up to TILED_RADIUS_METERS on a snapshot file; undefined
+ * where the query must answer (place-tiles.ts).
+ */
+async function fromTiles(
+  db: DuckDBConnection,
+  property: PropertyToValue,
+  deal: DealType,
+  step: SearchStep,
+  search: RadiusSearch,
+): Promise<PlacedOffer[] | undefined> {
+  if (step.area.kind !== 'radius' || step.area.meters > TILED_RADIUS_METERS) return undefined;
+  const identity = await databaseIdentity(db);
+  if (identity.readOnlyFile === null) return undefined;
+  const group = {
+    snapshot: identity.name,
+    countryCode: property.countryCode,
+    deal,
+    propertyType: property.propertyType,
+  };
+  return placeTiles.search(db, group, search);
+}
+
+/**
+ * Finds the comparables of `step` (the widest step of a query): from the tiles in memory where
+ * they answer, else by its query.
+ */
 export async function findComparables(
   db: DuckDBConnection,
   property: PropertyToValue,
@@ -204,32 +230,19 @@ export async function findComparables(
         : ((column === 'division_level8' ? postcode.level8 : postcode.level6) ?? '');
   }
   const tiled =
-    box !== undefined &&
-    step.area.kind === 'radius' &&
-    step.area.meters <= TILED_RADIUS_METERS &&
-    options.tiles !== false &&
-    (await databaseIdentity(db)).readOnlyFile !== null
-      ? await placeTiles.search(
-          db,
-          {
-            snapshot: (await databaseIdentity(db)).name,
-            countryCode: property.countryCode,
-            deal,
-            propertyType: property.propertyType,
-          },
-          {
-            ...box,
-            lat,
-            lon,
-            coslat,
-            sinceDay,
-            untilDay,
-            amin: params.amin as number,
-            amax: params.amax as number,
-            region: step.area.anyRegion ? undefined : region,
-            limit: QUERY_LIMIT,
-          },
-        )
+    box && options.tiles !== false
+      ? await fromTiles(db, property, deal, step, {
+          ...box,
+          lat,
+          lon,
+          coslat,
+          sinceDay,
+          untilDay,
+          amin: params.amin as number,
+          amax: params.amax as number,
+          region: step.area.kind === 'radius' && step.area.anyRegion ? undefined : region,
+          limit: QUERY_LIMIT,
+        })
       : undefined;
   if (tiled) return tiled.map((o) => comparableOf(o, lat, lon));
   const rows = await queryPrepared(db, querySql(deal, step, region.kind), params);
