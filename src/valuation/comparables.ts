@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { databaseIdentity, queryPrepared, type Row } from '../market/duck.js';
-import { monthIndex } from '../dates.js';
+import { isoDay, monthIndex } from '../dates.js';
 import { PRICE_COLUMN } from '../market/queries/offer-columns.js';
 import { FEATURE_COLUMNS, FEATURES, featureRow } from './features.js';
 import { AREA_LIMITS, REGION_FILTER_SQL, regionOf, type RegionKind } from './model-sums.js';
@@ -148,8 +148,6 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
     order by ${order} limit ${QUERY_LIMIT}`;
 }
 
-const isoDay = (day: number): string => new Date(day * 86_400_000).toISOString().slice(0, 10);
-
 /** Radius searches up to this many meters read the tiles in memory (place-tiles.ts). */
 export const TILED_RADIUS_METERS = 1000;
 
@@ -205,7 +203,7 @@ export async function findComparables(
   const params: Record<string, string | number> = {
     cc: property.countryCode,
     type: property.propertyType,
-    since: isoDay(sinceDay),
+    since: isoDay(new Date(sinceDay * 86_400_000)),
     until,
     amin: Math.max(AREA_LIMITS.min, property.livingArea / AREA_FACTOR),
     amax: Math.min(AREA_LIMITS.max, property.livingArea * AREA_FACTOR),
