@@ -50,6 +50,14 @@ describe('FEATURES subject values', () => {
     expect(subject(flat).rooms).toBeUndefined();
   });
 
+  it('takes a room count under 8 m² per room as saying nothing', () => {
+    // 70 m² / 8.75 rooms = 8 m² per room still counts: ln(8.75 × 27 / 70) = 1.216395…
+    expect(subject({ ...flat, numberOfRooms: 8.75 }).rooms).toBeCloseTo(1.2163953, 6);
+    expect(subject({ ...flat, numberOfRooms: 9 }).rooms).toBe(0);
+    expect(subject({ ...flat, numberOfRooms: 861 }).rooms).toBe(0);
+    expect(subject({ ...flat, livingArea: 6, numberOfRooms: 0 }).rooms).toBe(0);
+  });
+
   it('gives stated flags as 0/1', () => {
     const s = subject({ ...flat, isFurnished: true, isSubsidized: false, hasBalcony: true });
     expect([s.furnished, s.subsidized, s.balcony, s.terrace]).toEqual([1, 0, 1, undefined]);
@@ -67,19 +75,19 @@ describe('FEATURES in SQL and in code', () => {
         select living_area, start_date, is_new, building_year, is_old_building, number_of_rooms,
           property_type, floor_number, flag as is_furnished, not flag as is_subsidized,
           flag as has_balcony, (flag is null) as has_terrace
-        from (values (9.5), (133.3)) a(living_area),
+        from (values (9.5), (16), (133.3)) a(living_area),
           (values (date '2024-01-31'), (date '1991-06-01')) d(start_date),
           (values (null), (true), (false)) n(is_new),
           (values (null), (1900), (1945), (1946), (1990), (1991), (2022), (2023), (2024)) b(building_year),
           (values (null), (true), (false)) o(is_old_building),
-          (values (null), (0), (0.5), (1.0), (3.5)) r(number_of_rooms),
+          (values (null), (0), (0.5), (1.0), (2), (3.5), (16), (17)) r(number_of_rooms),
           (values ('apartment'), ('house')) t(property_type),
           (values (null), (-2), (0), (7)) f(floor_number),
           (values (null), (true), (false)) g(flag)`);
       const sql = `select ${FEATURE_COLUMNS.join(', ')},
         ${FEATURES.map((f, i) => `${f.sql} as x${String(i)}`).join(', ')} from offers`;
       const rows = (await db.runAndReadAll(sql)).getRowObjectsJS() as Row[];
-      expect(rows.length).toBe(2 * 2 * 3 * 9 * 3 * 5 * 2 * 4 * 3);
+      expect(rows.length).toBe(3 * 2 * 3 * 9 * 3 * 8 * 2 * 4 * 3);
       const differ = new Set<string>();
       for (const row of rows) {
         const facts = featureRow(row);
@@ -105,6 +113,11 @@ describe('FEATURES in SQL and in code', () => {
       expect(new Set(roomsOf(133.3, 3.5).map((v) => v.toFixed(9)))).toEqual(
         new Set(['-0.344002393']),
       );
+      // Under 8 m² per room the count says nothing (133.3 m² / 17 = 7.84); 8 m² still counts:
+      // ln(2 × 27 / 16) = ln(3.375) = 1.216395….
+      expect(new Set(roomsOf(133.3, 17))).toEqual(new Set([0]));
+      expect(new Set(roomsOf(9.5, 2))).toEqual(new Set([0]));
+      expect(new Set(roomsOf(16, 2).map((v) => v.toFixed(6)))).toEqual(new Set(['1.216395']));
     } finally {
       db.closeSync();
       instance.closeSync();

@@ -93,6 +93,20 @@ export interface Feature {
 const REFERENCE_AREA = 70;
 /** m² per room of an ordinary flat: `rooms` measures rooms beyond what the size implies. */
 const M2_PER_ROOM = 27;
+/**
+ * Fewer m² per room than this is not a dwelling's room count (listings with 861 rooms on 60 m²
+ * exist): such a count says nothing and is taken as not stated, as in code so in SQL.
+ */
+const MIN_M2_PER_ROOM = 8;
+
+/** The rooms term of a stated, plausible room count (at least one room); 0 otherwise. */
+function roomsTerm(rooms: number | null | undefined, livingArea: number): number {
+  if (rooms === null || rooms === undefined) return 0;
+  const counted = Math.max(rooms, 1);
+  return livingArea < counted * MIN_M2_PER_ROOM
+    ? 0
+    : Math.log((counted * M2_PER_ROOM) / livingArea);
+}
 
 const isNewSql = 'coalesce(is_new, building_year >= year(start_date) - 1, false)';
 const isNewOfRow = (r: FeatureRow): boolean =>
@@ -191,17 +205,15 @@ export const FEATURES: readonly Feature[] = [
   {
     name: 'rooms',
     group: 'rooms',
-    // An offer that does not state its rooms is neutral (0: as many rooms as its size implies),
-    // not a one-room dwelling of its size. The case is needed: greatest() passes over NULL.
-    sql: `coalesce(ln(case when number_of_rooms is not null then greatest(number_of_rooms, 1) end * ${M2_PER_ROOM} / living_area), 0)`,
-    ofRow: (r) =>
-      r.number_of_rooms === null
-        ? 0
-        : Math.log((Math.max(r.number_of_rooms, 1) * M2_PER_ROOM) / r.living_area),
+    // An offer that does not state its rooms, or states an impossible number, is neutral (0: as
+    // many rooms as its size implies), not a one-room dwelling of its size. The case is needed:
+    // greatest() passes over NULL.
+    sql: `coalesce(case when number_of_rooms is not null and living_area >= greatest(number_of_rooms, 1) * ${MIN_M2_PER_ROOM} then ln(greatest(number_of_rooms, 1) * ${M2_PER_ROOM} / living_area) end, 0)`,
+    ofRow: (r) => roomsTerm(r.number_of_rooms, r.living_area),
+    // A property whose rooms are not given is left to the comparables' own rooms; one whose count
+    // is impossible for its size counts as having as many rooms as its size implies.
     subject: (p) =>
-      p.numberOfRooms === undefined
-        ? undefined
-        : Math.log((Math.max(p.numberOfRooms, 1) * M2_PER_ROOM) / p.livingArea),
+      p.numberOfRooms === undefined ? undefined : roomsTerm(p.numberOfRooms, p.livingArea),
   },
   {
     // Comparables share the property's type, so this only keeps houses (larger, cheaper per m²)
