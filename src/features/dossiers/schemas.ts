@@ -101,7 +101,8 @@ export const PropertyBody = StrictObject(
         minimum: 0,
         maximum: 1000,
         multipleOf: 0.5,
-        description: '0–1000, halves allowed.',
+        description:
+          '0–1000, halves allowed. The valuation takes more than one room per 8 m² of living area for as many rooms as the size implies.',
       }),
     ),
     numberOfBedrooms: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
