@@ -134,7 +134,8 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
         : `${step.area.column} = $division`;
   const order =
     step.area.kind === 'radius'
-      ? '(latitude - $lat) ** 2 + ((longitude - $lon) * $coslat) ** 2'
+      ? // Products, as place-tiles.ts computes them; offers at the same distance by their row.
+        '(latitude - $lat) * (latitude - $lat) + ((longitude - $lon) * $coslat) * ((longitude - $lon) * $coslat), rowid'
       : 'start_date desc, id';
   // Radius searches read the copy of the offers ordered by place (see PLACE_INDEX_SQL).
   const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';

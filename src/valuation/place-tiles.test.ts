@@ -12,7 +12,13 @@ import { openDuck, queryRows } from '../market/duck.js';
 import { importFile } from '../market/import/run-import.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import { findComparables, type Comparable, type SearchStep } from './comparables.js';
-import { Divisions, placeTiles, TILE_BYTES_PER_OFFER, TILE_DEGREES } from './place-tiles.js';
+import {
+  Divisions,
+  EMPTY_TILE_BYTES,
+  placeTiles,
+  TILE_BYTES_PER_OFFER,
+  TILE_DEGREES,
+} from './place-tiles.js';
 import { locate, snapshotCache } from './snapshot-cache.js';
 import type { DealType, PropertyToValue } from './types.js';
 
@@ -161,12 +167,110 @@ describe('comparables from the tiles in memory, on demo data', () => {
     await bothWays(db, searches[0] as Search);
     expect(placeTiles.bytes).toBe(0);
   });
+
+  it('counts the tiles of empty land against its budget', async () => {
+    // 120 searches over the North Sea, where the demo market has no offers: each holds a few
+    // empty tiles, and the budget bounds how many.
+    placeTiles.reset(64 * EMPTY_TILE_BYTES, 1);
+    for (let i = 0; i < 120; i++) {
+      const property: PropertyToValue = {
+        countryCode: 'DE',
+        propertyType: 'apartment',
+        latitude: 54.3 + 0.03 * Math.floor(i / 12),
+        longitude: 6.0 + 0.03 * (i % 12),
+        locationPrecision: 'exact',
+        livingArea: 70,
+      };
+      const [tiled, queried] = await bothWays(db, {
+        property,
+        deal: 'sale',
+        step: radius(1000, 24),
+        until: TODAY,
+      });
+      expect(tiled).toEqual([]);
+      expect(queried).toEqual([]);
+      expect(placeTiles.bytes).toBeLessThanOrEqual(placeTiles.budgetBytes);
+    }
+    expect(placeTiles.bytes).toBeGreaterThan(placeTiles.budgetBytes / 2);
+  });
+
+  it('keeps nothing of a load that a reset overtook', async () => {
+    const cache = await snapshotCache(db);
+    // A search whose load is still running when the tiles are reset (the loads take queries;
+    // the next turn of the event loop comes first).
+    let caught = false;
+    for (const s of searches.slice(0, 20)) {
+      placeTiles.reset();
+      const postcode = locate(
+        cache,
+        s.property.countryCode,
+        s.property.latitude,
+        s.property.longitude,
+      );
+      if (!postcode) throw new Error('no postcode');
+      const state = { settled: false };
+      const tiled = findComparables(db, s.property, postcode, s.deal, s.step, s.until).finally(
+        () => (state.settled = true),
+      );
+      while (!state.settled && placeTiles.loadsInFlight === 0)
+        await new Promise((resolve) => setImmediate(resolve));
+      if (state.settled) continue;
+      placeTiles.reset();
+      const queried = canonical(
+        await findComparables(db, s.property, postcode, s.deal, s.step, s.until, { tiles: false }),
+      );
+      expect(canonical(await tiled)).toEqual(queried);
+      expect(placeTiles.bytes).toBe(0);
+      // Loaded again, with the divisions now in use.
+      const [again] = await bothWays(db, s);
+      expect(again).toEqual(queried);
+      expect(placeTiles.bytes).toBeGreaterThan(0);
+      caught = true;
+      break;
+    }
+    expect(caught).toBe(true);
+  });
+
+  it('leaves a search to the query when its own load fails', async () => {
+    const connection = await instance.connect();
+    connection.closeSync();
+    const s = searches[0] as Search;
+    const box = 500 / 111_320;
+    const found = await placeTiles.search(
+      connection,
+      {
+        snapshot: 'a closed connection',
+        countryCode: s.property.countryCode,
+        deal: s.deal,
+        propertyType: s.property.propertyType,
+      },
+      {
+        lat0: s.property.latitude - box,
+        lat1: s.property.latitude + box,
+        lon0: s.property.longitude - box,
+        lon1: s.property.longitude + box,
+        lat: s.property.latitude,
+        lon: s.property.longitude,
+        coslat: Math.cos((s.property.latitude * Math.PI) / 180),
+        sinceDay: 0,
+        untilDay: 30_000,
+        amin: 10,
+        amax: 2000,
+        region: undefined,
+        limit: 300,
+      },
+    );
+    expect(found).toBeUndefined();
+    expect(placeTiles.bytes).toBe(0);
+    expect(placeTiles.loadsInFlight).toBe(0);
+  });
 });
 
 describe('comparables from the tiles in memory, at the edges', () => {
   // Munich, on tile corners (0.01° × 0.01° cells): a busy place and a quiet one 1.8 km away.
   const center = { latitude: 48.14, longitude: 11.58 };
   const quiet = { latitude: 48.15, longitude: 11.6 };
+  const tie = { latitude: 48.125, longitude: 11.625 };
   let instance: DuckDBInstance;
   let db: DuckDBConnection;
 
@@ -203,6 +307,12 @@ describe('comparables from the tiles in memory, at the edges', () => {
     }
     for (let i = 0; i < 30; i++)
       offer(center.latitude + 0.0011, center.longitude - 0.0013, 420_000);
+    // 200 + 200 offers at two points exactly as far from `tie` (binary fractions of a degree),
+    // in different tiles: the limit of 300 cuts through offers at the same distance.
+    for (let i = 0; i < 200; i++) {
+      offer(tie.latitude + 0.0078125, tie.longitude - 0.0078125, 200_000 + i * 100);
+      offer(tie.latitude - 0.0078125, tie.longitude + 0.0078125, 600_000 + i * 100);
+    }
     // On the bounds of the time window.
     offer(center.latitude + 0.0001, center.longitude, 500_000, '2024-11-20');
     offer(center.latitude + 0.0001, center.longitude, 510_000, '2024-11-19');
@@ -259,6 +369,20 @@ describe('comparables from the tiles in memory, at the edges', () => {
     expect(atCenter).toHaveLength(300);
     const [all] = await within500m(center.latitude + 0.0001, center.longitude);
     expect(all.filter((c) => c.distance !== null && c.distance < 1)).toHaveLength(1);
+  });
+
+  it('cuts offers at the same distance where the query cuts them', async () => {
+    const [tiled, queried] = await bothWays(db, {
+      property: property(tie.latitude, tie.longitude),
+      deal: 'sale',
+      step: radius(1000, 24),
+      until: TODAY,
+    });
+    expect(tiled).toHaveLength(300);
+    expect(tiled).toEqual(queried);
+    // All 300 lie at the one distance: the cut went through offers at the same distance.
+    const distances = new Set(tiled.map((c) => Math.round(c.distance ?? 0)));
+    expect(distances.size).toBe(1);
   });
 });
 

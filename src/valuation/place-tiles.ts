@@ -47,8 +47,15 @@ type TileNumber = (typeof NUMBERS)[number];
  */
 const DIVISIONS_SQL = 'division_level100, division_level8, division_level6';
 
-/** Bytes per offer in a tile: y, latitude, longitude, the start day, numbers, divisions. */
-export const TILE_BYTES_PER_OFFER = 3 * 8 + 4 + NUMBERS.length * 8 + 4;
+/** Bytes per offer in a tile: y, latitude, longitude, row, the start day, numbers, divisions. */
+export const TILE_BYTES_PER_OFFER = 4 * 8 + 4 + NUMBERS.length * 8 + 4;
+/**
+ * What a tile costs besides its offers, counted against the budget: its typed arrays and map
+ * entry take about 3 KB whatever they hold. Cells without offers share one empty tile and cost
+ * their map entry: without these a search over empty land held tiles the budget never saw.
+ */
+export const TILE_OVERHEAD_BYTES = 4096;
+export const EMPTY_TILE_BYTES = 256;
 
 interface Tile {
   readonly length: number;
@@ -56,6 +63,11 @@ interface Tile {
   readonly y: Float64Array;
   readonly latitude: Float64Array;
   readonly longitude: Float64Array;
+  /**
+   * The offer's row in `offers_by_place`: the query orders offers at the same distance by it,
+   * and so does the search here.
+   */
+  readonly row: Float64Array;
   /** The start date as days since 1970-01-01. */
   readonly day: Int32Array;
   readonly numbers: Readonly<Record<TileNumber, Float64Array>>;
@@ -156,9 +168,17 @@ export class Divisions {
     return this.byHash.get(hash) ?? -1;
   }
 
-  /** Which codes belong to the region (model-sums.ts REGION_FILTER_SQL). */
+  private readonly regions = new Map<string, Uint8Array>();
+
+  /**
+   * Which codes belong to the region (model-sums.ts REGION_FILTER_SQL). Kept per region until
+   * more triples are recorded: the list grows with every place loaded, searches are many.
+   */
   inRegion(region: { kind: RegionKind; id: string }): Uint8Array {
-    return Uint8Array.from(this.list, (t) => {
+    const key = `${region.kind}|${region.id}`;
+    const known = this.regions.get(key);
+    if (known?.length === this.list.length) return known;
+    const codes = Uint8Array.from(this.list, (t) => {
       const inside =
         region.kind === 'level6'
           ? t.level6 === region.id
@@ -167,6 +187,8 @@ export class Divisions {
             : t.level6 === null && t.level8 === null && region.id === '';
       return inside ? 1 : 0;
     });
+    this.regions.set(key, codes);
+    return codes;
   }
 }
 
@@ -233,7 +255,7 @@ async function loadTiles(
     }
   const chunks = await queryChunks(
     db,
-    `select ln(${price} / living_area) as y, latitude, longitude,
+    `select ln(${price} / living_area) as y, latitude, longitude, rowid::double as row,
        (start_date - date '1970-01-01')::integer as day,
        ${NUMBERS.map((n) => `coalesce(${n}::double, 'NaN'::double) as ${n}`).join(', ')},
        ${HASH_SQL} as h
@@ -244,12 +266,13 @@ async function loadTiles(
   const y = new Float64Array(length);
   const latitude = new Float64Array(length);
   const longitude = new Float64Array(length);
+  const rows = new Float64Array(length);
   const day = new Int32Array(length);
   const numbers = NUMBERS.map(() => new Float64Array(length));
   const hashes = new Float64Array(length);
   let offset = 0;
   for (const chunk of chunks) {
-    [y, latitude, longitude, day, ...numbers, hashes].forEach((array, column) =>
+    [y, latitude, longitude, rows, day, ...numbers, hashes].forEach((array, column) =>
       copyVector(chunk.getColumnVector(column), array, offset),
     );
     offset += chunk.rowCount;
@@ -289,21 +312,41 @@ async function loadTiles(
     const from = starts[c] as number;
     const to = starts[c + 1] as number;
     const key = `${String(range.i0 + Math.floor(c / width))}|${String(range.j0 + (c % width))}`;
+    if (to === from) {
+      tiles.set(key, EMPTY_TILE);
+      continue;
+    }
     tiles.set(key, {
       length: to - from,
       y: pickFloat(y, order, from, to),
       latitude: pickFloat(latitude, order, from, to),
       longitude: pickFloat(longitude, order, from, to),
+      row: pickFloat(rows, order, from, to),
       day: pickInt(day, order, from, to),
       numbers: Object.fromEntries(
         NUMBERS.map((name, k) => [name, pickFloat(numbers[k] as Float64Array, order, from, to)]),
       ) as Record<TileNumber, Float64Array>,
       divisions: pickInt(codes, order, from, to),
-      bytes: (to - from) * TILE_BYTES_PER_OFFER,
+      bytes: TILE_OVERHEAD_BYTES + (to - from) * TILE_BYTES_PER_OFFER,
     });
   }
   return tiles;
 }
+
+const EMPTY_TILE: Tile = {
+  length: 0,
+  y: new Float64Array(0),
+  latitude: new Float64Array(0),
+  longitude: new Float64Array(0),
+  row: new Float64Array(0),
+  day: new Int32Array(0),
+  numbers: Object.fromEntries(NUMBERS.map((name) => [name, new Float64Array(0)])) as Record<
+    TileNumber,
+    Float64Array
+  >,
+  divisions: new Int32Array(0),
+  bytes: EMPTY_TILE_BYTES,
+};
 
 /** Snapshots whose tiles are kept (the current one and those requests may still read). */
 const SNAPSHOTS = 4;
@@ -336,6 +379,11 @@ export class PlaceTiles {
 
   get bytes(): number {
     return this.heldBytes;
+  }
+
+  /** Tiles being loaded now. */
+  get loadsInFlight(): number {
+    return this.loading.size;
   }
 
   /** Drops every tile (and sets a new budget and admission). */
@@ -410,14 +458,18 @@ export class PlaceTiles {
     const missing = keys.filter((k) => !this.tiles.has(k) && !this.loading.has(k));
     if (missing.length > 0 && !this.admitted(missing)) return undefined;
     const others = new Set(keys.flatMap((k) => this.loading.get(k) ?? []));
+    const loads = [...others];
     if (missing.length > 0) {
-      const load = this.load(db, group, prefix, range, missing);
+      const load = this.load(db, group, prefix, range, missing, divisions);
       for (const key of missing) this.loading.set(key, load);
-      // A failure of this search's own load (its query interrupted, say) is its own.
-      await load;
+      loads.push(load);
     }
-    // Another request's failed load leaves its tiles out: the query answers this search.
-    await Promise.all([...others].map((load) => load.catch(() => undefined)));
+    // A failed load (this search's own or another's) leaves its tiles out: the query answers
+    // this search, and fails in turn if the cause was the request's (its deadline, say).
+    await Promise.all(loads.map((load) => load.catch(() => undefined)));
+    // Tiles coded by divisions no longer in use (the snapshot dropped or the tiles reset
+    // meanwhile) are not read with them.
+    if (this.divisions.get(group.snapshot) !== divisions) return undefined;
     const tiles: Tile[] = [];
     for (const key of keys) {
       const tile = this.tiles.get(key);
@@ -436,6 +488,7 @@ export class PlaceTiles {
     prefix: string,
     range: CellRange,
     missing: readonly string[],
+    divisions: Divisions,
   ): Promise<void> {
     try {
       // The cells of the missing tiles only (a box mostly misses a whole edge or all of it).
@@ -456,8 +509,11 @@ export class PlaceTiles {
           j0: Math.max(range.j0, Math.min(...js)),
           j1: Math.min(range.j1, Math.max(...js)),
         },
-        this.divisionsOf(group.snapshot),
+        divisions,
       );
+      // The snapshot dropped or the tiles reset while loading: its codes are of divisions no
+      // longer in use, so its tiles are not kept.
+      if (this.divisions.get(group.snapshot) !== divisions) return;
       for (const [cellKey, tile] of loaded ?? []) {
         const key = `${prefix}|${cellKey}`;
         if (this.tiles.has(key)) continue;
@@ -484,7 +540,7 @@ function nearestInTiles(
 ): PlacedOffer[] {
   const { lat0, lat1, lon0, lon1, lat, lon, coslat, sinceDay, untilDay, amin, amax } = search;
   const inRegion = search.region ? divisions.inRegion(search.region) : undefined;
-  const found: { tile: Tile; row: number; key: number }[] = [];
+  const found: { tile: Tile; row: number; key: number; order: number }[] = [];
   for (const tile of tiles) {
     const { latitude, longitude, day } = tile;
     const area = tile.numbers.living_area;
@@ -497,11 +553,14 @@ function nearestInTiles(
       const a = area[row] as number;
       if (a < amin || a > amax) continue;
       if (inRegion && inRegion[tile.divisions[row] as number] !== 1) continue;
-      found.push({ tile, row, key: (la - lat) ** 2 + ((lo - lon) * coslat) ** 2 });
+      // Products, not powers: DuckDB's power is not always the product to the last bit.
+      const dy = la - lat;
+      const dx = (lo - lon) * coslat;
+      found.push({ tile, row, key: dy * dy + dx * dx, order: tile.row[row] as number });
     }
   }
-  // Nearest first; offers at the same distance in the order read (the query leaves them in any).
-  found.sort((a, b) => a.key - b.key);
+  // Nearest first, offers at the same distance by their row, as the query orders them.
+  found.sort((a, b) => a.key - b.key || a.order - b.order);
   return found
     .slice(0, search.limit)
     .map(({ tile, row }) => placedOffer(tile, row, divisions, propertyType));
