@@ -8,16 +8,23 @@ import { generateDemoData } from '../src/market/generate/generate.js';
 import { countOffers } from '../src/market/market-info.js';
 import { terminalProgress } from '../src/market/progress.js';
 import { currentSnapshot, marketPaths } from '../src/market/snapshots.js';
+import { MODEL_SUMS_VERSION } from '../src/valuation/model-sums.js';
 
 const ROOT = path.join(os.tmpdir(), 'propdata-bench');
 /** Part of the cache directory's name: bump it when the snapshot layout changes. */
 const LAYOUT = 6;
 
 export async function benchData(offers: number, args: string[]): Promise<string> {
-  const dir = path.join(ROOT, `offers-${String(offers)}-layout${String(LAYOUT)}`);
+  // The valuation's sums are part of the snapshot: data built with other feature formulas would
+  // be valued without them (a query per region instead), so they name the directory too.
+  const name = `offers-${String(offers)}-layout${String(LAYOUT)}`;
+  const dir = path.join(ROOT, `${name}-sums${MODEL_SUMS_VERSION.slice(0, 8)}`);
   const reuse = !args.includes('--fresh') && (await countOffers(dir).catch(() => 0)) === offers;
   if (!reuse) {
-    fs.rmSync(dir, { recursive: true, force: true });
+    // Data of this size from an earlier layout or formulas is not used again.
+    for (const old of fs.existsSync(ROOT) ? fs.readdirSync(ROOT) : [])
+      if (old.startsWith(`offers-${String(offers)}-layout`))
+        fs.rmSync(path.join(ROOT, old), { recursive: true, force: true });
     process.stderr.write(`generating ${offers.toLocaleString('en')} demo offers into ${dir}\n`);
     await generateDemoData(dir, {
       offers,

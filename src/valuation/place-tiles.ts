@@ -460,6 +460,13 @@ export class PlaceTiles {
     const others = new Set(keys.flatMap((k) => this.loading.get(k) ?? []));
     const loads = [...others];
     if (missing.length > 0) {
+      // The tiles held are used by this search: the load must not drop them to make room.
+      for (const key of keys) {
+        const tile = this.tiles.get(key);
+        if (!tile) continue;
+        this.tiles.delete(key);
+        this.tiles.set(key, tile);
+      }
       const load = this.load(db, group, prefix, range, missing, divisions);
       for (const key of missing) this.loading.set(key, load);
       loads.push(load);
