@@ -20,6 +20,7 @@ import {
   TILE_DEGREES,
 } from './place-tiles.js';
 import { locate, snapshotCache } from './snapshot-cache.js';
+import type { RegionKind } from './model-sums.js';
 import type { DealType, PropertyToValue } from './types.js';
 
 const TODAY = '2026-11-21';
@@ -406,8 +407,15 @@ describe('Divisions', () => {
     divisions.add(1, a);
     divisions.add(2, { postcode: 'x', level8: '09162000', level6: null });
     divisions.add(3, { postcode: 'y', level8: null, level6: null });
-    expect([...divisions.inRegion({ kind: 'level6', id: '09' })]).toEqual([1, 0, 0]);
-    expect([...divisions.inRegion({ kind: 'level8', id: '09162000' })]).toEqual([0, 1, 0]);
-    expect([...divisions.inRegion({ kind: 'country', id: '' })]).toEqual([0, 0, 1]);
+    const inRegion = (kind: RegionKind, id: string) =>
+      [0, 1, 2].map((code) => divisions.regionOf[code] === divisions.regionCode({ kind, id }));
+    expect(inRegion('level6', '09')).toEqual([true, false, false]);
+    expect(inRegion('level8', '09162000')).toEqual([false, true, false]);
+    expect(inRegion('country', '')).toEqual([false, false, true]);
+    // A level 8 that has a level 6 is not a region of its own; an unknown region holds none.
+    divisions.add(4, { postcode: 'z', level8: '05111000', level6: '05' });
+    expect(divisions.regionCode({ kind: 'level8', id: '05111000' })).toBe(-1);
+    expect(divisions.regionCode({ kind: 'level6', id: '07' })).toBe(-1);
+    expect(divisions.regionOf[3]).toBe(divisions.regionCode({ kind: 'level6', id: '05' }));
   });
 });

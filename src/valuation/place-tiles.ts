@@ -143,7 +143,10 @@ interface DivisionTriple {
  */
 export class Divisions {
   readonly list: DivisionTriple[] = [];
+  /** The region code of each triple's code. */
+  readonly regionOf: number[] = [];
   private readonly byHash = new Map<number, number>();
+  private readonly regions = new Map<string, number>();
   collided = false;
 
   /** Records a triple's hash; false when the hash is another triple's. */
@@ -152,6 +155,14 @@ export class Divisions {
     if (code === undefined) {
       this.byHash.set(hash, this.list.length);
       this.list.push(triple);
+      const region =
+        triple.level6 !== null
+          ? `level6|${triple.level6}`
+          : triple.level8 !== null
+            ? `level8|${triple.level8}`
+            : 'country|';
+      if (!this.regions.has(region)) this.regions.set(region, this.regions.size);
+      this.regionOf.push(this.regions.get(region) as number);
       return true;
     }
     const known = this.list[code] as DivisionTriple;
@@ -168,27 +179,13 @@ export class Divisions {
     return this.byHash.get(hash) ?? -1;
   }
 
-  private readonly regions = new Map<string, Uint8Array>();
-
   /**
-   * Which codes belong to the region (model-sums.ts REGION_FILTER_SQL). Kept per region until
-   * more triples are recorded: the list grows with every place loaded, searches are many.
+   * Which codes belong to the region (model-sums.ts REGION_FILTER_SQL): `regionCode` of the
+   * region equals `regionOf[code]`. A triple lies in one region: its level 6 where it has one,
+   * else its level 8, else the country's part without divisions.
    */
-  inRegion(region: { kind: RegionKind; id: string }): Uint8Array {
-    const key = `${region.kind}|${region.id}`;
-    const known = this.regions.get(key);
-    if (known?.length === this.list.length) return known;
-    const codes = Uint8Array.from(this.list, (t) => {
-      const inside =
-        region.kind === 'level6'
-          ? t.level6 === region.id
-          : region.kind === 'level8'
-            ? t.level6 === null && t.level8 === region.id
-            : t.level6 === null && t.level8 === null && region.id === '';
-      return inside ? 1 : 0;
-    });
-    this.regions.set(key, codes);
-    return codes;
+  regionCode(region: { kind: RegionKind; id: string }): number {
+    return this.regions.get(`${region.kind}|${region.id}`) ?? -1;
   }
 }
 
@@ -546,7 +543,8 @@ function nearestInTiles(
   propertyType: string,
 ): PlacedOffer[] {
   const { lat0, lat1, lon0, lon1, lat, lon, coslat, sinceDay, untilDay, amin, amax } = search;
-  const inRegion = search.region ? divisions.inRegion(search.region) : undefined;
+  const region = search.region ? divisions.regionCode(search.region) : undefined;
+  const { regionOf } = divisions;
   const found: { tile: Tile; row: number; key: number; order: number }[] = [];
   for (const tile of tiles) {
     const { latitude, longitude, day } = tile;
@@ -559,7 +557,7 @@ function nearestInTiles(
       if (d < sinceDay || d > untilDay) continue;
       const a = area[row] as number;
       if (a < amin || a > amax) continue;
-      if (inRegion && inRegion[tile.divisions[row] as number] !== 1) continue;
+      if (region !== undefined && regionOf[tile.divisions[row] as number] !== region) continue;
       // Products, not powers: DuckDB's power is not always the product to the last bit.
       const dy = la - lat;
       const dx = (lo - lon) * coslat;
