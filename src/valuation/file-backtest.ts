@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, queryOne } from '../market/duck.js';
-import { importFile } from '../market/import/run-import.js';
+import { importFile, type ImportReport } from '../market/import/run-import.js';
 import { silentProgress, type Progress } from '../market/progress.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import { reportOf, valueHeldOut, type BacktestReport } from './backtest.js';
@@ -17,7 +17,7 @@ import type { DealType } from './types.js';
 export async function withImportedOffers<T>(
   file: string,
   progress: Progress,
-  work: (db: DuckDBConnection, imported: number) => Promise<T>,
+  work: (db: DuckDBConnection, imported: ImportReport) => Promise<T>,
 ): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-backtest-'));
   const interrupted = (signal: NodeJS.Signals) => {
@@ -38,7 +38,7 @@ export async function withImportedOffers<T>(
     const instance = await openDuck(snapshot, { readOnly: true });
     const db = await instance.connect();
     try {
-      return await work(db, report.imported);
+      return await work(db, report);
     } finally {
       db.closeSync();
       instance.closeSync();
@@ -65,6 +65,9 @@ export interface FileBacktestReport {
   deal: DealType;
   /** Offers imported from the file (all deal types). */
   imported: number;
+  /** Rows the import refused (not valued, not used), and the first of them with the reason. */
+  rejected: number;
+  rejections: ImportReport['rejections'];
   /** Offers of the deal type before the split date: what the values rest on. */
   training: number;
   /** Offers of the deal type from the split date on, living area 10–2,000 m². */
@@ -84,7 +87,7 @@ export async function fileBacktest(
 ): Promise<FileBacktestReport> {
   if (!fs.existsSync(file)) throw new FileBacktestError(`${file} does not exist`);
   const progress = options.progress ?? silentProgress;
-  return withImportedOffers(file, progress, async (db, imported) => {
+  return withImportedOffers(file, progress, async (db, { imported, rejected, rejections }) => {
     const counts = await queryOne(
       db,
       `select count(*) filter (where start_date < $split)::integer as training,
@@ -115,6 +118,8 @@ export async function fileBacktest(
       splitDate: options.splitDate,
       deal: options.deal,
       imported,
+      rejected,
+      rejections,
       training,
       heldOut,
       model,

@@ -106,6 +106,8 @@ describe('propdata avm backtest --file', () => {
     expect(result.status, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as {
       imported: number;
+      rejected: number;
+      rejections: { line: number; reason: string }[];
       training: number;
       heldOut: number;
       model: { sampled: number; valued: number };
@@ -124,6 +126,10 @@ describe('propdata avm backtest --file', () => {
     const training = all.filter((o) => o.date < SPLIT);
     const heldOut = all.filter((o) => o.date >= SPLIT);
     expect(report.imported).toBe(480);
+    // The rent row without a rent, line 482 after the header and the 480 sales.
+    expect(report.rejected).toBe(1);
+    expect(report.rejections.map((r) => r.line)).toEqual([482]);
+    expect(report.rejections[0]?.reason).toMatch(/rent/);
     expect(report.training).toBe(training.length);
     expect(report.heldOut).toBe(heldOut.length);
     expect(report.model.sampled).toBe(heldOut.length);

@@ -223,6 +223,11 @@ async function backtestFile(
     print(
       `${file}: ${report.imported} offers imported; ${report.training} ${report.deal} offers before ${report.splitDate} to value from, ${report.heldOut} from then on (10–2,000 m²)`,
     );
+    const first = report.rejections[0];
+    if (first)
+      print(
+        `  ${report.rejected} rows rejected by the import and left out (the first, line ${first.line}: ${first.reason})`,
+      );
     printReport(report.model);
     printComparison(report.baselines);
     print(`took ${seconds.toFixed(1)} s`);

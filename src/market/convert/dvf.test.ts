@@ -329,6 +329,73 @@ describe('convert dvf', () => {
     );
   });
 
+  it('reads gzip by its content and any line end, whatever the name says', async () => {
+    const dir = scratch();
+    const text = geoDvf(LOTS, ',');
+    const cases: [string, Buffer | string][] = [
+      ['gzip-named-csv.csv', zlib.gzipSync(text)],
+      ['CAPITALS.CSV.GZ', zlib.gzipSync(text)],
+      ['crlf.csv', text.replaceAll('\n', '\r\n')],
+      ['cr-only.csv', text.replaceAll('\n', '\r')],
+    ];
+    for (const [name, content] of cases) {
+      const source = path.join(dir, name);
+      fs.writeFileSync(source, content);
+      const target = path.join(dir, `${name}.offers.csv`);
+      expect(await convertDvf(source, target), name).toEqual(EXPECTED_SUMMARY);
+      expect(readText(target), name).toBe(EXPECTED_OFFERS.join('\n') + '\n');
+    }
+  });
+
+  it('skips prices and areas that are not finite or beyond the offer format, and restores a decimal postcode', async () => {
+    const dir = scratch();
+    const source = path.join(dir, 'odd.csv');
+    const sale = (id: string, price: string, area: string, postcode = '75002'): Lot =>
+      flat({
+        ...parisSale(id, '2023-05-02', price),
+        code_postal: postcode,
+        surface_reelle_bati: area,
+      });
+    fs.writeFileSync(
+      source,
+      geoDvf(
+        [
+          sale('p1', 'inf', '40'),
+          sale('p2', 'NaN', '40'),
+          sale('p3', '1e15', '40'),
+          sale('a1', '300000', 'NaN'),
+          sale('a2', '300000', '1e9'),
+          sale('ok1', '10000000000', '100000'),
+          sale('ok2', '250000', '30', '1000.0'),
+        ],
+        ',',
+      ),
+    );
+    const target = path.join(dir, 'offers.csv');
+    const result = await convertDvf(source, target);
+    expect([result.offers, result.skipped.noPrice, result.skipped.noLivingArea]).toEqual([2, 3, 2]);
+    const lines = readText(target).trim().split('\n').slice(1);
+    expect(lines.map((l) => l.split(',').slice(0, 1).concat(l.split(',').slice(8, 10)))).toEqual([
+      ['dvf-ok1', '10000000000.0', '100000.0'],
+      ['dvf-ok2', '250000.0', '30.0'],
+    ]);
+    expect(lines[1]?.split(',')[13]).toBe('01000');
+  });
+
+  it('refuses to write over its source or into a folder that does not exist', async () => {
+    const dir = scratch();
+    const source = path.join(dir, 'dvf.csv');
+    fs.writeFileSync(source, geoDvf(LOTS, ','));
+    await expect(convertDvf(source, path.join(dir, '.', 'dvf.csv'))).rejects.toThrow(
+      new DvfFormatError('the target must be another file than the source'),
+    );
+    expect(fs.readFileSync(source, 'utf8')).toBe(geoDvf(LOTS, ','));
+    const nowhere = path.join(dir, 'missing', 'offers.csv');
+    await expect(convertDvf(source, nowhere)).rejects.toThrow(
+      new DvfFormatError(`the folder of ${nowhere} does not exist`),
+    );
+  });
+
   it('refuses a file without the required columns, naming them', async () => {
     const dir = scratch();
     const source = path.join(dir, 'other.csv');

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { openDuck, queryOne, queryRows, sqlString } from '../duck.js';
+import { MAX_AREA, MAX_PRICE } from '../import/offers.js';
 
 /** A DVF file this converter cannot read: the message says why. */
 export class DvfFormatError extends Error {}
@@ -58,9 +60,9 @@ export const DVF_SKIP_REASONS = {
   severalDwellings: 'several apartments or houses in one sale',
   commercialPremises: 'a dwelling sold with commercial or industrial premises',
   noDate: 'no valid date',
-  noPrice: 'no price',
+  noPrice: 'no price, or one beyond the limit of the offer format',
   severalPrices: 'lots with different prices in one sale',
-  noLivingArea: 'no living area',
+  noLivingArea: 'no living area, or one beyond the limit of the offer format',
   notPlaced: 'neither postcode nor coordinates',
 } as const;
 export type DvfSkipReason = keyof typeof DVF_SKIP_REASONS;
@@ -75,15 +77,26 @@ export interface DvfConversion {
   skipped: Record<DvfSkipReason, number>;
 }
 
-/** The first line of a file, gunzipped if its name ends in `.gz`. */
-async function firstLine(file: string): Promise<string> {
+/** Whether a file is gzip-compressed, by its first bytes (its name may say otherwise). */
+function isGzip(file: string): boolean {
+  const bytes = Buffer.alloc(2);
+  const fd = fs.openSync(file, 'r');
+  try {
+    return fs.readSync(fd, bytes, 0, 2, 0) === 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The first line of a file (any line end), gunzipped if it is compressed. */
+async function firstLine(file: string, gzip: boolean): Promise<string> {
   const raw = fs.createReadStream(file);
-  const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(zlib.createGunzip()) : raw;
+  const stream = gzip ? raw.pipe(zlib.createGunzip()) : raw;
   let text = '';
   try {
     for await (const chunk of stream) {
       text += (chunk as Buffer).toString('utf8');
-      const end = text.indexOf('\n');
+      const end = text.search(/[\r\n]/);
       if (end >= 0) return text.slice(0, end);
       if (text.length > 1_000_000) break;
     }
@@ -96,9 +109,11 @@ async function firstLine(file: string): Promise<string> {
 }
 
 /** The separator (`,` or `;`, whichever the header has more of) and the column names. */
-async function header(file: string): Promise<{ delimiter: string; columns: string[] }> {
-  if (!fs.existsSync(file)) throw new DvfFormatError(`${file} does not exist`);
-  const line = (await firstLine(file)).replace(/^\uFEFF/, '').replace(/\r$/, '');
+async function header(
+  file: string,
+  gzip: boolean,
+): Promise<{ delimiter: string; columns: string[] }> {
+  const line = (await firstLine(file, gzip)).replace(/^\uFEFF/, '');
   const count = (c: string) => line.split(c).length - 1;
   const delimiter = count(';') > count(',') ? ';' : ',';
   const columns = line.split(delimiter).map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
@@ -124,7 +139,13 @@ const text = (column: string) => `nullif(trim(${q(column)}), '')`;
  * of another nature, without price, living area or place are skipped and counted.
  */
 export async function convertDvf(source: string, target: string): Promise<DvfConversion> {
-  const { delimiter, columns } = await header(source);
+  if (!fs.existsSync(source)) throw new DvfFormatError(`${source} does not exist`);
+  if (path.resolve(source) === path.resolve(target))
+    throw new DvfFormatError('the target must be another file than the source');
+  if (!fs.existsSync(path.dirname(path.resolve(target))))
+    throw new DvfFormatError(`the folder of ${target} does not exist`);
+  const gzip = isGzip(source);
+  const { delimiter, columns } = await header(source, gzip);
   const present = new Set(columns);
   const instance = await openDuck(':memory:');
   const db = await instance.connect();
@@ -133,7 +154,7 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
       await db.run(
         `create temp table raw as select * from read_csv(${sqlString(source)}, header = true,
            all_varchar = true, delim = ${sqlString(delimiter)}, quote = '"', escape = '"', skip = 0,
-           strict_mode = true)`,
+           strict_mode = true, compression = '${gzip ? 'gzip' : 'none'}')`,
       );
     } catch (error) {
       throw new DvfFormatError(`cannot read ${source}: ${(error as Error).message}`);
@@ -161,8 +182,10 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         try_cast(${decimal('nombre_pieces_principales')} as integer) as rooms,
         ${decimal('latitude')} as latitude,
         ${decimal('longitude')} as longitude,
-        -- Postcodes read as numbers elsewhere lose their leading zero (01000 → 1000).
-        case when regexp_matches(trim(code_postal), '^[0-9]{4,5}$') then lpad(trim(code_postal), 5, '0')
+        -- Postcodes read as numbers elsewhere lose their leading zero (01000 → 1000), or gain
+        -- decimals (1000.0).
+        case when regexp_matches(trim(code_postal), '^[0-9]{4,5}(\\.0+)?$')
+          then lpad(regexp_extract(trim(code_postal), '^[0-9]+'), 5, '0')
           else ${text('code_postal')} end as postcode,
         nullif(concat_ws(' ', ${text('adresse_numero')}, ${text('adresse_suffixe')}, ${text('adresse_nom_voie')}), '') as address,
         ${text('adresse_nom_voie')} as street,
@@ -198,9 +221,10 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
       severalDwellings: 'dwellings > 1',
       commercialPremises: 'premises > 0',
       noDate: 'sale_date is null',
-      noPrice: 'price is null or price <= 0',
+      // NaN and infinities read from text are not prices (DuckDB orders NaN above all numbers).
+      noPrice: `price is null or not isfinite(price) or price <= 0 or price > ${String(MAX_PRICE)}`,
       severalPrices: 'prices > 1',
-      noLivingArea: 'living_area is null or not (living_area > 0)',
+      noLivingArea: `living_area is null or not isfinite(living_area) or not (living_area > 0) or living_area > ${String(MAX_AREA)}`,
       notPlaced: `postcode is null and not (${coordinates})`,
     };
     await db.run(`

@@ -6,8 +6,9 @@ import { DEAL_TYPES, OFFER_SORT_ORDER, PROPERTY_TYPES } from '../schema.js';
 import { fieldChecks, fieldValue, reasonExpression, type FieldSpec } from './fields.js';
 import { nearestPostcodeSql } from './nearest-postcode.js';
 
-const MAX_PRICE = 1e10;
-const MAX_AREA = 100_000;
+/** Upper limits of prices and areas an offer may state (and the DVF converter keeps). */
+export const MAX_PRICE = 1e10;
+export const MAX_AREA = 100_000;
 
 /** The canonical offer format (README "Import formats"). */
 export const OFFER_FIELDS: readonly FieldSpec[] = [
