@@ -132,6 +132,9 @@ export function registerMarketCommands(program: Command): void {
     .action(async (dataset: string, source: string, target: string) => {
       if (dataset !== 'vienna-rent' && dataset !== 'dvf' && dataset !== 'vienna-places')
         throw new CliError(`unknown dataset "${dataset}"; known: vienna-rent, dvf, vienna-places`);
+      const { targetProblem } = await import('../../market/convert/target.js');
+      const problem = targetProblem(source, target, { folder: dataset === 'vienna-places' });
+      if (problem) throw new CliError(problem);
       if (dataset === 'vienna-places') {
         const { convertViennaPlaces, VIENNA_PLACES_ATTRIBUTION } =
           await import('../../market/convert/vienna-places.js');

@@ -382,20 +382,6 @@ describe('convert dvf', () => {
     expect(lines[1]?.split(',')[13]).toBe('01000');
   });
 
-  it('refuses to write over its source or into a folder that does not exist', async () => {
-    const dir = scratch();
-    const source = path.join(dir, 'dvf.csv');
-    fs.writeFileSync(source, geoDvf(LOTS, ','));
-    await expect(convertDvf(source, path.join(dir, '.', 'dvf.csv'))).rejects.toThrow(
-      new DvfFormatError('the target must be another file than the source'),
-    );
-    expect(fs.readFileSync(source, 'utf8')).toBe(geoDvf(LOTS, ','));
-    const nowhere = path.join(dir, 'missing', 'offers.csv');
-    await expect(convertDvf(source, nowhere)).rejects.toThrow(
-      new DvfFormatError(`the folder of ${nowhere} does not exist`),
-    );
-  });
-
   it('refuses a file without the required columns, naming them', async () => {
     const dir = scratch();
     const source = path.join(dir, 'other.csv');

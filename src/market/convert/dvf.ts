@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { openDuck, queryOne, queryRows, sqlString } from '../duck.js';
 import { MAX_AREA, MAX_PRICE } from '../import/offers.js';
@@ -140,10 +139,6 @@ const text = (column: string) => `nullif(trim(${q(column)}), '')`;
  */
 export async function convertDvf(source: string, target: string): Promise<DvfConversion> {
   if (!fs.existsSync(source)) throw new DvfFormatError(`${source} does not exist`);
-  if (path.resolve(source) === path.resolve(target))
-    throw new DvfFormatError('the target must be another file than the source');
-  if (!fs.existsSync(path.dirname(path.resolve(target))))
-    throw new DvfFormatError(`the folder of ${target} does not exist`);
   const gzip = isGzip(source);
   const { delimiter, columns } = await header(source, gzip);
   const present = new Set(columns);
