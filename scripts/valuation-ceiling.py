@@ -7,9 +7,13 @@ date at all, by giving a flexible learner more than the service has. Needs panda
 scikit-learn (Debian: `apt-get install python3-pandas python3-sklearn`); not part of the tests.
 
     python3 scripts/valuation-ceiling.py ../shared/data/dvf-paris/dvf-paris-2020-2024.csv.gz \
-        --split-date 2024-01-01 [--end-date 2024-01-01] [--keep 0.2 --seed 7]
+        --split-date 2024-01-01 [--end-date 2024-01-01] [--keep 0.2 --seed 7] [--sample-out F]
 
-Reported, on the sales from the split date on with 10 m² or more and coordinates:
+`--sample-out F` writes the sales kept (after `--end-date` and `--keep`) in the input's columns,
+for `propdata convert dvf` and `propdata avm backtest --file` to run on the same sales.
+
+Reported, on the sales from the split date on with coordinates and 10–2,000 m² (training sales
+alike):
 - kNN-10: the README's time-adjusted baseline (10 nearest of the type, area within x/÷ 1.6,
   moved by a city-wide quarterly median index, never extrapolated), from the earlier sales;
 - stack: gradient boosting (absolute loss) on coordinates, log area, rooms, area per room, type,
@@ -90,8 +94,10 @@ def features(train, cases, exclude_self):
         count.append(len(near))
         same.append(np.median(train.adj.values[near]) if near else np.nan)
     f["same_point"], f["same_point_n"] = np.array(same), np.array(count)
+    # The 10th and 30th nearest other sale: a training sale finds itself first.
     distances, _ = tree.query(cases[["x", "y"]].values, k=31)
-    f["d10"], f["d30"] = distances[:, 10], distances[:, 30]
+    first = 1 if exclude_self else 0
+    f["d10"], f["d30"] = distances[:, 9 + first], distances[:, 29 + first]
     f["x"], f["y"] = cases.x.values, cases.y.values
     f["log_area"] = np.log(cases.area.values)
     f["rooms"] = cases.rooms.values
@@ -118,9 +124,16 @@ def main():
     p.add_argument("--end-date", default="2100-01-01")
     p.add_argument("--keep", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--sample-out")
     a = p.parse_args()
     df = load(a.file, a.end_date, a.keep, a.seed)
-    held_out = ((df.date >= a.split_date) & (df.area >= 10)).values
+    if a.sample_out:
+        columns = pd.read_csv(a.file, nrows=0).columns
+        df[list(columns)].to_csv(a.sample_out, index=False)
+    # Sales of 10–2,000 m², as the backtest values and its baselines use.
+    usable = (df.area >= 10) & (df.area <= 2000)
+    df = df[usable].reset_index(drop=True)
+    held_out = (df.date >= a.split_date).values
     train = df[df.date < a.split_date].reset_index(drop=True)
     cases = df[held_out].reset_index(drop=True)
     index = quarterly_index(train)

@@ -50,7 +50,7 @@ describe('FEATURES subject values', () => {
     expect(subject(flat).rooms).toBeUndefined();
   });
 
-  it('takes a room count under 8 m² per room as saying nothing', () => {
+  it('takes a room count under 8 m² per room as neutral: as many rooms as the size implies', () => {
     // 70 m² / 8.75 rooms = 8 m² per room still counts: ln(8.75 × 27 / 70) = 1.216395…
     expect(subject({ ...flat, numberOfRooms: 8.75 }).rooms).toBeCloseTo(1.2163953, 6);
     expect(subject({ ...flat, numberOfRooms: 9 }).rooms).toBe(0);
@@ -72,10 +72,11 @@ describe('FEATURES in SQL and in code', () => {
       // Every combination of the cases that lead each formula a different way: NULLs, the
       // boundaries of the age classes around the start year, rooms and floors below their floors.
       await db.run(`create table offers as
-        select living_area, start_date, is_new, building_year, is_old_building, number_of_rooms,
+        select living_area::double as living_area, start_date, is_new, building_year,
+          is_old_building, number_of_rooms::double as number_of_rooms,
           property_type, floor_number, flag as is_furnished, not flag as is_subsidized,
           flag as has_balcony, (flag is null) as has_terrace
-        from (values (9.5), (16), (133.3)) a(living_area),
+        from (values (8), (9.5), (16), (133.3)) a(living_area),
           (values (date '2024-01-31'), (date '1991-06-01')) d(start_date),
           (values (null), (true), (false)) n(is_new),
           (values (null), (1900), (1945), (1946), (1990), (1991), (2022), (2023), (2024)) b(building_year),
@@ -87,7 +88,7 @@ describe('FEATURES in SQL and in code', () => {
       const sql = `select ${FEATURE_COLUMNS.join(', ')},
         ${FEATURES.map((f, i) => `${f.sql} as x${String(i)}`).join(', ')} from offers`;
       const rows = (await db.runAndReadAll(sql)).getRowObjectsJS() as Row[];
-      expect(rows.length).toBe(3 * 2 * 3 * 9 * 3 * 8 * 2 * 4 * 3);
+      expect(rows.length).toBe(4 * 2 * 3 * 9 * 3 * 8 * 2 * 4 * 3);
       const differ = new Set<string>();
       for (const row of rows) {
         const facts = featureRow(row);
@@ -118,6 +119,10 @@ describe('FEATURES in SQL and in code', () => {
       expect(new Set(roomsOf(133.3, 17))).toEqual(new Set([0]));
       expect(new Set(roomsOf(9.5, 2))).toEqual(new Set([0]));
       expect(new Set(roomsOf(16, 2).map((v) => v.toFixed(6)))).toEqual(new Set(['1.216395']));
+      // Under one room counts as one: on 8 m² still a room, ln(27 / 8) = 1.216395…
+      expect(new Set([...roomsOf(8, 0), ...roomsOf(8, 0.5)].map((v) => v.toFixed(6)))).toEqual(
+        new Set(['1.216395']),
+      );
     } finally {
       db.closeSync();
       instance.closeSync();

@@ -94,8 +94,9 @@ const REFERENCE_AREA = 70;
 /** m² per room of an ordinary flat: `rooms` measures rooms beyond what the size implies. */
 const M2_PER_ROOM = 27;
 /**
- * Fewer m² per room than this is not a dwelling's room count (listings with 861 rooms on 60 m²
- * exist): such a count says nothing and is taken as not stated, as in code so in SQL.
+ * Fewer m² per room than this is not a dwelling's room count (listings with 861 rooms on 38 m²
+ * exist): such a count says nothing, and its rooms term is neutral (0: as many rooms as the size
+ * implies), in code as in SQL.
  */
 const MIN_M2_PER_ROOM = 8;
 

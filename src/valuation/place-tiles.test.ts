@@ -40,13 +40,14 @@ interface Search {
   until: string;
 }
 
-/** Nearest first, offers at the same distance (in any order from the query) by price. */
+/** Nearest first, offers at the same distance by price (both sides order those by row). */
 const canonical = (list: Comparable[]) =>
   [...list].sort((a, b) => (a.distance ?? 0) - (b.distance ?? 0) || a.y - b.y);
 
 /**
  * The comparables a search finds in the tiles and by the query (`tiles: false`), in the order
- * of `canonical`. The data has no offers at the same distance where the limit cuts.
+ * of `canonical`: equal lists mean the same offers, also where the limit cuts through offers at
+ * the same distance.
  */
 async function bothWays(db: DuckDBConnection, s: Search): Promise<[Comparable[], Comparable[]]> {
   const cache = await snapshotCache(db);

@@ -13,7 +13,7 @@ describe('propdata convert dvf', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('prints what it wrote and why sales were skipped; refuses a file that is not DVF', async () => {
+  it('prints what it wrote and why sales were skipped; refuses a file that is not DVF, and its source as target', async () => {
     const source = writeFile(
       dir,
       'dvf.csv',
@@ -42,8 +42,16 @@ describe('propdata convert dvf', () => {
       /^dvf-1,FR,sale,apartment,2024-02-01,/,
     );
 
-    const wrong = await runCli(['convert', 'dvf', path.join(dir, 'offers.csv'), target], env);
+    // The offers just written are not a DVF file; nor may a conversion write over its source.
+    const wrong = await runCli(['convert', 'dvf', target, path.join(dir, 'again.csv')], env);
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toMatch(/is not a geolocated DVF file: missing columns id_mutation/);
+    const before = fs.readFileSync(source, 'utf8');
+    const over = await runCli(['convert', 'dvf', source, source], env);
+    expect([over.status, over.stderr]).toEqual([
+      1,
+      'propdata: the target must be another file than the source\n',
+    ]);
+    expect(fs.readFileSync(source, 'utf8')).toBe(before);
   });
 });

@@ -226,7 +226,7 @@ async function backtestFile(
     const first = report.rejections[0];
     if (first)
       print(
-        `  ${report.rejected} rows rejected by the import and left out (the first, line ${first.line}: ${first.reason})`,
+        `  ${report.rejected} ${report.rejected === 1 ? 'row' : 'rows'} rejected by the import and left out (the first, line ${first.line}: ${first.reason})`,
       );
     printReport(report.model);
     printComparison(report.baselines);

@@ -382,6 +382,14 @@ describe('convert dvf', () => {
     expect(lines[1]?.split(',')[13]).toBe('01000');
   });
 
+  it('refuses a folder as its source with a clear error', async () => {
+    const dir = scratch();
+    await expect(convertDvf(dir, path.join(dir, 'o.csv'))).rejects.toThrow(
+      new RegExp(`^cannot read ${dir}: EISDIR`),
+    );
+    await expect(convertDvf(dir, path.join(dir, 'o.csv'))).rejects.toBeInstanceOf(DvfFormatError);
+  });
+
   it('refuses a file without the required columns, naming them', async () => {
     const dir = scratch();
     const source = path.join(dir, 'other.csv');

@@ -79,11 +79,15 @@ export interface DvfConversion {
 /** Whether a file is gzip-compressed, by its first bytes (its name may say otherwise). */
 function isGzip(file: string): boolean {
   const bytes = Buffer.alloc(2);
-  const fd = fs.openSync(file, 'r');
+  let fd: number | undefined;
   try {
+    fd = fs.openSync(file, 'r');
     return fs.readSync(fd, bytes, 0, 2, 0) === 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  } catch (error) {
+    // A folder, a file without read permission.
+    throw new DvfFormatError(`cannot read ${file}: ${(error as Error).message}`);
   } finally {
-    fs.closeSync(fd);
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
