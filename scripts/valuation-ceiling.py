@@ -12,8 +12,7 @@ scikit-learn (Debian: `apt-get install python3-pandas python3-sklearn`); not par
 `--sample-out F` writes the sales kept (after `--end-date` and `--keep`) in the input's columns,
 for `propdata convert dvf` and `propdata avm backtest --file` to run on the same sales.
 
-Reported, on the sales from the split date on with coordinates and 10–2,000 m² (training sales
-alike):
+Reported, on the sales from the split date on with coordinates and 10–2,000 m²:
 - kNN-10: the README's time-adjusted baseline (10 nearest of the type, area within x/÷ 1.6,
   moved by a city-wide quarterly median index, never extrapolated), from the earlier sales;
 - stack: gradient boosting (absolute loss) on coordinates, log area, rooms, area per room, type,
@@ -130,10 +129,8 @@ def main():
     if a.sample_out:
         columns = pd.read_csv(a.file, nrows=0).columns
         df[list(columns)].to_csv(a.sample_out, index=False)
-    # Sales of 10–2,000 m², as the backtest values and its baselines use.
-    usable = (df.area >= 10) & (df.area <= 2000)
-    df = df[usable].reset_index(drop=True)
-    held_out = (df.date >= a.split_date).values
+    # Valued: sales of 10–2,000 m², as in the backtest; its baselines rest on every earlier sale.
+    held_out = ((df.date >= a.split_date) & (df.area >= 10) & (df.area <= 2000)).values
     train = df[df.date < a.split_date].reset_index(drop=True)
     cases = df[held_out].reset_index(drop=True)
     index = quarterly_index(train)
