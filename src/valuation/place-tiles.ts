@@ -457,7 +457,8 @@ export class PlaceTiles {
     const others = new Set(keys.flatMap((k) => this.loading.get(k) ?? []));
     const loads = [...others];
     if (missing.length > 0) {
-      // The tiles held are used by this search: the load must not drop them to make room.
+      // The tiles held are used by this search: made the most recent, so that its load drops
+      // others first to make room (within a budget too small for all, the query answers).
       for (const key of keys) {
         const tile = this.tiles.get(key);
         if (!tile) continue;
