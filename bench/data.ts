@@ -12,7 +12,7 @@ import { MODEL_SUMS_VERSION } from '../src/valuation/model-sums.js';
 
 const ROOT = path.join(os.tmpdir(), 'propdata-bench');
 /** Part of the cache directory's name: bump it when the snapshot layout changes. */
-const LAYOUT = 6;
+const LAYOUT = 7;
 
 export async function benchData(offers: number, args: string[]): Promise<string> {
   // The valuation's sums are part of the snapshot: data built with other feature formulas would

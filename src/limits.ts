@@ -160,8 +160,8 @@ export const limits = {
     /** Dossier valuation timeline: months back from today, one valuation on each month's first. */
     timelineMonths: 24,
     /** Upper end of the default memory for the offers around valued places
-     * (PROPDATA_VALUATION_CACHE_MB; src/valuation/place-tiles.ts): at 120 bytes per offer,
-     * 512 MiB holds about 4.5 M offers (less the tiles' own 4 KB). */
+     * (PROPDATA_VALUATION_CACHE_MB; src/valuation/place-tiles.ts): at 128 bytes per offer,
+     * 512 MiB holds about 4.2 M offers (less the tiles' own 4 KB). */
     defaultCacheMaxMb: 512,
   },
   /** Points of interest: search radius in meters, and items per page. */

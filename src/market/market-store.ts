@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows } from './duck.js';
 import { ensureMarketData } from './import/run-import.js';
+import { connectSnapshot } from './snapshot-connection.js';
 import type { DivisionKey, DivisionSlice } from './queries/division-slice.js';
 import { SliceCache } from './queries/slice-cache.js';
 import { currentSnapshot, marketPaths, type MarketPaths } from './snapshots.js';
@@ -73,7 +74,13 @@ class OpenSnapshot implements SnapshotView {
     sliceBudgetBytes: number,
   ): Promise<OpenSnapshot> {
     const instance = await openDuck(file, { readOnly: true, ...duck });
-    const db = await instance.connect();
+    let db: DuckDBConnection;
+    try {
+      db = await connectSnapshot(instance);
+    } catch (error) {
+      instance.closeSync();
+      throw error;
+    }
     try {
       const rows = await queryRows(db, 'select country_code, level, id from divisions');
       const keys = new Set(
@@ -119,7 +126,7 @@ class OpenSnapshot implements SnapshotView {
 
   async run<T>(work: (db: DuckDBConnection, view: SnapshotView) => Promise<T>): Promise<T> {
     this.readers += 1;
-    const connection = this.idle.pop() ?? (await this.instance.connect());
+    const connection = this.idle.pop() ?? (await connectSnapshot(this.instance));
     try {
       return await work(connection, this);
     } finally {

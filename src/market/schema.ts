@@ -38,7 +38,8 @@ export const OFFER_COLUMNS = `
   street VARCHAR,
   house_number VARCHAR,
   street_key VARCHAR,
-  house_key VARCHAR`;
+  house_key VARCHAR,
+  land_area DOUBLE`;
 
 export const OFFER_SORT_ORDER =
   "country_code, division_level6, division_level8, date_trunc('month', start_date), id";

@@ -58,6 +58,18 @@ describe('FEATURES subject values', () => {
     expect(subject({ ...flat, livingArea: 6, numberOfRooms: 0 }).rooms).toBe(0);
   });
 
+  it("takes a house's land as ln(1 + land / living area), leaves it out where a house does not say", () => {
+    const house: PropertyToValue = { ...flat, propertyType: 'house', livingArea: 140 };
+    // By hand: ln(1 + 700 / 140) = ln 6 = 1.7917595….
+    expect(subject({ ...house, landArea: 700 })).toMatchObject({ no_land: 0 });
+    expect(subject({ ...house, landArea: 700 }).land).toBeCloseTo(1.7917595, 6);
+    expect(subject({ ...house, landArea: 0 })).toMatchObject({ land: 0, no_land: 1 });
+    expect(subject(house)).toMatchObject({ land: undefined, no_land: undefined });
+    // An apartment has no land of its own, whatever it states.
+    expect(subject(flat)).toMatchObject({ land: 0, no_land: 0 });
+    expect(subject({ ...flat, landArea: 5000 })).toMatchObject({ land: 0, no_land: 0 });
+  });
+
   it('gives stated flags as 0/1', () => {
     const s = subject({ ...flat, isFurnished: true, isSubsidized: false, hasBalcony: true });
     expect([s.furnished, s.subsidized, s.balcony, s.terrace]).toEqual([1, 0, 1, undefined]);
@@ -75,7 +87,7 @@ describe('FEATURES in SQL and in code', () => {
         select living_area::double as living_area, start_date, is_new, building_year,
           is_old_building, number_of_rooms::double as number_of_rooms,
           property_type, floor_number, flag as is_furnished, not flag as is_subsidized,
-          flag as has_balcony, (flag is null) as has_terrace
+          flag as has_balcony, (flag is null) as has_terrace, land_area::double as land_area
         from (values (8), (9.5), (16), (133.3)) a(living_area),
           (values (date '2024-01-31'), (date '1991-06-01')) d(start_date),
           (values (null), (true), (false)) n(is_new),
@@ -83,7 +95,8 @@ describe('FEATURES in SQL and in code', () => {
           (values (null), (true), (false)) o(is_old_building),
           (values (null), (0), (0.5), (1.0), (2), (3.5), (16), (17)) r(number_of_rooms),
           (values ('apartment'), ('house')) t(property_type),
-          (values (null), (-2), (0), (7)) f(floor_number),
+          -- Floors and land areas are independent formulas: their cases go in pairs.
+          (values (null, null), (-2, 0), (0, 350.5), (7, 12000)) f(floor_number, land_area),
           (values (null), (true), (false)) g(flag)`);
       const sql = `select ${FEATURE_COLUMNS.join(', ')},
         ${FEATURES.map((f, i) => `${f.sql} as x${String(i)}`).join(', ')} from offers`;
@@ -98,6 +111,29 @@ describe('FEATURES in SQL and in code', () => {
       }
       // Bit for bit: the logarithms of DuckDB's C library and of V8 agree on these.
       expect([...differ]).toEqual([]);
+      // The land terms: only houses with land have one; houses without (or not saying) are
+      // "no land"; apartments neither. By hand: ln(1 + 350.5 / 133.3) = 1.2890694….
+      const [land, noLand] = ['land', 'no_land'].map((n) =>
+        FEATURES.findIndex((f) => f.name === n),
+      );
+      const landOf = (type: string, area: number, landArea: number | null) =>
+        rows
+          .filter(
+            (r) =>
+              r.property_type === type &&
+              Number(r.living_area) === area &&
+              numberOrNull(r.land_area) === landArea,
+          )
+          .map(
+            (r) => `${Number(r[`x${String(land)}`]).toFixed(7)}/${String(r[`x${String(noLand)}`])}`,
+          );
+      expect(new Set(landOf('house', 133.3, 350.5))).toEqual(new Set(['1.2890694/0']));
+      expect(new Set(landOf('house', 16, 12000))).toEqual(new Set(['6.6214057/0']));
+      expect(new Set([...landOf('house', 16, null), ...landOf('house', 16, 0)])).toEqual(
+        new Set(['0.0000000/1']),
+      );
+      expect(new Set(landOf('apartment', 133.3, 350.5))).toEqual(new Set(['0.0000000/0']));
+      expect(new Set(landOf('apartment', 16, null))).toEqual(new Set(['0.0000000/0']));
       // And the rooms values are the intended ones: an offer without rooms is neutral.
       const rooms = FEATURES.findIndex((f) => f.name === 'rooms');
       const roomsOf = (area: number, count: number | null) =>

@@ -38,6 +38,7 @@ const NUMBERS = [
   'is_subsidized',
   'has_balcony',
   'has_terrace',
+  'land_area',
 ] as const;
 type TileNumber = (typeof NUMBERS)[number];
 
@@ -604,6 +605,7 @@ function placedOffer(
       is_subsidized: flag('is_subsidized'),
       has_balcony: flag('has_balcony'),
       has_terrace: flag('has_terrace'),
+      land_area: number('land_area'),
     },
   };
 }

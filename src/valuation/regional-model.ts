@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { FEATURE_COUNT } from './features.js';
+import { FEATURE_COUNT, FEATURES } from './features.js';
 import { fitHedonic, RIDGE, type HedonicFit, type MonthStats } from './hedonic.js';
 import { postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
 import {
@@ -23,6 +23,16 @@ export interface RegionalModel {
   fit: HedonicFit;
   /** The level effect of a postcode (0 for null, the region's level). */
   level(postcode: string | null): number;
+  /** Offers of houses with land of their own the fit saw, of both deal types. */
+  housesWithLand: number;
+}
+
+const HOUSE = FEATURES.findIndex((f) => f.name === 'house');
+const NO_LAND = FEATURES.findIndex((f) => f.name === 'no_land');
+
+/** Houses with land in the month sums: houses less those without land. */
+function housesWithLand(stats: readonly MonthStats[]): number {
+  return stats.reduce((sum, s) => sum + (s.sumX[HOUSE] ?? 0) - (s.sumX[NO_LAND] ?? 0), 0);
 }
 
 /** What a region's model is fitted from: its month sums, and sums over its postcode months. */
@@ -62,7 +72,11 @@ export async function fitRegionalModel(
     beforeMonth,
   );
   const ownSums = await source.residuals(deal, fit, beforeMonth);
-  return { fit, level: postcodeLevels(combineSums(ownSums, otherSums), source.places) };
+  return {
+    fit,
+    level: postcodeLevels(combineSums(ownSums, otherSums), source.places),
+    housesWithLand: Math.round(housesWithLand([...own, ...other])),
+  };
 }
 
 /** The source of a region's model in a snapshot: the sums of model-sums.ts. */

@@ -111,10 +111,22 @@ function adjust(
   });
 }
 
+/**
+ * Houses with land a region's offers must hold before a property's land is adjusted for: with
+ * fewer (most listings do not state land; the demo market has none) the land coefficient is
+ * not measured, and a house's land is left to its comparables'.
+ */
+export const MIN_HOUSES_WITH_LAND = 30;
+
 /** The property's feature values, undefined for every feature of a group it does not state. */
-function subjectFeatures(property: PropertyToValue, year: number): (number | undefined)[] {
+function subjectFeatures(
+  property: PropertyToValue,
+  year: number,
+  model: RegionalModel,
+): (number | undefined)[] {
   const values = FEATURES.map((f) => f.subject(property, year));
   const missing = new Set(FEATURES.filter((_, i) => values[i] === undefined).map((f) => f.group));
+  if (model.housesWithLand < MIN_HOUSES_WITH_LAND) missing.add('land');
   return values.map((v, i) => (missing.has(FEATURES[i]?.group ?? 'area') ? undefined : v));
 }
 
@@ -192,7 +204,7 @@ export async function estimateDeal(
   const targetMonth = monthIndex(date);
   const beforeMonth = Math.min(targetMonth, monthIndex(until));
   const model = await regionalModel(db, cache, property.countryCode, postcode, deal, beforeMonth);
-  const subject = subjectFeatures(property, Number(date.slice(0, 4)));
+  const subject = subjectFeatures(property, Number(date.slice(0, 4)), model);
 
   let best: { step: SearchStep; found: Comparable[] } | undefined;
   search: for (const query of searchPlan(property, postcode)) {

@@ -161,11 +161,13 @@ export function registerAvmCommands(program: Command): void {
           return;
         }
         // The model (DuckDB) is loaded when the command runs, not for every command.
-        const [{ runBacktest }, { viennaBacktest }, { openDuck }] = await Promise.all([
-          import('../../valuation/backtest.js'),
-          import('../../valuation/vienna-backtest.js'),
-          import('../../market/duck.js'),
-        ]);
+        const [{ runBacktest }, { viennaBacktest }, { openDuck }, { connectSnapshot }] =
+          await Promise.all([
+            import('../../valuation/backtest.js'),
+            import('../../valuation/vienna-backtest.js'),
+            import('../../market/duck.js'),
+            import('../../market/snapshot-connection.js'),
+          ]);
         if (options.viennaRent) {
           const started = Date.now();
           const result = await viennaBacktest(options.viennaRent, progress);
@@ -183,7 +185,10 @@ export function registerAvmCommands(program: Command): void {
         const file = currentSnapshot(marketPaths(loadConfig().dataDir));
         if (!file) throw new CliError('no market data: run `propdata generate` or import first');
         const instance = await openDuck(file, { readOnly: true });
-        const db = await instance.connect();
+        const db = await connectSnapshot(instance).catch((error: unknown) => {
+          instance.closeSync();
+          throw error;
+        });
         try {
           const started = Date.now();
           const report = await runBacktest(db, {

@@ -94,7 +94,12 @@ export const PropertyBody = StrictObject(
     }),
     buildingYear: Type.Optional(year('1000–2100.')),
     landArea: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 10_000_000, description: 'm², 0–10000000.' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 10_000_000,
+        description:
+          "m², 0–10000000: a house's own land (0: none). The valuation adjusts a house for it where at least 30 houses of its region state theirs (geo-DVF sales do); elsewhere, and for an apartment, it is not used.",
+      }),
     ),
     numberOfRooms: Type.Optional(
       Type.Number({

@@ -87,6 +87,17 @@ const parisSale = (id: string, date: string, price: string, nature = SALE): Lot 
   ...paris2,
 });
 
+/** What every row of sale 2 (a house near Bourg-en-Bresse) repeats. */
+const houseSale: Lot = {
+  id_mutation: '2023-2',
+  date_mutation: '2023-01-15',
+  numero_disposition: '000001',
+  nature_mutation: SALE,
+  valeur_fonciere: '350000.5',
+  code_postal: '1000',
+  code_commune: '01053',
+};
+
 /**
  * A hand-made file as Etalab publishes them: one row per lot, several rows per sale, a house
  * repeated once per kind of land of its parcel, sales that must be skipped for each reason.
@@ -104,6 +115,9 @@ const LOTS: Lot[] = [
     adresse_nom_voie: 'RUE DE LA PAIX, COUR A',
     ...paris2,
     id_parcelle: '75102000AB0012',
+    // The building's parcel: an apartment has no land of its own.
+    code_nature_culture: 'S',
+    surface_terrain: '650',
     lot1_numero: '14',
     lot1_surface_carrez: '41.20',
     surface_reelle_bati: '42',
@@ -123,17 +137,12 @@ const LOTS: Lot[] = [
     longitude: '2.331',
     latitude: '48.869',
   }),
-  // 2: a house listed once per kind of land of its parcel, plus a separate field → one offer.
+  // 2: a house listed once per kind of land of its parcel, with a garage on the parcel that
+  // repeats its first kind, plus a separate field → one offer with land 300 + 520 + 1,500 m².
   ...['S', 'J'].map((culture, i) => ({
-    id_mutation: '2023-2',
-    date_mutation: '2023-01-15',
-    numero_disposition: '000001',
-    nature_mutation: SALE,
-    valeur_fonciere: '350000.5',
+    ...houseSale,
     adresse_numero: '3',
     adresse_nom_voie: 'CHEMIN DES VIGNES',
-    code_postal: '1000',
-    code_commune: '01053',
     nom_commune: 'Bourg-en-Bresse',
     code_departement: '01',
     id_parcelle: '01053000AC0100',
@@ -147,14 +156,17 @@ const LOTS: Lot[] = [
     longitude: '5.2251',
     latitude: '46.2052',
   })),
+  cellar({
+    ...houseSale,
+    id_parcelle: '01053000AC0100',
+    code_nature_culture: 'S',
+    nature_culture: 'sols',
+    surface_terrain: '300',
+    longitude: '5.2251',
+    latitude: '46.2052',
+  }),
   {
-    id_mutation: '2023-2',
-    date_mutation: '2023-01-15',
-    numero_disposition: '000001',
-    nature_mutation: SALE,
-    valeur_fonciere: '350000.5',
-    code_postal: '1000',
-    code_commune: '01053',
+    ...houseSale,
     id_parcelle: '01053000AC0101',
     code_nature_culture: 'T',
     nature_culture: 'terres',
@@ -251,11 +263,11 @@ const LOTS: Lot[] = [
 ];
 
 const EXPECTED_OFFERS = [
-  'id,countryCode,dealType,propertyType,startDate,endDate,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title,street,houseNumber',
-  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse",CHEMIN DES VIGNES,3',
-  'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement","RUE DE LA PAIX, COUR A",12',
-  'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement",,',
-  'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement",,',
+  'id,countryCode,dealType,propertyType,startDate,endDate,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title,street,houseNumber,landArea',
+  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse",CHEMIN DES VIGNES,3,2320.0',
+  'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement","RUE DE LA PAIX, COUR A",12,',
+  'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement",,,',
+  'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement",,,',
 ];
 
 const EXPECTED_SUMMARY = {
@@ -325,7 +337,7 @@ describe('convert dvf', () => {
     const result = await convertDvf(source, target);
     expect(result.offers).toBe(1);
     expect(readText(target).split('\n')[1]).toBe(
-      'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,Appartement,,',
+      'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,Appartement,,,',
     );
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { openDuck, queryOne, queryRows, sqlString } from '../duck.js';
-import { MAX_AREA, MAX_PRICE } from '../import/offers.js';
+import { MAX_AREA, MAX_LAND_AREA, MAX_PRICE } from '../import/offers.js';
 
 /** A DVF file this converter cannot read: the message says why. */
 export class DvfFormatError extends Error {}
@@ -29,6 +29,10 @@ const OPTIONAL = [
   'adresse_suffixe',
   'adresse_nom_voie',
   'nom_commune',
+  'id_parcelle',
+  'code_nature_culture',
+  'code_nature_culture_speciale',
+  'surface_terrain',
 ] as const;
 
 /**
@@ -190,8 +194,17 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         ${text('adresse_nom_voie')} as street,
         ${text('adresse_numero')} as house_number,
         ${text('nom_commune')} as place,
-        ${dwellingKey} as dwelling_key
+        ${dwellingKey} as dwelling_key,
+        ${decimal('surface_terrain')} as land_surface,
+        -- A piece of land is a parcel's area of one kind; DVF repeats it on every lot of the parcel.
+        [${text('id_parcelle')}, ${text('code_nature_culture')}, ${text('code_nature_culture_speciale')}, ${text('surface_terrain')}] as land_key
       from raw`);
+    await db.run(`
+      create temp table sale_land as
+      select sale_id, sum(land_surface) as land
+      from (select distinct sale_id, land_key, land_surface from lots
+            where land_surface > 0 and isfinite(land_surface))
+      group by sale_id`);
     await db.run(`
       create temp table sales as
       select sale_id,
@@ -210,8 +223,10 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         any_value(address) filter (where is_dwelling) as address,
         any_value(street) filter (where is_dwelling) as street,
         any_value(house_number) filter (where is_dwelling) as house_number,
-        any_value(place) filter (where is_dwelling) as place
-      from lots where sale_id is not null group by sale_id`);
+        any_value(place) filter (where is_dwelling) as place,
+        any_value(land) as land
+      from lots left join sale_land using (sale_id)
+      where sale_id is not null group by sale_id`);
     const coordinates =
       'latitude between -90 and 90 and longitude between -180 and 180 and latitude is not null and longitude is not null';
     const reasons: Record<DvfSkipReason, string> = {
@@ -253,7 +268,9 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         case when ${coordinates} then longitude end as longitude,
         postcode as "postalCode",
         left(concat_ws(', ', kind, address, place), 500) as title,
-        street, house_number as "houseNumber"
+        street, house_number as "houseNumber",
+        -- A house's land: its parcels of every kind; an apartment's parcel is its building's.
+        case when kind = 'Maison' and land <= ${String(MAX_LAND_AREA)} then land end as "landArea"
       from classified where skip is null
       order by sale_date, sale_id`);
     await db.run(

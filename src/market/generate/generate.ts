@@ -157,6 +157,8 @@ function appendOffer(w: OfferWriter, pc: Postcode, index: number): void {
   for (let i = 0; i < 6; i++) appender.appendNull();
   // Street, house number and their keys: not generated (demo offers have no address).
   for (let i = 0; i < 4; i++) appender.appendNull();
+  // Land: not generated (the generated prices do not depend on it).
+  appender.appendNull();
   appender.endRow();
   w.truth.appendVarchar(cc);
   w.truth.appendVarchar(`demo-${cc.toLowerCase()}-${index}`);

@@ -9,6 +9,8 @@ import { nearestPostcodeSql } from './nearest-postcode.js';
 /** Upper limits of prices and areas an offer may state (and the DVF converter keeps). */
 export const MAX_PRICE = 1e10;
 export const MAX_AREA = 100_000;
+/** Upper limit of a house's land (m²; 1,000 ha), as a dossier may state it. */
+export const MAX_LAND_AREA = 10_000_000;
 
 /** The canonical offer format (README "Import formats"). */
 export const OFFER_FIELDS: readonly FieldSpec[] = [
@@ -44,6 +46,8 @@ export const OFFER_FIELDS: readonly FieldSpec[] = [
   { name: 'isOldBuilding', kind: 'boolean' },
   { name: 'hasBalcony', kind: 'boolean' },
   { name: 'hasTerrace', kind: 'boolean' },
+  // The land of a house (m²): its price includes it.
+  { name: 'landArea', kind: 'number', min: 0, max: MAX_LAND_AREA },
   // The address: offers in the same building or street tell most about a property there.
   { name: 'street', kind: 'text', maxLength: 200 },
   { name: 'houseNumber', kind: 'text', maxLength: 20 },
@@ -137,7 +141,7 @@ export async function prepareOffers(build: SnapshotBuild, today: string): Promis
       coalesce(t."divisionLevel100", bp.id, bc.id) as division_level100,
       t.title, t."floorNumber" as floor_number, t."isFurnished" as is_furnished,
       t."isSubsidized" as is_subsidized, t."isOldBuilding" as is_old_building,
-      t."hasBalcony" as has_balcony, t."hasTerrace" as has_terrace,
+      t."hasBalcony" as has_balcony, t."hasTerrace" as has_terrace, t."landArea" as land_area,
       t.street, t."houseNumber" as house_number,
       ${streetKeySql('t.street', 't."houseNumber"')} as street_key,
       ${houseKeySql('t.street', 't."houseNumber"')} as house_key, t.line
@@ -161,7 +165,7 @@ const OFFER_COLUMN_LIST = `country_code, id, deal_type, property_type, start_dat
   number_of_bedrooms, building_year, has_open_kitchen, days_on_market, latitude, longitude,
   postal_code, division_level6, division_level8, division_level100, title, floor_number,
   is_furnished, is_subsidized, is_old_building, has_balcony, has_terrace, street, house_number,
-  street_key, house_key`;
+  street_key, house_key, land_area`;
 
 /**
  * Writes the new offers table: kept previous rows (unless replacing) plus `clean`, sorted. Columns
