@@ -359,6 +359,21 @@ describe('convert dvf', () => {
     }
   });
 
+  it('reads dates written day/month/year, as some exports of the same data do', async () => {
+    const dir = scratch();
+    const source = path.join(dir, 'dmy.csv');
+    const dayFirst = (lot: Lot): Lot => {
+      const iso = lot.date_mutation;
+      if (iso === undefined) return lot;
+      const [y, m, d] = iso.split('-');
+      return { ...lot, date_mutation: `${d ?? ''}/${m ?? ''}/${y ?? ''}` };
+    };
+    fs.writeFileSync(source, geoDvf(LOTS.map(dayFirst), ';'));
+    const target = path.join(dir, 'offers.csv');
+    expect(await convertDvf(source, target)).toEqual(EXPECTED_SUMMARY);
+    expect(readText(target)).toBe(EXPECTED_OFFERS.join('\n') + '\n');
+  });
+
   it('skips prices and areas that are not finite or beyond the offer format, and restores a decimal postcode', async () => {
     const dir = scratch();
     const source = path.join(dir, 'odd.csv');

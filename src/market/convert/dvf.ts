@@ -176,7 +176,9 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
     await db.run(`
       create temp table lots as
       select ${text('id_mutation')} as sale_id,
-        try_cast(trim(date_mutation) as date) as sale_date,
+        -- Etalab writes ISO dates; DGFiP's own files and some exports day/month/year.
+        coalesce(try_cast(trim(date_mutation) as date),
+          try_strptime(trim(date_mutation), '%d/%m/%Y')::date) as sale_date,
         ${text('nature_mutation')} as nature,
         ${decimal('valeur_fonciere')} as price,
         ${text('type_local')} as kind,
