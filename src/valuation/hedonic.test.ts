@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitHedonic, indexAt, solve, type MonthStats } from './hedonic.js';
+import { fitHedonic, indexAt, LAST_MONTH_SHARE, solve, type MonthStats } from './hedonic.js';
 
 describe('solve', () => {
   it('solves a 2×2 system', () => {
@@ -94,6 +94,33 @@ describe('indexAt', () => {
 
   it('reproduces a linear trend inside the data', () => {
     expect(indexAt(months, 95)).toBeCloseTo(-0.05, 10);
+  });
+
+  it('does not end at a month holding far fewer offers than usual, after a gap', () => {
+    // The trend ends at month 99 (−0.01); after a gap, months 102 and 103 hold 1 and 3 offers
+    // against 100 a month before. Ending at 103 would carry the slope of months 90–99 on.
+    const stray = [
+      ...months,
+      { month: 102, n: 1, effect: -0.3 },
+      { month: 103, n: 3, effect: 0.4 },
+    ];
+    expect(3).toBeLessThan(LAST_MONTH_SHARE * 100);
+    expect(indexAt(stray, 110)).toBeCloseTo(indexAt(stray, 99) ?? NaN, 12);
+    expect(indexAt(stray, 110)).toBeCloseTo(-0.01, 2);
+    // A last month with its share of the usual offers is the end.
+    const supported = [...months, { month: 103, n: LAST_MONTH_SHARE * 100, effect: 0.03 }];
+    expect(indexAt(supported, 110)).toBeCloseTo(indexAt(supported, 103) ?? NaN, 12);
+    expect(indexAt(supported, 110)).not.toBeCloseTo(indexAt(supported, 99) ?? NaN, 3);
+  });
+
+  it('ends at the last month where every month holds a few offers', () => {
+    const few = Array.from({ length: 24 }, (_, i) => ({
+      month: i,
+      n: 1 + (i % 3),
+      effect: 0.005 * i,
+    }));
+    expect(indexAt(few, 30)).toBeCloseTo(indexAt(few, 23) ?? NaN, 12);
+    expect(indexAt(few, 30)).toBeCloseTo(0.005 * 23, 2);
   });
 
   it('is undefined without data', () => {
