@@ -29,6 +29,8 @@ export interface RegionalModel {
 
 const HOUSE = FEATURES.findIndex((f) => f.name === 'house');
 const NO_LAND = FEATURES.findIndex((f) => f.name === 'no_land');
+// A renamed feature must not turn the land adjustment off unnoticed.
+if (HOUSE < 0 || NO_LAND < 0) throw new Error('the features house and no_land are needed');
 
 /** Houses with land in the month sums: houses less those without land. */
 function housesWithLand(stats: readonly MonthStats[]): number {
