@@ -109,12 +109,27 @@ const BANDWIDTHS = [3, 6, 12, 24, 36, 48];
  * April, 3 in May, about 100 a month before): a one-sided fit ending there carries the slope of
  * the months before across the gap, which put values 9% above their neighbours' time-adjusted
  * prices (MdAPE 19.8% against kNN-10's 14.4%). A region whose months all hold a few offers (thin
- * demo regions) ends at its last month as before.
+ * demo regions) ends at its last month.
  */
 export const LAST_MONTH_SHARE = 0.25;
 
+/**
+ * The index's last month per list of month effects: a fit's list never changes, and is read once
+ * per comparable month.
+ */
+const lastMonths = new WeakMap<readonly object[], number>();
+
 /** The month the index ends at: the last holding LAST_MONTH_SHARE of its usual offers. */
 function lastMonth(months: readonly { month: number; n: number }[]): number {
+  let last = lastMonths.get(months);
+  if (last === undefined) {
+    last = findLastMonth(months);
+    lastMonths.set(months, last);
+  }
+  return last;
+}
+
+function findLastMonth(months: readonly { month: number; n: number }[]): number {
   const withOffers = months.filter((m) => m.n > 0).sort((a, b) => b.month - a.month);
   const recent = withOffers
     .slice(0, 12)
