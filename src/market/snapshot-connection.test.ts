@@ -28,21 +28,31 @@ describe('a snapshot written before a column of the offers existed', () => {
     await generateDemoData(dataDir, { offers: 20_000, projects: 5, seed: 12, today: '2026-11-21' });
     const file = currentSnapshot(marketPaths(dataDir));
     if (!file) throw new Error('no snapshot');
-    // The same snapshot as an earlier version wrote it: no land column, sums of other formulas.
-    const copy = path.join(path.dirname(file), 'older.duckdb');
-    fs.copyFileSync(file, copy);
-    const writable = await openDuck(copy);
-    const w = await writable.connect();
-    try {
-      await w.run('alter table offers drop column land_area');
-      await w.run('alter table offers_by_place drop column land_area');
-      await w.run(`update snapshot_info set value = 'older' where key = '${MODEL_SUMS_INFO_KEY}'`);
-    } finally {
-      w.closeSync();
-      writable.closeSync();
-    }
-    await openRead(file);
-    older = await openRead(copy);
+    // The same snapshot as an earlier version wrote it: no land column, sums of other formulas;
+    // and the current one with sums of other formulas only. Both are valued from their offers
+    // (without stored sums a region's index is not pooled with the country's).
+    const copy = async (name: string, changes: string[]) => {
+      const target = path.join(path.dirname(file), name);
+      fs.copyFileSync(file, target);
+      const writable = await openDuck(target);
+      const w = await writable.connect();
+      try {
+        for (const change of changes) await w.run(change);
+      } finally {
+        w.closeSync();
+        writable.closeSync();
+      }
+      return target;
+    };
+    const otherSums = `update snapshot_info set value = 'older' where key = '${MODEL_SUMS_INFO_KEY}'`;
+    const olderFile = await copy('older.duckdb', [
+      'alter table offers drop column land_area',
+      'alter table offers_by_place drop column land_area',
+      otherSums,
+    ]);
+    const currentFile = await copy('current.duckdb', [otherSums]);
+    await openRead(currentFile);
+    older = await openRead(olderFile);
     current = open[0]?.db as DuckDBConnection;
     const rows = await queryRows(
       current,

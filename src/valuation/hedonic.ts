@@ -99,7 +99,7 @@ export function fitHedonic(
  * Offers a smoothed index value should rest on before its bandwidth stops growing: with fewer, a
  * thin region's index swings with the few offers of its last months.
  */
-const INDEX_SUPPORT = 300;
+export const INDEX_SUPPORT = 300;
 const BANDWIDTHS = [3, 6, 12, 24, 36, 48];
 
 /**
@@ -152,6 +152,7 @@ function findLastMonth(months: readonly { month: number; n: number }[]): number 
 export function indexAt(
   months: readonly { month: number; n: number; effect: number }[],
   target: number,
+  minSupport = INDEX_SUPPORT,
 ): number | undefined {
   const at = Math.min(target, lastMonth(months));
   for (const h of BANDWIDTHS) {
@@ -172,7 +173,7 @@ export function indexAt(
       swxy += w * d * m.effect;
       support += m.n;
     }
-    if (support < INDEX_SUPPORT && h !== BANDWIDTHS[BANDWIDTHS.length - 1]) continue;
+    if (support < minSupport && h !== BANDWIDTHS[BANDWIDTHS.length - 1]) continue;
     if (sw === 0) return undefined;
     const meanX = swx / sw;
     const varX = swxx / sw - meanX * meanX;

@@ -71,16 +71,23 @@ function regionSumsList(): string {
   return `[${sums.join(', ')}]::double[] as sums`;
 }
 
-function unpackRegionSums(month: number, sums: readonly number[]): MonthStats {
+/** The full k×k matrix (row-major) from its upper triangle packed row by row from `start`. */
+export function symmetricFromUpper(packed: readonly number[], start: number): number[] {
   const k = FEATURE_COUNT;
-  const sumXX = new Array<number>(k * k).fill(0);
-  let at = 2 + 2 * k;
+  const matrix = new Array<number>(k * k).fill(0);
+  let at = start;
   for (let i = 0; i < k; i++)
     for (let j = i; j < k; j++) {
-      const v = sums[at++] ?? 0;
-      sumXX[i * k + j] = v;
-      sumXX[j * k + i] = v;
+      const v = packed[at++] ?? 0;
+      matrix[i * k + j] = v;
+      matrix[j * k + i] = v;
     }
+  return matrix;
+}
+
+function unpackRegionSums(month: number, sums: readonly number[]): MonthStats {
+  const k = FEATURE_COUNT;
+  const sumXX = symmetricFromUpper(sums, 2 + 2 * k);
   return {
     month,
     n: sums[0] ?? 0,
@@ -97,9 +104,50 @@ const POSTCODE_SUMS = `[count(*), sum(y), ${FEATURES.map((_, i) => `sum(x${Strin
 )}]::double[] as sums`;
 
 export const REGION_MONTHS_TABLE = 'valuation_region_months';
+export const COUNTRY_WITHIN_TABLE = 'valuation_country_within';
+export const COUNTRY_CELLS_TABLE = 'valuation_country_cells';
 export const POSTCODE_MONTHS_TABLE = 'valuation_postcode_months';
 
 const KEYS = 'country_code, deal_type, region_kind, region';
+
+/** Position (1-based, as SQL reads lists) of Σxᵢ·xⱼ, i ≤ j, in a region sums list. */
+function xxAt(i: number, j: number): number {
+  const k = FEATURE_COUNT;
+  // Rows 0…i−1 of the upper triangle hold k + (k − 1) + … entries.
+  return 3 + 2 * k + i * k - (i * (i - 1)) / 2 + (j - i);
+}
+
+/**
+ * The country's index is pooled from its region-months (pooled-index.ts): per month, the cross
+ * products within each region-month summed over its regions (Σx·y − Σx Σy / n, k values, then
+ * Σxᵢ·xⱼ − Σxᵢ Σxⱼ / n for i ≤ j); and each region-month's n, Σy and Σx as plain columns, the
+ * regions numbered from 0 per country and deal type. Both are small beside the region sums,
+ * which a country's first valuation would otherwise read whole (half a second for a country of
+ * 3 M offers).
+ */
+function countryTablesSql(): string {
+  const k = FEATURE_COUNT;
+  const x = (i: number) => `sums[${String(3 + i)}]`;
+  const within: string[] = [];
+  for (let i = 0; i < k; i++)
+    within.push(`sum(sums[${String(3 + k + i)}] - ${x(i)} * sums[2] / sums[1])`);
+  for (let i = 0; i < k; i++)
+    for (let j = i; j < k; j++)
+      within.push(`sum(sums[${String(xxAt(i, j))}] - ${x(i)} * ${x(j)} / sums[1])`);
+  const xs = Array.from({ length: k }, (_, i) => `${x(i)} as x${String(i)}`).join(', ');
+  return `
+  create table ${COUNTRY_WITHIN_TABLE} as
+  select country_code, deal_type, month, [${within.join(', ')}]::double[] as within
+  from ${REGION_MONTHS_TABLE} where sums[1] > 0
+  group by country_code, deal_type, month order by country_code, deal_type, month;
+  create table ${COUNTRY_CELLS_TABLE} as
+  select country_code, deal_type,
+    (dense_rank() over (partition by country_code, deal_type order by region_kind, region) - 1)::integer
+      as region,
+    month::integer as month, sums[1] as n, sums[2] as sy, ${xs}
+  from ${REGION_MONTHS_TABLE} where sums[1] > 0
+  order by country_code, deal_type, region, month;`;
+}
 
 /** The sums' tables as a snapshot build creates them. */
 const SUMS_TABLES_SQL = `
@@ -108,7 +156,7 @@ const SUMS_TABLES_SQL = `
   group by ${KEYS}, month order by ${KEYS}, month;
   create table ${POSTCODE_MONTHS_TABLE} as
   select ${KEYS}, postcode, month, ${POSTCODE_SUMS} from (${termsSql('division_level100 is not null')})
-  group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;`;
+  group by ${KEYS}, postcode, month order by ${KEYS}, postcode, month;${countryTablesSql()}`;
 
 /** The `snapshot_info` key under which a snapshot records what its sums were computed by. */
 export const MODEL_SUMS_INFO_KEY = 'valuation.model_sums';
@@ -142,10 +190,15 @@ export async function hasModelSums(db: DuckDBConnection): Promise<boolean> {
   const rows = await queryPrepared(
     db,
     `select count(*)::integer as n from duckdb_tables()
-      where database_name = current_database() and table_name in ($a, $b)`,
-    { a: REGION_MONTHS_TABLE, b: POSTCODE_MONTHS_TABLE },
+      where database_name = current_database() and table_name in ($a, $b, $c, $d)`,
+    {
+      a: REGION_MONTHS_TABLE,
+      b: POSTCODE_MONTHS_TABLE,
+      c: COUNTRY_WITHIN_TABLE,
+      d: COUNTRY_CELLS_TABLE,
+    },
   );
-  if (rows[0]?.n !== 2) return false;
+  if (rows[0]?.n !== 4) return false;
   const version = await queryPrepared(db, 'select value from snapshot_info where key = $key', {
     key: MODEL_SUMS_INFO_KEY,
   });

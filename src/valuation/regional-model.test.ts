@@ -32,6 +32,7 @@ function memorySource(
   return {
     stats,
     places,
+    country: () => Promise.resolve(undefined),
     residuals: (deal, fit, before) => {
       const effects = effectsBefore(fit, before);
       const sums = new Map<string, ResidualSum>();

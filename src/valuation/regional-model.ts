@@ -1,7 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FEATURE_COUNT, FEATURES } from './features.js';
 import { fitHedonic, RIDGE, type HedonicFit, type MonthStats } from './hedonic.js';
+import { countryPoolSums } from './country-sums.js';
 import { postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
+import { countryEffects, pooledIndex, type MonthEffect } from './pooled-index.js';
 import {
   combineSums,
   postcodeLevels,
@@ -10,7 +12,12 @@ import {
   type ResidualSum,
 } from './postcode-effects.js';
 import { regionalStats } from './regional.js';
-import { cachedModel, type Postcode, type SnapshotCache } from './snapshot-cache.js';
+import {
+  cachedModel,
+  cachedRegional,
+  type Postcode,
+  type SnapshotCache,
+} from './snapshot-cache.js';
 import type { DealType } from './types.js';
 
 /**
@@ -25,6 +32,8 @@ export interface RegionalModel {
   level(postcode: string | null): number;
   /** Offers of houses with land of their own the fit saw, of both deal types. */
   housesWithLand: number;
+  /** The smoothed price index at a month (pooled-index.ts); undefined without data. */
+  index: (month: number) => number | undefined;
 }
 
 const HOUSE = FEATURES.findIndex((f) => f.name === 'house');
@@ -44,6 +53,11 @@ export interface RegionalSource {
   places: ReadonlyMap<string, Place>;
   /** Per postcode: residuals of the deal type's offers around `fit` (months before `before`). */
   residuals(deal: DealType, fit: HedonicFit, before: number): Promise<Map<string, ResidualSum>>;
+  /**
+   * The country's month effects before `before` (pooled-index.ts); undefined where the snapshot
+   * has no stored sums (the region's index is then its own).
+   */
+  country(deal: DealType, before: number): Promise<MonthEffect[] | undefined>;
 }
 
 const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sale');
@@ -76,9 +90,31 @@ export async function fitRegionalModel(
   const ownSums = await source.residuals(deal, fit, beforeMonth);
   return {
     fit,
+    index: pooledIndex(fit, await source.country(deal, beforeMonth)),
     level: postcodeLevels(combineSums(ownSums, otherSums), source.places),
     housesWithLand: Math.round(housesWithLand([...own, ...other])),
   };
+}
+
+/**
+ * The country's month effects before `beforeMonth`, cached per snapshot: its region-months are
+ * read once per country and deal type, the effects fitted once per month and shared by its
+ * regions.
+ */
+async function countryIndex(
+  db: DuckDBConnection,
+  cache: SnapshotCache,
+  countryCode: string,
+  deal: DealType,
+  beforeMonth: number,
+): Promise<MonthEffect[] | undefined> {
+  const pool = await cachedRegional(cache, `pool|${countryCode}|${deal}`, () =>
+    countryPoolSums(db, countryCode, deal, cache.hasModelSums),
+  );
+  if (!pool) return undefined;
+  return cachedModel(cache, `country|${countryCode}|${deal}|${String(beforeMonth)}`, () =>
+    Promise.resolve(countryEffects(pool, beforeMonth)),
+  );
 }
 
 /** The source of a region's model in a snapshot: the sums of model-sums.ts. */
@@ -95,6 +131,7 @@ function snapshotSource(
     places: cache.places.get(countryCode) ?? new Map<string, Place>(),
     residuals: async (deal, fit, before) =>
       residualMap(await postcodeResiduals(db, key(deal), cache.hasModelSums, fit, before)),
+    country: (deal, before) => countryIndex(db, cache, countryCode, deal, before),
   };
 }
 

@@ -27,7 +27,6 @@ import {
 } from './address-effects.js';
 import { InsufficientDataError } from './errors.js';
 import { FEATURES } from './features.js';
-import { indexAt } from './hedonic.js';
 import { localVariation } from './local-variance.js';
 import { regionalModel, type RegionalModel } from './regional-model.js';
 import {
@@ -81,13 +80,8 @@ function adjust(
   radius: number | null,
   postcode: string,
 ): AdjustedComparable[] {
-  const { fit } = model;
+  const { fit, index } = model;
   const own = model.level(postcode);
-  const indexCache = new Map<number, number | undefined>();
-  const index = (month: number) => {
-    if (!indexCache.has(month)) indexCache.set(month, indexAt(fit.months, month));
-    return indexCache.get(month);
-  };
   const target = index(targetMonth);
   return comparables.map((c) => {
     let y = c.y;
