@@ -120,7 +120,7 @@ export const LAST_MONTH_SHARE = 0.25;
 const lastMonths = new WeakMap<readonly object[], number>();
 
 /** The month the index ends at: the last holding LAST_MONTH_SHARE of its usual offers. */
-function lastMonth(months: readonly { month: number; n: number }[]): number {
+export function lastMonth(months: readonly { month: number; n: number }[]): number {
   let last = lastMonths.get(months);
   if (last === undefined) {
     last = findLastMonth(months);

@@ -116,19 +116,43 @@ describe('countryEffects', () => {
     expect(plainMean(3) - plainMean(0)).toBeGreaterThan(0.15);
   });
 
-  it('gives finite effects where no region spans all months', () => {
-    // Region 0 in months 0–2 only, region 2 in months 3–5 only: two groups of months whose
-    // relative level the data does not say.
+  it('lends no shape where no region links two periods', () => {
+    // Region 0 in months 0–2 only, region 2 in months 3–5 only: the two periods' levels against
+    // each other are unknown, and an index smoothed across months 2–3 would mix them.
     const apart = offers.filter((o) =>
       o.region === 0 ? o.month < 3 : o.region === 2 && o.month >= 3,
     );
-    const effects = countryEffects(poolOf(apart), 100);
-    expect(effects).toHaveLength(6);
-    for (const e of effects) expect(Number.isFinite(e.effect)).toBe(true);
-    // Within each group the months' differences are still the true ones.
-    const e = effects.map((m) => m.effect);
-    expect((e[2] ?? NaN) - (e[0] ?? NaN)).toBeCloseTo((truth[2] ?? NaN) - (truth[0] ?? NaN), 3);
-    expect((e[5] ?? NaN) - (e[3] ?? NaN)).toBeCloseTo((truth[5] ?? NaN) - (truth[3] ?? NaN), 3);
+    expect(countryEffects(poolOf(apart), 100)).toEqual([]);
+    // One region with offers in both periods links them.
+    const linked = [...apart, ...offers.filter((o) => o.region === 0 && o.month === 3)];
+    expect(countryEffects(poolOf(linked), 100)).toHaveLength(6);
+  });
+
+  it('sees nothing of the months from the given one on', () => {
+    // Later months with another β and noise: the effects before month 4 must be the same as
+    // without them, to rounding.
+    const later: Offer[] = [];
+    for (let region = 0; region < 3; region++)
+      for (let month = 4; month < 9; month++)
+        for (let i = 0; i < 50; i++) {
+          const x = (i % 7) + region;
+          later.push({ region, month, x, y: 0.9 * x + Math.sin(i * 7 + month) });
+        }
+    // Early offers whose mix of x shifts from month to month in one region only: a β taken from
+    // the later months would move that region's months against the other's.
+    const early: Offer[] = [];
+    for (const region of [0, 2])
+      for (let month = 0; month < 4; month++)
+        for (let i = 0; i < 100; i++) {
+          const x = (i % 5) + (region === 0 ? month : 0);
+          early.push({ region, month, x, y: (level[region] ?? 0) + (truth[month] ?? 0) + 0.2 * x });
+        }
+    const withLater = countryEffects(poolOf([...early, ...later]), 4);
+    const without = countryEffects(poolOf(early), 4);
+    expect(withLater.map((e) => e.month)).toEqual([0, 1, 2, 3]);
+    withLater.forEach((e, i) => {
+      expect(e.effect).toBeCloseTo(without[i]?.effect ?? NaN, 12);
+    });
   });
 
   it('uses only the months before the given one', () => {
@@ -183,6 +207,20 @@ describe('pooledIndex', () => {
     expect(Math.abs((pooled(turn) ?? NaN) - truth)).toBeLessThan(0.02);
     // 300 offers take 30 months: its own local linear fit cuts the peak.
     expect(truth - (indexAt(own, turn) ?? NaN)).toBeGreaterThan(0.05);
+  });
+
+  it('ends the deviation where the country’s index ends', () => {
+    // The country's last month holds 10 offers (under a quarter of its usual 2,000), 0.5 off
+    // its level: its index ends the month before, and so must the region's deviation, or
+    // that month's 0.5 would reach the region with its sign reversed.
+    const thinEnd = [...country, { month: 24_048, n: 10, effect: countryShape(24_047) + 0.5 }];
+    const own = [...months, 24_048].map((month) => ({
+      month,
+      n: 400,
+      effect: countryShape(Math.min(month, 24_047)) + 0.1,
+    }));
+    const pooled = pooledIndex(fitOf(own), thinEnd);
+    expect(pooled(24_048)).toBeCloseTo((indexAt(thinEnd, 24_048) ?? NaN) + 0.1, 9);
   });
 
   it('moves with the country after the region’s last month, never past the country’s', () => {

@@ -1,5 +1,12 @@
 import { FEATURE_COUNT } from './features.js';
-import { fitHedonic, INDEX_SUPPORT, indexAt, type HedonicFit, type MonthStats } from './hedonic.js';
+import {
+  fitHedonic,
+  INDEX_SUPPORT,
+  indexAt,
+  lastMonth,
+  type HedonicFit,
+  type MonthStats,
+} from './hedonic.js';
 
 /**
  * A region's price index that borrows its shape from the country. Markets of one country move
@@ -39,7 +46,8 @@ export interface MonthEffect {
  * The country's month effects from its months before `beforeMonth`: β fitted on the variation
  * within region-months, then the mean of y − β·x of each region-month = region effect + month
  * effect, by least squares weighted by offers. The region effects keep a month whose offers lie
- * in dear regions from looking like a price rise. Months ascending, effects summing to 0.
+ * in dear regions from looking like a price rise. Months ascending, effects summing to 0; none
+ * where the months fall apart into groups no region links.
  */
 export function countryEffects(pool: CountryPool, beforeMonth: number): MonthEffect[] {
   const k = FEATURE_COUNT;
@@ -60,6 +68,12 @@ export function countryEffects(pool: CountryPool, beforeMonth: number): MonthEff
   const runMonth = new Int32Array(size);
   const runN = new Float64Array(size);
   const runZ = new Float64Array(size);
+  // Months linked by a region that has offers in both (union–find over month positions).
+  const parent = Int32Array.from({ length: size }, (_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i] ?? i] ?? i;
+    return i;
+  };
   let c = 0;
   while (c < cells.n.length) {
     const region = cells.region[c];
@@ -79,6 +93,7 @@ export function countryEffects(pool: CountryPool, beforeMonth: number): MonthEff
       length++;
     }
     if (sumN <= 0) continue;
+    for (let i = 1; i < length; i++) parent[root(runMonth[i] ?? 0)] = root(runMonth[0] ?? 0);
     for (let i = 0; i < length; i++) {
       const mi = runMonth[i] ?? 0;
       const ni = runN[i] ?? 0;
@@ -93,10 +108,12 @@ export function countryEffects(pool: CountryPool, beforeMonth: number): MonthEff
       }
     }
   }
-  // The effects are known up to a constant: pinning their sum to 0 makes the system regular.
   // Where the months fall apart into groups no region spans (regions imported for different
-  // periods), each group's level is free too: a ridge a billion times weaker than the offers
-  // fixes it, and a region, lying in one group, takes any such constant into its deviation.
+  // periods), the groups' levels against each other are unknown, and a smoothed index across a
+  // boundary would mix them: the country then lends no shape, each region keeps its own index.
+  for (let i = 1; i < size; i++) if (root(i) !== root(0)) return [];
+  // The effects are known up to a constant: pinning their sum to 0 makes the system regular
+  // (the ridge, a billion times weaker than the offers, only guards the rounding).
   const pin = total.reduce((s, v) => s + v, 0) / Math.max(1, size);
   for (let i = 0; i < a.length; i++) a[i] = (a[i] ?? 0) + pin;
   for (let i = 0; i < size; i++) a[i * size + i] = (a[i * size + i] ?? 0) + 1e-9 * pin;
@@ -127,9 +144,14 @@ export function pooledIndex(
       return memo.get(month);
     };
   const countryAt = new Map(country.map((c) => [c.month, c.effect]));
+  // Not past the month the country's index ends at: a thin last month of the country would
+  // otherwise reach the region's index through the deviation, with its sign reversed.
+  const countryEnd = lastMonth(country);
   const deviation = fit.months.flatMap((m) => {
     const c = countryAt.get(m.month);
-    return c === undefined ? [] : [{ month: m.month, n: m.n, effect: m.effect - c }];
+    return c === undefined || m.month > countryEnd
+      ? []
+      : [{ month: m.month, n: m.n, effect: m.effect - c }];
   });
   return (month) => {
     if (!memo.has(month)) {
