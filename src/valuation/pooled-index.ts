@@ -50,11 +50,30 @@ export interface MonthEffect {
  * where the months fall apart into groups no region links.
  */
 export function countryEffects(pool: CountryPool, beforeMonth: number): MonthEffect[] {
+  return fitCountry(pool, beforeMonth).months;
+}
+
+/** The country's β and month effects (`countryEffects`). */
+export interface CountryFit {
+  beta: number[];
+  months: MonthEffect[];
+}
+
+export function fitCountry(pool: CountryPool, beforeMonth: number): CountryFit {
   const k = FEATURE_COUNT;
   const beta = fitHedonic(
     pool.within.filter((m) => m.month < beforeMonth),
     k,
   ).beta;
+  return { beta, months: countryMonths(pool, beforeMonth, beta) };
+}
+
+function countryMonths(
+  pool: CountryPool,
+  beforeMonth: number,
+  beta: readonly number[],
+): MonthEffect[] {
+  const k = FEATURE_COUNT;
   const { cells } = pool;
   const months = [...new Set(cells.month)].filter((m) => m < beforeMonth).sort((a, b) => a - b);
   const at = new Map(months.map((m, i) => [m, i]));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_COUNT } from './features.js';
 import type { HedonicFit, MonthStats } from './hedonic.js';
+import type { CountryFit } from './pooled-index.js';
 import type { Place, ResidualSum } from './postcode-effects.js';
 import { fitRegionalModel, type RegionalSource } from './regional-model.js';
 import type { DealType } from './types.js';
@@ -28,11 +29,12 @@ function effectsBefore(fit: HedonicFit, before: number): Map<number, number> {
 function memorySource(
   cells: Record<DealType, readonly PostcodeMonth[]>,
   stats: Record<DealType, readonly MonthStats[]>,
+  country?: CountryFit,
 ): RegionalSource {
   return {
     stats,
     places,
-    country: () => Promise.resolve(undefined),
+    country: () => Promise.resolve(country),
     residuals: (deal, fit, before) => {
       const effects = effectsBefore(fit, before);
       const sums = new Map<string, ResidualSum>();
@@ -103,6 +105,26 @@ describe('fitRegionalModel', () => {
     const q = (12 * 40 * -0.1 + 10 * -0.4) / (12 * 40 + 10 + 5);
     expect(model.level('P')).toBeCloseTo(p, 9);
     expect(model.level('Q')).toBeCloseTo(q, 9);
+  });
+
+  it("rests a coefficient its offers do not measure on the country's, not on zero", async () => {
+    // No offer of the region states feature 0; the country's β₀ is 0.3.
+    const stats = monthStats(sale);
+    const beta = zeros(FEATURE_COUNT);
+    beta[0] = 0.3;
+    const months = stats.map((s) => ({ month: s.month, n: 1000, effect: 0 }));
+    const alone = await fitRegionalModel(
+      memorySource({ sale, rent: [] }, { sale: stats, rent: [] }),
+      'sale',
+      113,
+    );
+    expect(alone.fit.beta[0]).toBe(0);
+    const pooled = await fitRegionalModel(
+      memorySource({ sale, rent: [] }, { sale: stats, rent: [] }, { beta, months }),
+      'sale',
+      113,
+    );
+    expect(pooled.fit.beta[0]).toBeCloseTo(0.3, 12);
   });
 
   it("uses the other deal type's offers of a postcode at half weight for its level", async () => {

@@ -3,7 +3,7 @@ import { FEATURE_COUNT, FEATURES } from './features.js';
 import { fitHedonic, RIDGE, type HedonicFit, type MonthStats } from './hedonic.js';
 import { countryPoolSums } from './country-sums.js';
 import { postcodeResiduals, regionOf, type SumsKey } from './model-sums.js';
-import { countryEffects, pooledIndex, type MonthEffect } from './pooled-index.js';
+import { fitCountry, pooledIndex, type CountryFit } from './pooled-index.js';
 import {
   combineSums,
   postcodeLevels,
@@ -57,7 +57,7 @@ export interface RegionalSource {
    * The country's month effects before `before` (pooled-index.ts); undefined where the snapshot
    * has no stored sums (the region's index is then its own).
    */
-  country(deal: DealType, before: number): Promise<MonthEffect[] | undefined>;
+  country(deal: DealType, before: number): Promise<CountryFit | undefined>;
 }
 
 const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sale');
@@ -65,7 +65,9 @@ const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sal
 /**
  * Fits the model of `deal` from the months before `beforeMonth`:
  * 1. β of both deal types together (a characteristic is worth about as much to a buyer as to a
- *    tenant) is the prior each deal type's β is pulled towards (ridge RIDGE);
+ *    tenant) is the prior each deal type's β is pulled towards (ridge RIDGE); it is itself
+ *    pulled towards the country's β (pooled-index.ts), so that what a thin region's offers do
+ *    not measure rests on its country's offers rather than on zero;
  * 2. postcode levels from the residuals of both deal types (the other at OTHER_DEAL_WEIGHT).
  * The month effects are the region's as its offers give them. Taking them net of the postcode
  * levels of each month's offers (so that a month whose offers happen to lie in dear postcodes
@@ -80,7 +82,8 @@ export async function fitRegionalModel(
   const before = (s: MonthStats) => s.month < beforeMonth;
   const own = source.stats[deal].filter(before);
   const other = source.stats[otherDeal(deal)].filter(before);
-  const prior = fitHedonic([...own, ...other], FEATURE_COUNT).beta;
+  const country = await source.country(deal, beforeMonth);
+  const prior = fitHedonic([...own, ...other], FEATURE_COUNT, RIDGE, country?.beta).beta;
   const fit = fitHedonic(own, FEATURE_COUNT, RIDGE, prior);
   const otherSums = await source.residuals(
     otherDeal(deal),
@@ -90,7 +93,7 @@ export async function fitRegionalModel(
   const ownSums = await source.residuals(deal, fit, beforeMonth);
   return {
     fit,
-    index: pooledIndex(fit, await source.country(deal, beforeMonth)),
+    index: pooledIndex(fit, country?.months),
     level: postcodeLevels(combineSums(ownSums, otherSums), source.places),
     housesWithLand: Math.round(housesWithLand([...own, ...other])),
   };
@@ -107,13 +110,13 @@ async function countryIndex(
   countryCode: string,
   deal: DealType,
   beforeMonth: number,
-): Promise<MonthEffect[] | undefined> {
+): Promise<CountryFit | undefined> {
   const pool = await cachedRegional(cache, `pool|${countryCode}|${deal}`, () =>
     countryPoolSums(db, countryCode, deal, cache.hasModelSums),
   );
   if (!pool) return undefined;
   return cachedModel(cache, `country|${countryCode}|${deal}|${String(beforeMonth)}`, () =>
-    Promise.resolve(countryEffects(pool, beforeMonth)),
+    Promise.resolve(fitCountry(pool, beforeMonth)),
   );
 }
 
