@@ -3,17 +3,18 @@ import { queryChunks, queryPrepared } from '../market/duck.js';
 import { copyVector } from '../market/queries/division-slice.js';
 import { FEATURE_COUNT } from './features.js';
 import type { MonthStats } from './hedonic.js';
-import { COUNTRY_CELLS_TABLE, COUNTRY_WITHIN_TABLE, symmetricFromUpper } from './model-sums.js';
+import {
+  COUNTRY_CELLS_TABLE,
+  COUNTRY_WITHIN_TABLE,
+  numbers,
+  symmetricFromUpper,
+} from './model-sums.js';
 import type { CountryPool } from './pooled-index.js';
 
 /**
  * Readers of the country tables a snapshot build writes with the model's sums (model-sums.ts):
  * what the country's price index is pooled from.
  */
-
-function numbers(value: unknown): number[] {
-  return Array.isArray(value) ? value.map(Number) : [];
-}
 
 /**
  * Per month: the cross products within the country's region-months, as `MonthStats` whose n is
@@ -85,9 +86,8 @@ export async function countryPoolSums(
     }
     offset += chunk.rowCount;
   }
-  const regions = length === 0 ? 0 : (region[length - 1] ?? 0) + 1;
   return {
     within: await countryWithin(db, countryCode, deal),
-    cells: { region, regions, month, n, sumY, sumX },
+    cells: { region, month, n, sumY, sumX },
   };
 }

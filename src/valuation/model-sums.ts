@@ -239,7 +239,8 @@ export async function regionMonthStats(
   return rows.map((r) => unpackRegionSums(Number(r.month), numbers(r.sums)));
 }
 
-function numbers(value: unknown): number[] {
+/** A list value read from DuckDB as plain numbers. */
+export function numbers(value: unknown): number[] {
   return Array.isArray(value) ? value.map(Number) : [];
 }
 

@@ -51,7 +51,6 @@ function poolOf(offers: readonly Offer[]): CountryPool {
     within,
     cells: {
       region: Int32Array.from(sums, (s) => s.region),
-      regions: new Set(sums.map((s) => s.region)).size,
       month: Int32Array.from(sums, (s) => s.month),
       n: Float64Array.from(sums, (s) => s.n),
       sumY: Float64Array.from(sums, (s) => s.sy),

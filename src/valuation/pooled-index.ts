@@ -19,9 +19,8 @@ import {
 
 /** The country's region-months of one deal type, as typed arrays (one entry per region-month). */
 export interface CountryCells {
-  /** Region of each entry, numbered 0…regions − 1; the entries of a region follow each other. */
+  /** Region of each entry, numbered from 0; the entries of a region follow each other. */
   region: Int32Array;
-  regions: number;
   month: Int32Array;
   n: Float64Array;
   sumY: Float64Array;

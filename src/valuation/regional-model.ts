@@ -54,8 +54,8 @@ export interface RegionalSource {
   /** Per postcode: residuals of the deal type's offers around `fit` (months before `before`). */
   residuals(deal: DealType, fit: HedonicFit, before: number): Promise<Map<string, ResidualSum>>;
   /**
-   * The country's month effects before `before` (pooled-index.ts); undefined where the snapshot
-   * has no stored sums (the region's index is then its own).
+   * The country's β and month effects before `before` (pooled-index.ts); undefined where the
+   * snapshot has no stored sums (the region's index and coefficients are then its own).
    */
   country(deal: DealType, before: number): Promise<CountryFit | undefined>;
 }
