@@ -126,6 +126,11 @@ describe('country sums written with the snapshot', () => {
       const expected = (indexAt(effects, month) ?? NaN) + (indexAt(deviation, month) ?? NaN);
       expectClose(model.index(month) ?? NaN, expected, `index ${String(month)}`);
     }
+    // Not the region's own index: the country's shape reached it.
+    const apart = [before - 30, before - 12, before - 1].map((m) =>
+      Math.abs((model.index(m) ?? NaN) - (indexAt(model.fit.months, m) ?? NaN)),
+    );
+    expect(Math.max(...apart)).toBeGreaterThan(1e-4);
   });
 
   it('are not read from a snapshot without stored sums', async () => {
