@@ -65,6 +65,15 @@ describe('forecastSd', () => {
     expect(forecastSd(estimate, 0, 0)).toBeCloseTo(Math.sqrt(0.00295 + 0.008), 10);
   });
 
+  it('counts less of the spread beyond the noise against a recorded truth (by hand)', () => {
+    // √((0.2/√4)² + 0.015² + 0.015² + 0.3 × (0.2² − 0.1²)): most of the excess spread is the
+    // adjustments' error, which a recorded true value does not share.
+    const wide = { ...estimate, spread: 0.2 };
+    expect(forecastSd(wide, 0, 0.1)).toBeCloseTo(Math.sqrt(0.01 + 0.00045 + 0.009), 10);
+    // Against an observed price 0.8 of all of it counts: √(0.01045 + 0.8 × 0.2²).
+    expect(forecastSd(wide, 0, 0)).toBeCloseTo(Math.sqrt(0.01045 + 0.032), 10);
+  });
+
   it("counts the comparables' standard error as far as the value rests on them", () => {
     // √((0.5 × 0.05)² + 0.015² + 0.015²)
     const half = { ...estimate, comparablesWeight: 0.5 };
