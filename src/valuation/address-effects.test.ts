@@ -10,6 +10,7 @@ import {
   ADDRESS_VARIANCE_TABLE,
   addressShift,
   beyondNeighbourhood,
+  distinctListings,
   type AddressOffer,
 } from './address-effects.js';
 import { localVariance, momentsOfRow } from './local-variance.js';
@@ -56,6 +57,25 @@ describe('addressShift', () => {
   });
 });
 
+describe('distinctListings', () => {
+  const offer = { y: 2.7, x: [4.1, 0], month: 600, distance: null, postcode: '1100', house: 'a|1' };
+
+  it('keeps one offer of a flat advertised again, the latest', () => {
+    const again = { ...offer, month: 604 };
+    expect(distinctListings([offer, again, { ...offer, month: 602 }])).toEqual([again]);
+  });
+
+  it('keeps offers that differ in building, price or features', () => {
+    const others = [
+      { ...offer, house: 'a|2' },
+      { ...offer, house: null },
+      { ...offer, y: 2.71 },
+      { ...offer, x: [4.2, 0] },
+    ];
+    expect(distinctListings([offer, ...others])).toEqual([offer, ...others]);
+  });
+});
+
 const TODAY = '2026-11-21';
 /** Street names without digits (a digit would be read as the house number): "Abstraße". */
 const streetName = (i: number) =>
@@ -98,6 +118,14 @@ describe('offers in the same street and building', () => {
             streetName(s),
             String(b),
           ]);
+          // Every building's first flat is advertised again, unchanged, in 2026: one listing.
+          if (i === 0)
+            rows.push([
+              `${String(rows.at(-1)?.[0])}-again`,
+              ...(rows.at(-1) ?? []).slice(1, 4),
+              '2026-03-10',
+              ...(rows.at(-1) ?? []).slice(5),
+            ]);
         }
       }
     }
@@ -128,9 +156,10 @@ describe('offers in the same street and building', () => {
       db,
       `select * from ${ADDRESS_VARIANCE_TABLE} where deal_type = 'rent' order by cell_kind`,
     );
-    expect(rows.map((r) => [r.cell_kind, Number(r.cells)])).toEqual([
-      ['address', STREETS * BUILDINGS],
-      ['street', STREETS],
+    // Each listing once: the flats advertised again do not count twice.
+    expect(rows.map((r) => [r.cell_kind, Number(r.cells), Number(r.offers)])).toEqual([
+      ['address', STREETS * BUILDINGS, STREETS * BUILDINGS * PER_BUILDING],
+      ['street', STREETS, STREETS * BUILDINGS * PER_BUILDING],
     ]);
     const [address, street] = rows.map((r) => localVariance(momentsOfRow(r)) ?? NaN);
     // Generated with τ_s = 0.12 and τ_b = 0.10: the estimates of 60 streets are within sampling

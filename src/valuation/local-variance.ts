@@ -72,6 +72,15 @@ const CELLS: Record<CellKind, { columns: string; filter: string }> = {
   },
 };
 
+/**
+ * A listing advertised again (same address, living area and price) counts once in the street and
+ * building moments, as in the address step (address-effects.ts `distinctListings`): its copies
+ * would make single offers within a building look closer than they are.
+ */
+const RELISTED_ONCE = `qualify row_number() over (partition by country_code, deal_type,
+  division_level100, street_key, house_key, living_area, ${PRICE_OF_ROW_SQL}
+  order by start_date desc, id) = 1`;
+
 /** The per-region moments over the offers that pass `where`, cells of the given kind. */
 export function momentsSql(where: string, kind: CellKind = 'grid'): string {
   const cell = CELLS[kind];
@@ -92,6 +101,7 @@ export function momentsSql(where: string, kind: CellKind = 'grid'): string {
         and living_area between ${String(AREA_LIMITS.min)} and ${String(AREA_LIMITS.max)}
         and ${cell.filter} and division_level100 is not null
         and (${where})
+      ${kind === 'grid' ? '' : RELISTED_ONCE}
     ), deviations as (
       select *, y - avg(y) over g as e, count(*) over g as group_size
       from base window g as (partition by country_code, deal_type, postcode, year, property_type, size_class)

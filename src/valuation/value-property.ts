@@ -23,6 +23,7 @@ import {
   addressShift,
   addressVariation,
   beyondNeighbourhood,
+  distinctListings,
   type AddressShift,
 } from './address-effects.js';
 import { InsufficientDataError } from './errors.js';
@@ -156,7 +157,7 @@ async function addressEffects(context: AddressContext): Promise<AddressShift | u
     months: ADDRESS_MONTHS,
     area: { kind: 'street', street: keys.street },
   };
-  const found = await findComparables(db, property, postcode, deal, step, until);
+  const found = distinctListings(await findComparables(db, property, postcode, deal, step, until));
   if (found.length === 0) return undefined;
   const offers = context.adjustToProperty(found).map((o, i) => ({
     ...o,
