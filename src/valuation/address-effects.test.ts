@@ -10,7 +10,6 @@ import {
   ADDRESS_VARIANCE_TABLE,
   addressShift,
   beyondNeighbourhood,
-  distinctListings,
   type AddressOffer,
 } from './address-effects.js';
 import { localVariance, momentsOfRow } from './local-variance.js';
@@ -54,25 +53,6 @@ describe('addressShift', () => {
     expect(shift.shift).toBeCloseTo(0.2 * 0.7, 12);
     expect(shift.buildingOffers).toBe(0);
     expect(shift.remaining).toBeCloseTo(0.04 + 0.8 * 0.01 + 0.0064, 12);
-  });
-});
-
-describe('distinctListings', () => {
-  const offer = { y: 2.7, x: [4.1, 0], month: 600, distance: null, postcode: '1100', house: 'a|1' };
-
-  it('keeps one offer of a flat advertised again, the latest', () => {
-    const again = { ...offer, month: 604 };
-    expect(distinctListings([offer, again, { ...offer, month: 602 }])).toEqual([again]);
-  });
-
-  it('keeps offers that differ in building, price or features', () => {
-    const others = [
-      { ...offer, house: 'a|2' },
-      { ...offer, house: null },
-      { ...offer, y: 2.71 },
-      { ...offer, x: [4.2, 0] },
-    ];
-    expect(distinctListings([offer, ...others])).toEqual([offer, ...others]);
   });
 });
 

@@ -1,7 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { houseKeySql, streetKeySql } from '../market/address-key.js';
 import { hasTable, queryPrepared } from '../market/duck.js';
-import type { Comparable } from './comparables.js';
 import type { AdjustedComparable } from './estimate.js';
 import {
   localVariance,
@@ -137,23 +136,6 @@ export async function addressKeys(
     street: typeof row?.street === 'string' ? row.street : null,
     house: typeof row?.house === 'string' ? row.house : null,
   };
-}
-
-/**
- * One offer per listing: a flat advertised again (same building, price per m² and features) is
- * one piece of evidence about its building, not several; the latest one is kept. Counted as
- * several, re-listings made a building's few offers look like many that agree: the building
- * moved the value too far, and its range was too narrow (Vienna: `good` ranges held the truth
- * 58% of the time; 64% with this and the same rule in the measured variances).
- */
-export function distinctListings(found: readonly Comparable[]): Comparable[] {
-  const latest = new Map<string, Comparable>();
-  for (const c of found) {
-    const key = `${c.house ?? ''}|${String(c.y)}|${c.x.join(',')}`;
-    const seen = latest.get(key);
-    if (!seen || c.month > seen.month) latest.set(key, c);
-  }
-  return [...latest.values()];
 }
 
 /** A street offer adjusted to the property, and whether it is in the property's building. */

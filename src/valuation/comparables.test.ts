@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchPlan } from './comparables.js';
+import { distinctListings, searchPlan } from './comparables.js';
 import type { Postcode } from './snapshot-cache.js';
 import type { PropertyToValue } from './types.js';
 
@@ -45,5 +45,26 @@ describe('searchPlan', () => {
     const plan = searchPlan(property('postcode'), postcode);
     expect(plan.flatMap((q) => q.steps).every((s) => s.area.kind === 'division')).toBe(true);
     expect(plan.map((q) => q.lastResort)).toEqual([false, false, false, true]);
+  });
+});
+
+describe('distinctListings', () => {
+  const offer = { y: 2.7, x: [4.1, 0], month: 600, distance: null, postcode: '1100', house: 'a|1' };
+
+  it('keeps one offer of a flat advertised again, the latest', () => {
+    const again = { ...offer, month: 604 };
+    expect(distinctListings([offer, again, { ...offer, month: 602 }])).toEqual([again]);
+  });
+
+  it('keeps offers that differ in place, building, price or features', () => {
+    const others = [
+      { ...offer, house: 'a|2' },
+      { ...offer, house: null },
+      { ...offer, y: 2.71 },
+      { ...offer, x: [4.2, 0] },
+      { ...offer, postcode: '1020' },
+      { ...offer, distance: 120 },
+    ];
+    expect(distinctListings([offer, ...others])).toEqual([offer, ...others]);
   });
 });

@@ -74,7 +74,7 @@ const CELLS: Record<CellKind, { columns: string; filter: string }> = {
 
 /**
  * A listing advertised again (same address, living area and price) counts once in the street and
- * building moments, as in the address step (address-effects.ts `distinctListings`): its copies
+ * building moments, as in the address step (comparables.ts `distinctListings`): its copies
  * would make single offers within a building look closer than they are.
  */
 const RELISTED_ONCE = `qualify row_number() over (partition by country_code, deal_type,

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MAIN_CURRENCY } from '../market/countries.js';
 import {
+  distinctListings,
   findComparables,
   MIN_COMPARABLES,
   ENOUGH_COMPARABLES,
@@ -23,7 +24,6 @@ import {
   addressShift,
   addressVariation,
   beyondNeighbourhood,
-  distinctListings,
   type AddressShift,
 } from './address-effects.js';
 import { InsufficientDataError } from './errors.js';
@@ -205,7 +205,9 @@ export async function estimateDeal(
   search: for (const query of searchPlan(property, postcode)) {
     const widest = query.steps[query.steps.length - 1];
     if (!widest || (query.lastResort && best)) continue;
-    const found = await findComparables(db, property, postcode, deal, widest, until);
+    const found = distinctListings(
+      await findComparables(db, property, postcode, deal, widest, until),
+    );
     for (const step of query.steps) {
       const within = withinStep(found, step, monthIndex(until));
       if (within.length >= MIN_COMPARABLES && (!best || within.length > best.found.length))
