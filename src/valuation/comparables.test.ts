@@ -56,6 +56,28 @@ describe('distinctListings', () => {
     expect(distinctListings([offer, again, { ...offer, month: 602 }])).toEqual([again]);
   });
 
+  it('takes offers at one point (coordinates) alike in every figure for one listing', () => {
+    const here = { ...offer, house: undefined, distance: 120 };
+    expect(distinctListings([here, { ...here, month: 601 }])).toEqual([{ ...here, month: 601 }]);
+  });
+
+  it('keeps offers without a point apart, however alike (different flats of a postcode)', () => {
+    const somewhere = { ...offer, house: undefined };
+    expect(distinctListings([somewhere, { ...somewhere, month: 601 }])).toHaveLength(2);
+    expect(
+      distinctListings([
+        { ...offer, house: null },
+        { ...offer, house: null },
+      ]),
+    ).toHaveLength(2);
+  });
+
+  it('takes offers of one street alike in every figure for one listing, house number or not', () => {
+    const inStreet = { ...offer, house: null };
+    const again = { ...inStreet, month: 603 };
+    expect(distinctListings([inStreet, again], true)).toEqual([again]);
+  });
+
   it('keeps offers that differ in place, building, price or features', () => {
     const others = [
       { ...offer, house: 'a|2' },

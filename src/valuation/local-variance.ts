@@ -73,13 +73,15 @@ const CELLS: Record<CellKind, { columns: string; filter: string }> = {
 };
 
 /**
- * A listing advertised again (same address, living area and price) counts once in the street and
- * building moments, as in the address step (comparables.ts `distinctListings`): its copies
- * would make single offers within a building look closer than they are.
+ * A listing advertised again (same street and house key, type, living area, rooms, floor and
+ * price) counts once in the street and building moments, as among the comparables
+ * (comparables.ts `distinctListings`): its copies would make single offers within a building
+ * look closer than they are. In a street, offers without a house number alike in every figure
+ * are taken for one listing too, as in the street search.
  */
-const RELISTED_ONCE = `qualify row_number() over (partition by country_code, deal_type,
-  division_level100, street_key, house_key, living_area, ${PRICE_OF_ROW_SQL}
-  order by start_date desc, id) = 1`;
+const RELISTED_ONCE = `qualify row_number() over (partition by country_code,
+  deal_type, division_level100, street_key, house_key, property_type, living_area,
+  number_of_rooms, floor_number, ${PRICE_OF_ROW_SQL} order by start_date desc, id) = 1`;
 
 /** The per-region moments over the offers that pass `where`, cells of the given kind. */
 export function momentsSql(where: string, kind: CellKind = 'grid'): string {

@@ -157,7 +157,10 @@ async function addressEffects(context: AddressContext): Promise<AddressShift | u
     months: ADDRESS_MONTHS,
     area: { kind: 'street', street: keys.street },
   };
-  const found = distinctListings(await findComparables(db, property, postcode, deal, step, until));
+  const found = distinctListings(
+    await findComparables(db, property, postcode, deal, step, until),
+    true,
+  );
   if (found.length === 0) return undefined;
   const offers = context.adjustToProperty(found).map((o, i) => ({
     ...o,
