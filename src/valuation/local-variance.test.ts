@@ -149,6 +149,15 @@ describe('local variance stored with the snapshot', () => {
       lines.push(
         `odd,FR,sale,apartment,2023-05-15,${String(odd)},50,${lat ?? ''},${lon ?? ''},75005`,
       );
+      // The block's first flat advertised three times more (same point, size and price): one
+      // listing, so the reference below leaves the copies out. The odd sale at that point, at
+      // another price, is another flat.
+      const firstSale = (lines[1] ?? '').split(',');
+      for (const month of ['10', '11', '12']) {
+        firstSale[0] = `copy-${month}`;
+        firstSale[4] = `2023-${month}-01`;
+        lines.push(firstSale.join(','));
+      }
       const csv = path.join(dir, 'offers.csv');
       fs.writeFileSync(csv, `${lines.join('\n')}\n`);
       const dataDir = path.join(dir, 'data');

@@ -73,15 +73,18 @@ const CELLS: Record<CellKind, { columns: string; filter: string }> = {
 };
 
 /**
- * A listing advertised again (same street and house key, type, living area, rooms, floor and
- * price) counts once in the street and building moments, as among the comparables
- * (comparables.ts `distinctListings`): its copies would make single offers within a building
- * look closer than they are. In a street, offers without a house number alike in every figure
- * are taken for one listing too, as in the street search.
+ * A listing advertised again counts once, as among the comparables (comparables.ts
+ * `distinctListings`): its copies would make single offers look closer to their neighbours than
+ * they are, and weigh one flat as many. A copy has the listing's point — its coordinates, or in
+ * the street and building moments its street and house key (in a street, offers without a house
+ * number alike in every figure are taken for one listing, as in the street search) — and its
+ * type, living area, rooms, floor and price; the latest is kept.
  */
-const RELISTED_ONCE = `qualify row_number() over (partition by country_code,
-  deal_type, division_level100, street_key, house_key, property_type, living_area,
-  number_of_rooms, floor_number, ${PRICE_OF_ROW_SQL} order by start_date desc, id) = 1`;
+function relistedOnce(point: string): string {
+  return `qualify row_number() over (partition by country_code, deal_type, division_level100,
+  ${point}, property_type, living_area, number_of_rooms, floor_number, ${PRICE_OF_ROW_SQL}
+  order by start_date desc, id) = 1`;
+}
 
 /** The per-region moments over the offers that pass `where`, cells of the given kind. */
 export function momentsSql(where: string, kind: CellKind = 'grid'): string {
@@ -103,7 +106,7 @@ export function momentsSql(where: string, kind: CellKind = 'grid'): string {
         and living_area between ${String(AREA_LIMITS.min)} and ${String(AREA_LIMITS.max)}
         and ${cell.filter} and division_level100 is not null
         and (${where})
-      ${kind === 'grid' ? '' : RELISTED_ONCE}
+      ${relistedOnce(kind === 'grid' ? 'latitude, longitude' : 'street_key, house_key')}
     ), deviations as (
       select *, y - avg(y) over g as e, count(*) over g as group_size
       from base window g as (partition by country_code, deal_type, postcode, year, property_type, size_class)
