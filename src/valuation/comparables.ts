@@ -163,7 +163,12 @@ const METERS_PER_DEGREE = 111_320;
  * The comparables query. Its radius search is also answered from memory (place-tiles.ts
  * `nearestInTiles`, up to TILED_RADIUS_METERS): a filter or order changed here changes there.
  */
-function querySql(deal: DealType, step: SearchStep, region: RegionKind): string {
+function querySql(
+  deal: DealType,
+  step: SearchStep,
+  region: RegionKind,
+  nearestFirst: boolean,
+): string {
   const price = PRICE_COLUMN[deal];
   const inRegion = ` and ${REGION_FILTER_SQL[region]}`;
   const where =
@@ -172,11 +177,15 @@ function querySql(deal: DealType, step: SearchStep, region: RegionKind): string 
       : step.area.kind === 'street'
         ? 'division_level100 = $division and street_key = $street'
         : `${step.area.column} = $division`;
+  // Products, as place-tiles.ts computes them; offers at the same distance by their row.
+  const distance =
+    '(latitude - $lat) * (latitude - $lat) + ((longitude - $lon) * $coslat) * ((longitude - $lon) * $coslat)';
   const order =
     step.area.kind === 'radius'
-      ? // Products, as place-tiles.ts computes them; offers at the same distance by their row.
-        '(latitude - $lat) * (latitude - $lat) + ((longitude - $lon) * $coslat) * ((longitude - $lon) * $coslat), rowid'
-      : 'start_date desc, id';
+      ? `${distance}, rowid`
+      : nearestFirst
+        ? `${distance} nulls last, start_date desc, id`
+        : 'start_date desc, id';
   // Radius searches read the copy of the offers ordered by place (see PLACE_INDEX_SQL).
   const table = step.area.kind === 'radius' ? 'offers_by_place' : 'offers';
   return `
@@ -252,6 +261,10 @@ export async function findComparables(
   const { latitude: lat, longitude: lon } = property;
   const coslat = Math.cos((lat * Math.PI) / 180);
   const region = regionOf(postcode);
+  // A property at a point takes a division's nearest offers, not its newest: past 5 km the
+  // municipality or district is searched because offers are few, and its offers 50 km away say
+  // little about the place.
+  const nearestFirst = step.area.kind === 'division' && property.locationPrecision === 'exact';
   let box: { lat0: number; lat1: number; lon0: number; lon1: number } | undefined;
   if (step.area.kind === 'radius') {
     const dLat = step.area.meters / METERS_PER_DEGREE;
@@ -267,6 +280,7 @@ export async function findComparables(
       column === 'division_level100'
         ? postcode.id
         : ((column === 'division_level8' ? postcode.level8 : postcode.level6) ?? '');
+    if (nearestFirst) Object.assign(params, { lat, lon, coslat });
   }
   const tiled =
     box && options.tiles !== false
@@ -284,7 +298,7 @@ export async function findComparables(
         })
       : undefined;
   if (tiled) return tiled.map((o) => comparableOf(o, lat, lon));
-  const rows = await queryPrepared(db, querySql(deal, step, region.kind), params);
+  const rows = await queryPrepared(db, querySql(deal, step, region.kind, nearestFirst), params);
   return rows.map((r) => ({
     ...comparableOf(placedOfRow(r), lat, lon),
     ...(step.area.kind === 'street' ? { house: textOrNull(r.house_key) } : {}),

@@ -175,6 +175,26 @@ function insufficient(property: PropertyToValue, deal: DealType): InsufficientDa
   );
 }
 
+/** The widest radius searched before a division (comparables.ts `searchPlan`). */
+const KERNEL_FLOOR_METERS = 5000;
+
+/**
+ * The distance scale of a division's comparables (a property at a point searched past 5 km): the
+ * distance of the ENOUGH_COMPARABLES-th nearest, the radius a search would have needed. Null
+ * where the comparables have no coordinates: then they weigh alike.
+ */
+export function kernelMeters(found: readonly Comparable[]): number | null {
+  const distances = found
+    .map((c) => c.distance)
+    .filter((d): d is number => d !== null)
+    .sort((a, b) => a - b);
+  if (distances.length === 0) return null;
+  return Math.max(
+    KERNEL_FLOOR_METERS,
+    distances[Math.min(ENOUGH_COMPARABLES, distances.length) - 1] ?? 0,
+  );
+}
+
 /** Values the property for one deal type: the comparables of the narrowest step with enough. */
 export async function estimateDeal(
   db: DuckDBConnection,
@@ -224,10 +244,14 @@ export async function estimateDeal(
   if (!best) throw insufficient(property, deal);
 
   const radius = best.step.area.kind === 'radius' ? best.step.area.meters : null;
+  // A property known only by its postcode is placed at its centroid: distances from there say
+  // little, and its division's comparables weigh alike.
+  const kernel =
+    radius ?? (property.locationPrecision === 'exact' ? kernelMeters(best.found) : null);
   const local = await localVariation(db, cache, property.countryCode, postcode, deal);
   const adjustToProperty = (found: readonly Comparable[], within: number | null) =>
     adjust(found, subject, model, targetMonth, within, postcode.id);
-  const central = centralEstimate(adjustToProperty(best.found, radius), local.localSd);
+  const central = centralEstimate(adjustToProperty(best.found, kernel), local.localSd);
   const address = await addressEffects({
     db,
     cache,
