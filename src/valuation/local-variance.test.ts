@@ -15,6 +15,7 @@ import {
   localVariance,
   MAX_LOCAL_SD,
   MIN_LOCAL_SD,
+  POOLED,
   type CellMoments,
 } from './local-variance.js';
 import { snapshotCache } from './snapshot-cache.js';
@@ -109,7 +110,7 @@ describe('localVariance', () => {
 });
 
 describe('local variance stored with the snapshot', () => {
-  it('matches the estimate from the offers as placed in cells, stored and computed alike', async () => {
+  it('matches the estimate from the offers as placed in cells, stored and computed alike, and lends its spread to a thin region', async () => {
     const dir = tempDir();
     try {
       // Sales in 30 blocks of one Paris postcode, one size class, one year: each block has its
@@ -158,6 +159,12 @@ describe('local variance stored with the snapshot', () => {
         firstSale[4] = `2023-${month}-01`;
         lines.push(firstSale.join(','));
       }
+      // Three sales in Hendaye (another département), each at its own point: too few for the
+      // region to measure anything, so it borrows the single-offer spread of its country.
+      for (const [k, lon] of [-1.77, -1.76, -1.75].entries())
+        lines.push(
+          `h${String(k)},FR,sale,apartment,2023-06-15,250000,50,43.358,${String(lon)},64700`,
+        );
       const csv = path.join(dir, 'offers.csv');
       fs.writeFileSync(csv, `${lines.join('\n')}\n`);
       const dataDir = path.join(dir, 'data');
@@ -187,12 +194,15 @@ describe('local variance stored with the snapshot', () => {
       const expectedSpread = 1.4826 * middle;
       const expectedSd = Math.min(MAX_LOCAL_SD, Math.max(MIN_LOCAL_SD, Math.sqrt(expected)));
 
-      /** τ and the single-offer spread the model reads for the postcode's region. */
-      const expectVariation = async (db: DuckDBConnection) => {
+      /** τ and the single-offer spread the model reads for a postcode's region. */
+      const variation = async (db: DuckDBConnection, code: string) => {
         const cache = await snapshotCache(db);
-        const postcode = cache.places.get('FR')?.get('75005');
+        const postcode = cache.places.get('FR')?.get(code);
         if (!postcode) throw new Error('no postcode');
-        const local = await localVariation(db, cache, 'FR', postcode, 'sale');
+        return localVariation(db, cache, 'FR', postcode, 'sale');
+      };
+      const expectVariation = async (db: DuckDBConnection) => {
+        const local = await variation(db, '75005');
         expect(local.localSd).toBeCloseTo(expectedSd, 9);
         expect(local.saleSpread).toBeCloseTo(expectedSpread, 9);
       };
@@ -202,14 +212,23 @@ describe('local variance stored with the snapshot', () => {
       const instance = await openDuck(file, { readOnly: true });
       const db = await instance.connect();
       try {
-        const rows = await queryRows(db, `select * from ${LOCAL_VARIANCE_TABLE}`);
-        expect(rows).toHaveLength(1);
+        const rows = await queryRows(
+          db,
+          `select * from ${LOCAL_VARIANCE_TABLE} order by region_kind = '${POOLED}'`,
+        );
+        // Paris's region, and the country's pooled row; Hendaye's sales have no group of 5 to
+        // be measured against, so neither holds them.
+        expect(rows.map((r) => r.region_kind)).toEqual(['level6', POOLED]);
         const stored = momentsOfRow(rows[0] ?? {});
         expect(stored.offers).toBe(all.length);
         expect(stored.cells).toBe(30);
         expect(localVariance(stored)).toBeCloseTo(expected, 9);
         expect(stored.saleSpread).toBeCloseTo(expectedSpread, 9);
+        expect(momentsOfRow(rows[1] ?? {})).toEqual(stored);
         await expectVariation(db);
+        const thin = await variation(db, '64700');
+        expect(thin.localSd).toBe(MIN_LOCAL_SD);
+        expect(thin.saleSpread).toBeCloseTo(expectedSpread, 9);
       } finally {
         db.closeSync();
         instance.closeSync();
@@ -227,6 +246,8 @@ describe('local variance stored with the snapshot', () => {
       const db2 = await old.connect();
       try {
         await expectVariation(db2);
+        // Without the table there is no pooled row: the thin region has no spread.
+        expect((await variation(db2, '64700')).saleSpread).toBeUndefined();
       } finally {
         db2.closeSync();
         old.closeSync();

@@ -121,16 +121,35 @@ export function momentsSql(where: string, kind: CellKind = 'grid'): string {
       from kept group by country_code, deal_type, region_kind, region, ${cell.columns}
     ), spreads as (
       -- A deviation from its cell's own mean is short by √((n − 1) / n) on average.
-      select country_code, deal_type, region_kind, region,
-        1.4826 * median(abs(deviation) * sqrt(cell_size / (cell_size - 1))) as sale_spread
+      select country_code, deal_type, region_kind, region, ${SALE_SPREAD} as sale_spread
       from kept where cell_size >= 2 group by country_code, deal_type, region_kind, region
     )
-    select country_code, deal_type, region_kind, region, sum(n)::bigint as offers,
-      count(*)::bigint as cells, sum(within) as within, sum(n * mean) as sum_mean,
-      sum(n * mean * mean) as sum_mean2, sum(n * n) as sum_n2, any_value(sale_spread) as sale_spread
+    select country_code, deal_type, region_kind, region, ${MOMENTS}
     from cells left join spreads using (country_code, deal_type, region_kind, region)
-    group by country_code, deal_type, region_kind, region`;
+    group by country_code, deal_type, region_kind, region
+    ${kind === 'grid' ? POOLED_ROWS : ''}`;
 }
+
+/** The region kind of a country's pooled row (never a region's kind: model-sums.ts). */
+export const POOLED = 'pooled';
+
+const SALE_SPREAD = '1.4826 * median(abs(deviation) * sqrt(cell_size / (cell_size - 1)))';
+const MOMENTS = `sum(n)::bigint as offers, count(*)::bigint as cells, sum(within) as within,
+  sum(n * mean) as sum_mean, sum(n * mean * mean) as sum_mean2, sum(n * n) as sum_n2,
+  any_value(sale_spread) as sale_spread`;
+
+/**
+ * One more row per country and deal type (region kind POOLED): the moments and single-offer
+ * spread of all its regions' cells together, for regions too thin to measure their own.
+ */
+const POOLED_ROWS = `
+    union all
+    select country_code, deal_type, '${POOLED}' as region_kind, '' as region, ${MOMENTS}
+    from cells left join (
+      select country_code, deal_type, ${SALE_SPREAD} as sale_spread
+      from kept where cell_size >= 2 group by country_code, deal_type
+    ) using (country_code, deal_type)
+    group by country_code, deal_type`;
 
 /** Run when a snapshot is built: the moments of every region, one row each. */
 export const LOCAL_VARIANCE_SQL = `
@@ -183,12 +202,27 @@ export interface LocalVariation {
   saleSpread: number | undefined;
 }
 
-export function localVariationOf(moments: CellMoments | undefined): LocalVariation {
-  const enough = moments !== undefined && moments.offers - moments.cells >= MIN_WITHIN_DF;
+/**
+ * τ from the region's moments; the single-offer spread from them where they measure it, else
+ * from the country's pooled cells. The spread is the floor of a range against one observed
+ * price (estimate.ts): a thin region (a few sales a year in a rural département) has too few
+ * offers sharing a cell to measure it, and without it Paris ranges held the truth 51–58% of
+ * the time instead of 63–66%. τ stays at its floor there: how far a place may differ from its
+ * postcode is a region's own, and the shrinkage was calibrated with that floor.
+ */
+export function localVariationOf(
+  moments: CellMoments | undefined,
+  pooled?: CellMoments,
+): LocalVariation {
   return {
     localSd: localSdOf(moments),
-    saleSpread: enough && moments.saleSpread !== null ? moments.saleSpread : undefined,
+    saleSpread: measuredSpread(moments) ?? measuredSpread(pooled),
   };
+}
+
+function measuredSpread(moments: CellMoments | undefined): number | undefined {
+  const enough = moments !== undefined && moments.offers - moments.cells >= MIN_WITHIN_DF;
+  return enough && moments.saleSpread !== null ? moments.saleSpread : undefined;
 }
 
 /**
@@ -207,13 +241,17 @@ export function localVariation(
   const key = `local|${countryCode}|${region.kind}|${region.id}|${deal}`;
   return cachedRegional(cache, key, async () => {
     const params = { cc: countryCode, deal, kind: region.kind, region: region.id };
+    // A snapshot written before the table existed has no pooled row: the region's alone.
     const sql = (await hasTable(db, LOCAL_VARIANCE_TABLE))
-      ? `select * from ${LOCAL_VARIANCE_TABLE} where ${KEY_FILTER}`
+      ? `select * from ${LOCAL_VARIANCE_TABLE} where (${KEY_FILTER})
+           or (country_code = $cc and deal_type = $deal and region_kind = '${POOLED}')`
       : `select * from (${momentsSql(
           `country_code = $cc and deal_type = $deal and ${REGION_FILTER_SQL[region.kind]}`,
         )}) where region_kind = $kind`;
-    const row = (await queryPrepared(db, sql, params))[0];
-    return localVariationOf(row && momentsOfRow(row));
+    const rows = await queryPrepared(db, sql, params);
+    const own = rows.find((r) => r.region_kind !== POOLED);
+    const pooled = rows.find((r) => r.region_kind === POOLED);
+    return localVariationOf(own && momentsOfRow(own), pooled && momentsOfRow(pooled));
   });
 }
 
