@@ -13,7 +13,8 @@ import { kernelMeters } from './value-property.js';
 /**
  * A district searched past 5 km (the département of Pyrénées-Atlantiques): 12 older
  * sales in Saint-Jean-de-Luz, about 9 km from the property in Hendaye, and 300 newer ones in
- * Bayonne, about 25 km away. A query answers at most 300 rows.
+ * Bayonne, about 25 km away, and 5 there without coordinates. A query answers at most 300
+ * rows.
  */
 const HEADER = [
   ...OFFER_KEY_COLUMNS,
@@ -48,6 +49,20 @@ const FAR = Array.from({ length: 300 }, (_, i) => [
   -1.4748 + 0.0002 * Math.floor(i / 20),
 ]);
 
+/** Five sales in Bayonne without coordinates, the newest of all. */
+const UNPLACED = Array.from({ length: 5 }, (_, i) => [
+  `unplaced-${String(i)}`,
+  'FR',
+  'sale',
+  'apartment',
+  '2026-09-30',
+  260_000,
+  60,
+  '64100',
+  '',
+  '',
+]);
+
 const hendaye = (locationPrecision: 'exact' | 'postcode'): PropertyToValue => ({
   countryCode: 'FR',
   propertyType: 'apartment',
@@ -62,7 +77,7 @@ let instance: DuckDBInstance;
 let db: DuckDBConnection;
 beforeAll(async () => {
   const dataDir = referenceDataDir();
-  const file = writeFile(tempDir(), 'offers.csv', csv(HEADER, [...NEAR, ...FAR]));
+  const file = writeFile(tempDir(), 'offers.csv', csv(HEADER, [...NEAR, ...FAR, ...UNPLACED]));
   await importFile(dataDir, 'offers', file, { today: '2026-11-01' });
   const snapshot = currentSnapshot(marketPaths(dataDir));
   if (!snapshot) throw new Error('no snapshot');
@@ -95,13 +110,17 @@ describe('a division searched for a property at a point', () => {
     const first = found.slice(0, 12).map((c) => c.distance ?? Infinity);
     expect(Math.max(...first)).toBeLessThan(12_000);
     expect(Math.min(...found.slice(12).map((c) => c.distance ?? 0))).toBeGreaterThan(20_000);
+    // Offers without coordinates come last: past the 300 rows here.
+    expect(found.every((c) => c.distance !== null)).toBe(true);
   });
 
   it('gives its newest offers for a property known by its postcode', async () => {
     const found = await district(hendaye('postcode'));
     expect(found).toHaveLength(300);
-    // The 300 newer sales of Bayonne fill the answer; the older ones nearby are not in it.
+    // The newest sales of Bayonne fill the answer, those without coordinates first; the older
+    // ones nearby are not in it.
     expect(found.every((c) => c.month >= 2026 * 12)).toBe(true);
+    expect(found.slice(0, 5).every((c) => c.distance === null)).toBe(true);
   });
 });
 

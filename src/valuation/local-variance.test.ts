@@ -11,6 +11,7 @@ import {
   LOCAL_VARIANCE_TABLE,
   localSdOf,
   localVariation,
+  localVariationOf,
   momentsOfRow,
   localVariance,
   MAX_LOCAL_SD,
@@ -64,6 +65,7 @@ function momentsOf(cells: number[][]): CellMoments {
     sumMean2: cells.reduce((s, cell, i) => s + cell.length * (means[i] ?? 0) ** 2, 0),
     sumN2: cells.reduce((s, cell) => s + cell.length ** 2, 0),
     saleSpread: null,
+    spreadDf: null,
   };
 }
 
@@ -106,6 +108,39 @@ describe('localVariance', () => {
     const mid = localSdOf(momentsOf(simulatedCells(0.1, 7)));
     expect(mid).toBeGreaterThan(MIN_LOCAL_SD);
     expect(mid).toBeLessThan(MAX_LOCAL_SD);
+  });
+});
+
+describe('localVariationOf', () => {
+  const moments = (offers: number, cells: number, saleSpread: number | null): CellMoments => ({
+    offers,
+    cells,
+    within: 0,
+    sumMean: 0,
+    sumMean2: 0,
+    sumN2: offers,
+    saleSpread,
+    spreadDf: null,
+  });
+  const pooled = { ...moments(500, 100, 0.25), spreadDf: 400 };
+
+  it("takes the region's own spread where 30 within-cell degrees of freedom measure it", () => {
+    expect(localVariationOf({ ...moments(0, 0, 0.12), spreadDf: 30 }, pooled).saleSpread).toBe(
+      0.12,
+    );
+    // A snapshot written before the spread's own degrees of freedom were stored: τ's cells.
+    expect(localVariationOf(moments(60, 30, 0.12), pooled).saleSpread).toBe(0.12);
+  });
+
+  it("takes the country's pooled spread below that, and none where neither measures one", () => {
+    expect(localVariationOf({ ...moments(0, 0, 0.12), spreadDf: 29 }, pooled).saleSpread).toBe(
+      0.25,
+    );
+    expect(localVariationOf(undefined, pooled).saleSpread).toBe(0.25);
+    expect(localVariationOf(moments(59, 30, 0.12), { ...pooled, spreadDf: 29 }).saleSpread).toBe(
+      undefined,
+    );
+    expect(localVariationOf(undefined, pooled).localSd).toBe(MIN_LOCAL_SD);
   });
 });
 

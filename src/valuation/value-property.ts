@@ -99,7 +99,8 @@ function adjust(
         : c.y - from - level - fit.beta.reduce((sum, b, i) => sum + b * (c.x[i] ?? 0), 0);
     const age = Math.max(0, targetMonth - c.month);
     let weight = Math.exp(-age / 36);
-    if (radius !== null && c.distance !== null) weight /= 1 + (c.distance / (radius / 2)) ** 2;
+    // An offer without coordinates (a division's, never a radius's) weighs as one at the edge.
+    if (radius !== null) weight /= 1 + ((c.distance ?? radius) / (radius / 2)) ** 2;
     return target === undefined || residual === undefined
       ? { y, weight }
       : { y, weight, model: y - residual };
