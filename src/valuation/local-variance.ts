@@ -182,7 +182,10 @@ const pooledRows = (cellColumns: string) => `
     ) using (country_code, deal_type)
     group by country_code, deal_type`;
 
-/** Run when a snapshot is built: the moments of every region, one row each. */
+/**
+ * Run when a snapshot is built: the moments of every region, one row each, and each country's
+ * pooled row.
+ */
 export const LOCAL_VARIANCE_SQL = `
   create table ${LOCAL_VARIANCE_TABLE} as ${momentsSql('true')}
   order by country_code, deal_type, region_kind, region;`;
