@@ -95,7 +95,7 @@ describe('fitRegionalModel', () => {
     const effect = (m: number) => model.fit.months.find((e) => e.month === m)?.effect ?? NaN;
     // The month effects are the months' mean log prices (all features 0): month 112, with 80%
     // of its offers in P, lies 0.3 above the others (taking it net of the postcode levels made
-    // real valuations worse: README "Backtest").
+    // real valuations worse: docs/valuation-measurements.md).
     expect(effect(112) - effect(111)).toBeCloseTo(0.3, 9);
     expect(effect(111)).toBeCloseTo(1.1, 9);
     // Around the months' means P's residuals are +0.4 in months 100–111 and +0.1 in month 112,

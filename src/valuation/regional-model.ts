@@ -72,7 +72,7 @@ const otherDeal = (deal: DealType): DealType => (deal === 'sale' ? 'rent' : 'sal
  * The month effects are the region's as its offers give them. Taking them net of the postcode
  * levels of each month's offers (so that a month whose offers happen to lie in dear postcodes
  * does not look like a price rise) made valuations worse on real sales and no better on the
- * demo market (README "Backtest"), and was removed.
+ * demo market (docs/valuation-measurements.md), and was removed.
  */
 export async function fitRegionalModel(
   source: RegionalSource,
