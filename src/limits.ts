@@ -142,6 +142,9 @@ export const limits = {
     countryReachKm: 30,
     pageSize: 100,
     defaultPageSize: 20,
+    /** A merge patch is written only onto the body it merged onto; when another write came
+     * first it is merged again, this many times in all, then refused (`409`). */
+    patchAttempts: 5,
   },
   /** Property tracker: offers and building projects listed at most (all are counted), radius. */
   tracker: {

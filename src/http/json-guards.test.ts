@@ -27,6 +27,17 @@ describe('jsonGuardError', () => {
     expect(jsonGuardError({ a: 'fine', b: [1, null, true] })).toBeUndefined();
   });
 
+  it('refuses half of a character (a lone surrogate) but keeps whole pairs', () => {
+    expect(jsonGuardError({ title: 'Flat \ud83d' })).toEqual({
+      path: '/title',
+      message: 'must not contain a lone UTF-16 surrogate (half of a character)',
+    });
+    expect(jsonGuardError({ title: '\ude00 after' })?.path).toBe('/title');
+    expect(jsonGuardError({ title: 'two halves \ude00\ud83d' })?.path).toBe('/title');
+    expect(jsonGuardError({ ['k\ud83d']: 1 })?.message).toMatch(/name with a lone/);
+    expect(jsonGuardError({ title: 'Flat \ud83d\ude00 – Gäste' })).toBeUndefined();
+  });
+
   it('refuses more values than the limit before validation has to list them', () => {
     const keys = (n: number) =>
       Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${String(i)}`, i]));

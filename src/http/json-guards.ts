@@ -10,11 +10,25 @@ const isPlainContainer = (value: unknown): value is Record<string, unknown> | un
     value !== null &&
     Object.getPrototypeOf(value) === Object.prototype);
 
+/** A UTF-16 surrogate without its pair: JSON's `\\ud83d` escape can make one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * What a text of a request cannot hold, or undefined. U+0000: PostgreSQL cannot store it in text
+ * and SQLite would; refused on both, so both answer alike. A lone surrogate is no character:
+ * SQLite and PostgreSQL store it as different replacement characters, and a PDF writer that
+ * encodes the text as UTF-8 fails on it.
+ */
+function textError(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'the character U+0000';
+  if (LONE_SURROGATE.test(text)) return 'a lone UTF-16 surrogate (half of a character)';
+  return undefined;
+}
+
 /**
  * The first thing about `value` (a parsed JSON body, a query or path parameters) that no route
  * accepts, or undefined: nesting deeper than `limits.jsonDepth` (code that walks a value
- * recursively, such as a merge patch, would exhaust the stack) or a string with U+0000 (which
- * PostgreSQL cannot store in text, and SQLite would; refused on both, so both answer alike), or
+ * recursively, such as a merge patch, would exhaust the stack) or a text `textError` refuses, or
  * more than `limits.jsonValues` values (validation collects an error per unknown property or
  * bad item, and would spend a long time on a body of tens of thousands of them).
  * Walked without recursion, and only as deep as the limit.
@@ -41,9 +55,8 @@ export function jsonGuardError(value: unknown): FieldError | undefined {
       return { path: '', message: `has more than ${String(limits.jsonValues)} values` };
     }
     if (typeof next.value === 'string') {
-      if (next.value.includes('\u0000')) {
-        return { path: pointerOf(next), message: 'must not contain the character U+0000' };
-      }
+      const error = textError(next.value);
+      if (error) return { path: pointerOf(next), message: `must not contain ${error}` };
       continue;
     }
     if (!isPlainContainer(next.value)) continue;
@@ -54,12 +67,8 @@ export function jsonGuardError(value: unknown): FieldError | undefined {
       };
     }
     for (const [key, child] of Object.entries(next.value)) {
-      if (key.includes('\u0000')) {
-        return {
-          path: pointerOf(next),
-          message: 'must not have a name with the character U+0000',
-        };
-      }
+      const error = textError(key);
+      if (error) return { path: pointerOf(next), message: `must not have a name with ${error}` };
       stack.push({ value: child, parent: next, key, depth: next.depth + 1 });
     }
   }
@@ -83,7 +92,7 @@ function checkRequest(request: FastifyRequest): void {
   }
 }
 
-/** Refuses, before validation, request values too deep or with U+0000 (`jsonGuardError`). */
+/** Refuses, before validation, request values too deep or with a text no store keeps (`jsonGuardError`). */
 export function registerJsonGuards(app: FastifyInstance): void {
   app.addHook('preValidation', checkHook(checkRequest));
 }

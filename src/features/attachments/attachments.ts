@@ -8,13 +8,13 @@ import { limits } from '../../limits.js';
 import type { AttachmentFacts } from '../../pdf/image-inspection.js';
 import { PdfRefusal } from '../../pdf/pdf-inspection.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
+import { lockDossier } from '../dossiers/store.js';
 import type { FormUpload } from '../covers/upload.js';
 import type { AttachmentCreated, AttachmentItem, AttachmentList } from './schemas.js';
 import {
   deleteAttachment,
   findAttachmentDownload,
   insertAttachment,
-  lockDossier,
   selectAttachments,
   type AttachmentDownload,
 } from './store.js';

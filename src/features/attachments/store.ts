@@ -24,20 +24,6 @@ export function selectAttachments(
     .execute();
 }
 
-/**
- * Locks the dossier's row until the transaction ends, so that concurrent uploads cannot both
- * pass the per-dossier cap; false when the dossier is gone (or not the viewer's organization's).
- */
-export async function lockDossier(trx: Db, viewer: Viewer, dossierId: string): Promise<boolean> {
-  const result = await trx
-    .updateTable('dossiers')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', dossierId)
-    .where('organization_id', '=', viewer.organizationId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
 export async function insertAttachment(
   trx: Db,
   row: AttachmentRow,

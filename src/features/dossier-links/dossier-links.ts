@@ -7,6 +7,7 @@ import { invalidField } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
+import { lockDossier } from '../dossiers/store.js';
 import type { CreatedLink, CreateLinkRequest, DossierLink } from './schemas.js';
 import { countLinks, insertLink, listLinks, revokeLink } from './store.js';
 
@@ -30,21 +31,26 @@ export async function createLink(
   if (request.countryCode !== undefined && request.countryCode !== dossier.countryCode) {
     throw invalidField('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
   }
-  if ((await countLinks(deps.db, dossier.id)) >= limits.dossierLinks.perDossier) {
-    throw new AppError(
-      'conflict',
-      `A dossier may have at most ${String(limits.dossierLinks.perDossier)} links`,
-    );
-  }
   const secret = randomBytes(limits.dossierLinks.tokenBytes).toString('base64url');
   const now = deps.now();
   const expiresAt = new Date(now.getTime() + request.daysToLive * DAY_MS).toISOString();
-  const id = await insertLink(deps.db, caller, {
-    dossierId: dossier.id,
-    tokenHash: hashToken(secret),
-    locale: request.locale,
-    createdAt: now.toISOString(),
-    expiresAt,
+  // The dossier's row lock makes the count and the insert one step: concurrent creations cannot
+  // both pass the cap, and a concurrent delete either comes first (404) or waits.
+  const id = await deps.db.transaction().execute(async (trx) => {
+    if (!(await lockDossier(trx, caller, dossier.id))) throw notFound('Dossier');
+    if ((await countLinks(trx, dossier.id)) >= limits.dossierLinks.perDossier) {
+      throw new AppError(
+        'conflict',
+        `A dossier may have at most ${String(limits.dossierLinks.perDossier)} links`,
+      );
+    }
+    return insertLink(trx, caller, {
+      dossierId: dossier.id,
+      tokenHash: hashToken(secret),
+      locale: request.locale,
+      createdAt: now.toISOString(),
+      expiresAt,
+    });
   });
   return { id, url: `${deps.publicBaseUrl}${PAGE_PATH}/${secret}`, expiresAt };
 }

@@ -5,6 +5,7 @@ import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
+import { limits } from '../../limits.js';
 
 const BASE = '/api/v1/dossiers/links';
 const DAY = 86_400_000;
@@ -116,6 +117,44 @@ describeBackends('dossier sharing links', (backend) => {
       token: world.adminB.token,
     });
     expect(foreignList.json()).toEqual({ items: [] });
+  });
+
+  it(`keeps at most ${String(limits.dossierLinks.perDossier)} links of a dossier, also when asked at once`, async () => {
+    const id = await createDossier(world);
+    const max = limits.dossierLinks.perDossier;
+    for (let i = 0; i < max - 3; i++) expect((await share({ dossierId: id })).statusCode).toBe(201);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => share({ dossierId: id })));
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
+    const listed = await call(world.app, {
+      method: 'GET',
+      url: `${BASE}?dossierId=${id}`,
+      token: world.memberA.token,
+    });
+    expect(listed.json<{ items: unknown[] }>().items).toHaveLength(max);
+  });
+
+  it('answers a link asked while its dossier is deleted with 201 or 404, never an error', async () => {
+    for (let round = 0; round < 6; round++) {
+      const id = await createDossier(world);
+      const [shared, deleted] = await Promise.all([
+        share({ dossierId: id }),
+        call(world.app, {
+          method: 'DELETE',
+          url: `/api/v1/dossiers/${id}`,
+          token: world.memberA.token,
+        }),
+      ]);
+      expect([201, 404]).toContain(shared.statusCode);
+      expect(deleted.statusCode).toBe(204);
+      // Whichever came first, nothing of the dossier is left.
+      const rows = await world.stores.accounts.db
+        .selectFrom('dossier_links')
+        .select('id')
+        .where('dossier_id', '=', id)
+        .execute();
+      expect(rows).toEqual([]);
+    }
   });
 
   it('a link goes with its dossier', async () => {

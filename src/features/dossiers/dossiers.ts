@@ -1,13 +1,15 @@
 import type { ServiceDeps } from '../../app-context.js';
 import type { AccountDb } from '../../accounts/database.js';
-import { notFound } from '../../http/problem.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier, DossierContent } from './dossier.js';
 import { mergePatch } from './merge-patch.js';
 import type { DossierRead } from './schemas.js';
+import { AppError, notFound } from '../../http/problem.js';
+import { limits } from '../../limits.js';
 import {
   deleteDossier,
   findDossier,
+  findStoredDossier,
   insertDossier,
   listDossiers,
   replaceDossier,
@@ -87,6 +89,12 @@ function movesPoint(patch: Record<string, unknown>): boolean {
  * Applies a JSON merge patch to the dossier as it reads (RFC 7396) and validates the result as
  * a whole body. A patch that sets or removes the coordinates without naming `precision` drops
  * the old precision: new coordinates are exact, removed ones fall back to the postcode.
+ *
+ * The result is written only onto the body it was merged onto: two patches of one dossier at
+ * once (one changing the title, the other the price) would otherwise each write back the other's
+ * old values, and one change would be lost. A patch that finds the body changed meanwhile is
+ * merged again onto the new one, up to `limits.dossiers.patchAttempts` times, then refused as a
+ * conflict.
  */
 export async function patchDossier(
   deps: DossierDeps,
@@ -94,14 +102,20 @@ export async function patchDossier(
   id: string,
   patch: Record<string, unknown>,
 ): Promise<void> {
-  const dossier = await visibleDossier(deps.db, caller, id);
-  const current: DossierContent = structuredClone(dossier.content);
-  if (movesPoint(patch)) Reflect.deleteProperty(current.property.location, 'precision');
-  const merged = checkMergedBody(mergePatch(current, patch));
-  const { countryCode, content } = await resolve(deps, merged);
-  if (!(await replaceDossier(deps.db, caller, id, content, countryCode, deps.now()))) {
-    throw missing();
+  for (let attempt = 0; attempt < limits.dossiers.patchAttempts; attempt++) {
+    const stored = await findStoredDossier(deps.db, caller, id);
+    if (!stored) throw missing();
+    const current: DossierContent = structuredClone(stored.dossier.content);
+    if (movesPoint(patch)) Reflect.deleteProperty(current.property.location, 'precision');
+    const merged = checkMergedBody(mergePatch(current, patch));
+    const { countryCode, content } = await resolve(deps, merged);
+    const now = deps.now();
+    if (await replaceDossier(deps.db, caller, id, content, countryCode, now, stored.body)) return;
   }
+  throw new AppError(
+    'conflict',
+    'The dossier kept changing while this patch was applied; read it and try again',
+  );
 }
 
 export async function removeDossier(deps: DossierDeps, caller: Caller, id: string): Promise<void> {

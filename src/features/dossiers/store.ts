@@ -28,13 +28,42 @@ export async function findDossier(
   viewer: Viewer,
   id: string,
 ): Promise<Dossier | undefined> {
+  return (await findStoredDossier(db, viewer, id))?.dossier;
+}
+
+/** A dossier and its body as stored: what a patch merged onto, for `replaceDossier`'s check. */
+export async function findStoredDossier(
+  db: AccountDb,
+  viewer: Viewer,
+  id: string,
+): Promise<{ dossier: Dossier; body: string } | undefined> {
   const row = await db
     .selectFrom('dossiers')
     .selectAll()
     .where('id', '=', id)
     .where('organization_id', '=', viewer.organizationId)
     .executeTakeFirst();
-  return row && toDossier(row);
+  return row && { dossier: toDossier(row), body: row.body };
+}
+
+/**
+ * Locks the dossier's row until the transaction ends, so that concurrent writes that count or
+ * refer to it (attachments under their cap, sharing links) run one after the other and never
+ * outlive a concurrent delete; false when the dossier is gone (or not the viewer's
+ * organization's).
+ */
+export async function lockDossier(
+  trx: AccountDb,
+  viewer: Viewer,
+  dossierId: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('dossiers')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', dossierId)
+    .where('organization_id', '=', viewer.organizationId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** One page, newest first (ties by id, so pages never overlap), and the organization's total. */
@@ -105,7 +134,10 @@ export async function insertDossier(
   return id;
 }
 
-/** Replaces a dossier's content; false when it is gone (or not the viewer's organization's). */
+/**
+ * Replaces a dossier's content; false when it is gone (or not the viewer's organization's) or,
+ * given `ifBody`, when its stored body is no longer that one (another write came first).
+ */
 export async function replaceDossier(
   db: AccountDb,
   viewer: Viewer,
@@ -113,8 +145,9 @@ export async function replaceDossier(
   content: Dossier['content'],
   countryCode: CountryCode,
   now: Date,
+  ifBody?: string,
 ): Promise<boolean> {
-  const result = await db
+  let update = db
     .updateTable('dossiers')
     .set({
       body: JSON.stringify(content),
@@ -122,8 +155,9 @@ export async function replaceDossier(
       updated_at: now.toISOString(),
     })
     .where('id', '=', id)
-    .where('organization_id', '=', viewer.organizationId)
-    .executeTakeFirst();
+    .where('organization_id', '=', viewer.organizationId);
+  if (ifBody !== undefined) update = update.where('body', '=', ifBody);
+  const result = await update.executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
