@@ -283,6 +283,9 @@ export const limits = {
     maxSide: 20_000,
     /** Memory the JPEG decoder may use while checking an image. */
     decodeMemoryMb: 200,
+    /** Pixels on the longer side of a PNG's print version (src/pdf/print-version.ts), made at
+     * upload and shown by reports: a full A4 page's width at 300 dpi is about 2,480. */
+    printSide: 2400,
   },
   /** Downloads of stored files (covers, attachments). */
   downloads: {
@@ -303,8 +306,8 @@ export const limits = {
      * most 20 × 25 MiB) travel as buffers outside this heap. */
     workerHeapMb: 512,
     renderMs: 30_000,
-    /** Transparent PNGs made opaque for the page, kept per render worker by content, so a
-     * dossier's next reports skip the conversion; bounded so 20 large floor plans still fit. */
+    /** Print versions of PNGs stored without one (uploaded before uploads made them), kept per
+     * render worker by content, so a dossier's next reports skip the conversion. */
     printImageCacheBytes: 64 * 1024 * 1024,
   },
 } as const;

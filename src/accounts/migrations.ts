@@ -246,6 +246,14 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The print version of an attachment image (src/pdf/print-version.ts), made at upload: a
+  // transparent or very large PNG cost seconds to convert on every report.
+  '0008_attachment_prints': {
+    async up(db: Kysely<unknown>) {
+      const binary = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+      await db.schema.alterTable('attachment_files').addColumn('print_content', binary).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -94,6 +94,7 @@ async function storeAttachment(
       created_at: new Date().toISOString(),
     },
     bytes,
+    null,
   );
   return `/api/v1/dossiers/${dossierId}/attachments/${id}`;
 }

@@ -166,6 +166,8 @@ export interface AttachmentsTable {
 export interface AttachmentFilesTable {
   attachment_id: string;
   content: Uint8Array;
+  /** What reports show of a PNG pdfkit cannot embed as it is (src/pdf/print-version.ts). */
+  print_content: Uint8Array | null;
 }
 
 export type AttachmentRow = Selectable<AttachmentsTable>;

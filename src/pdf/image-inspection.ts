@@ -2,10 +2,15 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
+import { needsPrintVersion, printVersion } from './print-version.js';
 
-/** What the service keeps about an accepted attachment file. */
+/**
+ * What the service keeps about an accepted attachment file. `print`: the version of a PNG that
+ * reports show, where pdfkit could not embed the file as it is (src/pdf/print-version.ts).
+ */
 export type AttachmentFacts =
-  | { contentType: 'image/png' | 'image/jpeg'; width: number; height: number }
+  | { contentType: 'image/png'; width: number; height: number; print?: Uint8Array }
+  | { contentType: 'image/jpeg'; width: number; height: number }
   | { contentType: 'application/pdf'; pages: number };
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -91,12 +96,16 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
   if (contentType === 'image/png') {
     const size = pngSize(buffer);
     checkSize(size);
+    let pixels: PNG;
     try {
-      PNG.sync.read(buffer, { checkCRC: true });
+      pixels = PNG.sync.read(buffer, { checkCRC: true });
     } catch (error) {
       throw new PdfRefusal(`is not a readable PNG (${message(error)})`);
     }
-    return { contentType, ...size };
+    // Made once here, where the pixels are decoded anyway, rather than on every report.
+    return needsPrintVersion(buffer)
+      ? { contentType, ...size, print: printVersion(pixels) }
+      : { contentType, ...size };
   }
   if (contentType === 'image/jpeg') {
     const size = jpegSize(buffer);

@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { jpegBomb, makeJpeg, makePng, pngBomb } from '../../../test/helpers/images.js';
@@ -8,6 +9,7 @@ import { call, createWorld, type Member, type World } from '../../../test/helper
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { limits } from '../../limits.js';
 import type { AttachmentCreated, AttachmentList } from './schemas.js';
+import { selectAttachmentFiles } from './store.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -104,6 +106,45 @@ describeBackends('dossier attachments', (backend) => {
         'not_found',
       );
       expect((await list(world.memberA, dossier)).length).toBe(2);
+    });
+
+    it('keeps the print version reports show of a PNG that cannot be embedded as it is', async () => {
+      const dossier = await newDossier(world.memberA);
+      const wide = makePng(limits.attachments.printSide * 2, 4); // RGBA, twice the print side
+      const plain = PNG.sync.write(PNG.sync.read(makePng(16, 8)), { colorType: 2 });
+      const photo = makeJpeg(16, 8);
+      for (const data of [wide, plain, photo]) {
+        expect((await send(world.memberA, dossier, fileParts(data))).statusCode).toBe(201);
+      }
+      const rows = await world.stores.accounts.db
+        .selectFrom('attachments')
+        .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
+        .select(['attachments.size', 'attachment_files.print_content'])
+        .where('attachments.dossier_id', '=', dossier)
+        .orderBy('attachments.created_at')
+        .orderBy('attachments.size')
+        .execute();
+      const bySize = new Map(rows.map((r) => [r.size, r.print_content]));
+      const print = bySize.get(wide.length);
+      if (!print) throw new Error('no print version of the RGBA PNG');
+      const printed = PNG.sync.read(Buffer.from(print));
+      expect([printed.width, printed.height]).toEqual([limits.attachments.printSide, 2]);
+      expect(Buffer.from(print)[25]).toBe(2); // opaque RGB
+      expect(bySize.get(plain.length)).toBeNull();
+      expect(bySize.get(photo.length)).toBeNull();
+      // Reports read the print version, downloads the file as it was sent.
+      const files = await selectAttachmentFiles(world.stores.accounts.db, world.memberA, dossier);
+      const contents = files.map((f) => Buffer.from(f.content));
+      expect(contents.some((c) => c.equals(Buffer.from(print)))).toBe(true);
+      expect(contents.some((c) => c.equals(plain))).toBe(true);
+      expect(contents.some((c) => c.equals(wide))).toBe(false);
+      const [first] = (await list(world.memberA, dossier)).filter((i) => i.size === wide.length);
+      const download = await call(world.app, {
+        method: 'GET',
+        url: first?.url ?? '',
+        token: world.memberA.token,
+      });
+      expect(download.rawPayload.equals(wide)).toBe(true);
     });
 
     it('deletes the attachments, bytes included, with their dossier', async () => {

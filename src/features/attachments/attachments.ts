@@ -108,7 +108,9 @@ export async function addAttachment(
         `This dossier already has ${max} attachments, the most allowed; delete one first`,
       );
     }
-    await insertAttachment(trx, row, upload.bytes);
+    // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
+    const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
+    await insertAttachment(trx, row, upload.bytes, print);
   });
   const { id, type, title, content_type: contentType, size } = row;
   return { id, type, title, contentType, size, url: attachmentUrl(dossierId, id) };

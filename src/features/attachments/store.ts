@@ -28,9 +28,13 @@ export async function insertAttachment(
   trx: Db,
   row: AttachmentRow,
   content: Uint8Array,
+  printContent: Uint8Array | null,
 ): Promise<void> {
   await trx.insertInto('attachments').values(row).execute();
-  await trx.insertInto('attachment_files').values({ attachment_id: row.id, content }).execute();
+  await trx
+    .insertInto('attachment_files')
+    .values({ attachment_id: row.id, content, print_content: printContent })
+    .execute();
 }
 
 export interface AttachmentContent {
@@ -73,7 +77,10 @@ export async function findAttachmentDownload(
   return { row, bytes };
 }
 
-/** The bytes of all a dossier's attachments of some types, oldest first (for reports). */
+/**
+ * The bytes of all a dossier's attachments, oldest first, as reports show them: an image's
+ * print version where it has one.
+ */
 export async function selectAttachmentFiles(
   db: Db,
   viewer: Viewer,
@@ -83,7 +90,12 @@ export async function selectAttachmentFiles(
     .selectFrom('attachments')
     .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
     .selectAll('attachments')
-    .select('attachment_files.content')
+    .select((eb) =>
+      eb.fn
+        .coalesce('attachment_files.print_content', 'attachment_files.content')
+        .$castTo<Uint8Array>()
+        .as('content'),
+    )
     .where('attachments.dossier_id', '=', dossierId)
     .where('attachments.organization_id', '=', viewer.organizationId)
     .orderBy('attachments.created_at')

@@ -14,8 +14,8 @@ describe('printableImage', () => {
     const made = printableImage(png([255, 0, 0, 128, 0, 0, 255, 0, 0, 200, 0, 255]));
     expect(made[25]).toBe(2); // IHDR colour type: RGB without alpha
     const pixels = [...PNG.sync.read(made).data];
-    // Composited by hand: c·a/255 + 255·(1 − a/255), rounded down as pngjs does.
-    const over = (c: number, a: number) => Math.floor((c * a + 255 * (255 - a)) / 255);
+    // Composited by hand: c·a/255 + 255·(1 − a/255), rounded.
+    const over = (c: number, a: number) => Math.round((c * a + 255 * (255 - a)) / 255);
     // Read back as RGBA: every pixel opaque now.
     expect(pixels).toEqual([
       ...[255, over(0, 128), over(0, 128), 255],

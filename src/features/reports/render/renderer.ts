@@ -1,3 +1,4 @@
+import { AppError } from '../../../http/problem.js';
 import { limits } from '../../../limits.js';
 import { CappedWorker } from '../../../work/capped-worker.js';
 import type { ReportModel } from '../model.js';
@@ -22,7 +23,14 @@ export class ReportRenderer {
     errors: {
       closed: 'report renderer is closed',
       exited: 'report worker exited',
-      timedOut: () => new Error('report rendering took longer than its deadline'),
+      // A report's work is bounded (attachments' print versions are made at upload): past the
+      // deadline the machine is overloaded, which a later try may not find.
+      timedOut: () =>
+        new AppError(
+          'overloaded',
+          `The report took longer than ${String(limits.reports.renderMs / 1000)} s to render; try again later`,
+          { headers: { 'retry-after': '10' } },
+        ),
     },
   });
   private queue: Promise<unknown> = Promise.resolve();
