@@ -11,4 +11,10 @@ describe('downloads', () => {
         `filename*=UTF-8''R%C3%A9n%C3%A9%20%22best%22%20%281%29.pdf`,
     );
   });
+
+  it('never names a path: slashes and backslashes become underscores in both names', () => {
+    expect(contentDisposition('..\\..\\etc/passwd.pdf')).toBe(
+      `attachment; filename=".._.._etc_passwd.pdf"; filename*=UTF-8''.._.._etc_passwd.pdf`,
+    );
+  });
 });

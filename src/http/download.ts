@@ -4,11 +4,13 @@ import { limits } from '../limits.js';
 
 /**
  * `Content-Disposition` for a download named `title` (RFC 6266): an ASCII fallback for old
- * clients, and the exact name in UTF-8 for the others.
+ * clients, and the exact name in UTF-8 for the others. A name is never a path: slashes and
+ * backslashes (a title such as `..\..\etc/passwd`) become `_` in both.
  */
 export function contentDisposition(title: string): string {
-  const fallback = title.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const exact = encodeURIComponent(title).replace(
+  const name = title.replace(/[/\\]/g, '_');
+  const fallback = name.replace(/[^\x20-\x7e]|["%]/g, '_');
+  const exact = encodeURIComponent(name).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );

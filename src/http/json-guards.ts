@@ -84,7 +84,12 @@ const PARTS = [
 
 function checkRequest(request: FastifyRequest): void {
   for (const [property, part] of PARTS) {
-    const error = jsonGuardError(request[property]);
+    const value: unknown = request[property];
+    // Parsed path and query parameters are objects of the router's and the query parser's own
+    // kinds, not plain ones: their own values are what is checked.
+    const error = jsonGuardError(
+      property === 'body' || typeof value !== 'object' || value === null ? value : { ...value },
+    );
     if (!error) continue;
     throw new AppError('validation_failed', `${dottedPath(error.path, part)} ${error.message}`, {
       errors: [error],

@@ -87,6 +87,9 @@ describeBackends('administrative divisions API', (backend) => {
       ['/api/v1/administrative_divisions?latitude=100&longitude=1', '/latitude'],
       ['/api/v1/administrative_divisions?colour=red', '/colour'],
       ['/api/v1/administrative_divisions/AT/7/1010', '/level'],
+      // U+0000 in a path or query value, as in a body.
+      ['/api/v1/administrative_divisions/AT/100/a%00b', '/id'],
+      ['/api/v1/administrative_divisions?q=a%00b', '/q'],
     ];
     for (const [url, path] of cases) {
       const body = expectProblem(await get(url), 400, 'validation_failed');

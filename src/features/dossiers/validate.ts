@@ -21,6 +21,26 @@ function checkPropertyRules(property: DossierProperty, path: string): void {
 export type ResolvedProperty = Dossier['content']['property'];
 
 /**
+ * Refuses coordinates of a request that lie outside its country (`nearCountry`, within
+ * `limits.dossiers.countryReachKm`): a point abroad or at sea would otherwise be answered with
+ * the nearest postcode of the country, hundreds of kilometres away.
+ */
+export async function checkInCountry(
+  db: DuckDBConnection,
+  countryCode: CountryCode,
+  point: { latitude: number; longitude: number },
+  path: string,
+): Promise<void> {
+  const reach = limits.dossiers.countryReachKm;
+  if ((await nearCountry(db, countryCode, point, reach)) === false) {
+    throw invalidField(
+      path,
+      `lie outside ${countryCode}: no postcode of ${countryCode} is within ${String(reach)} km`,
+    );
+  }
+}
+
+/**
  * Gives the property its point: the coordinates given, or the centroid of its postcode (then
  * `precision` is `postcode`). `precision: 'postcode'` asks for the centroid even when
  * coordinates are present, so that a dossier read and written back stays postcode-precise.
@@ -41,15 +61,7 @@ export async function resolveProperty(
       : { ...property.location, address: { ...property.location.address, postCode } };
   property = { ...property, location };
   if (location.coordinates && location.precision !== 'postcode') {
-    if (
-      (await nearCountry(db, countryCode, location.coordinates, limits.dossiers.countryReachKm)) ===
-      false
-    ) {
-      throw invalidField(
-        `${path}/location/coordinates`,
-        `lie outside ${countryCode}: no postcode of ${countryCode} is within ${String(limits.dossiers.countryReachKm)} km`,
-      );
-    }
+    await checkInCountry(db, countryCode, location.coordinates, `${path}/location/coordinates`);
     return {
       ...property,
       location: { ...location, coordinates: location.coordinates, precision: 'coordinates' },

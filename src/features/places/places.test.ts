@@ -117,5 +117,16 @@ describe('POST /api/v1/indicators', () => {
       'dossierId is a dossier in AT, not DE',
     );
     expectProblem(await post({ dossierId }, world.memberB), 404, 'not_found');
+    // A point abroad or at sea would get the country's nearest postcode, far away.
+    for (const far of [
+      { latitude: -90, longitude: -180 },
+      { latitude: 52.52, longitude: 13.405 }, // Berlin
+    ]) {
+      const problem = expectProblem(await post({ coordinates: far }), 400, CODE);
+      expect(problem.errors?.[0]).toEqual({
+        path: '/coordinates',
+        message: 'lie outside AT: no postcode of AT is within 30 km',
+      });
+    }
   });
 });

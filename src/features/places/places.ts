@@ -4,6 +4,7 @@ import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { isSocioIndicator, SOCIO_INDICATORS } from '../../market/places/indicators.js';
 import { indicatorsAround, type IndicatorValue } from '../../market/queries/indicators.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
+import { checkInCountry } from '../dossiers/validate.js';
 import type { IndicatorsRequest, IndicatorsResponse } from './schemas.js';
 
 export type IndicatorsDeps = Pick<ServiceDeps, 'db' | 'market' | 'now' | 'costlyWork'>;
@@ -39,11 +40,13 @@ export async function findIndicators(
 ): Promise<IndicatorsResponse> {
   const { countryCode, point } = await pointOf(deps, caller, request);
   const year = request.year ?? deps.now().getUTCFullYear();
-  const found = await deps.market.read((db, view) =>
-    deps.costlyWork.queries('places', db, view, (db) =>
+  const found = await deps.market.read(async (db, view) => {
+    // A dossier's point was checked when it was stored.
+    if (request.coordinates) await checkInCountry(db, countryCode, point, '/coordinates');
+    return deps.costlyWork.queries('places', db, view, (db) =>
       indicatorsAround(db, { countryCode, point, year }),
-    ),
-  );
+    );
+  });
   return {
     area: found.area,
     items: found.indicators.map(({ value, wider }) => ({
