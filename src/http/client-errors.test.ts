@@ -141,6 +141,35 @@ describe('requests refused before routing, on a real socket', () => {
     expect(problem.detail).toBe('The expectation "200-ok" is not supported; only 100-continue is');
   });
 
+  it('a body coding the server does not undo: 415 for Content-Encoding, 501 for Transfer-Encoding', async () => {
+    // Plain JSON that only says it is gzipped was parsed as if the header were not there.
+    const gzip = await refusal(
+      'POST /auth/login/credentials HTTP/1.1\r\nHost: propdata\r\nContent-Encoding: gzip\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      415,
+      'unsupported_media_type',
+    );
+    expect(gzip.detail).toBe(
+      "The body's Content-Encoding gzip is not supported: send it uncompressed",
+    );
+    const transfer = await refusal(
+      'POST /auth/login/credentials HTTP/1.1\r\nHost: propdata\r\n' +
+        'Transfer-Encoding: gzip, chunked\r\nContent-Type: application/json\r\n\r\n' +
+        '2\r\n{}\r\n0\r\n\r\n',
+      501,
+      'not_implemented',
+    );
+    expect(transfer.detail).toBe('The Transfer-Encoding gzip is not supported; only chunked is');
+    // identity is no coding at all.
+    const plain = await RawConnection.open(port);
+    plain.write(
+      'POST /auth/login/credentials HTTP/1.1\r\nHost: propdata\r\nContent-Encoding: identity\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+    );
+    expect((await plain.response()).head).toMatch(/^HTTP\/1\.1 400 /);
+    plain.destroy();
+  });
+
   it('CONNECT: 501 not_implemented as problem details instead of a dropped connection', async () => {
     const problem = await refusal(
       'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n',

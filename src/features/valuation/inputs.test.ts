@@ -4,6 +4,7 @@ import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+import { DAY_OR_DATE_TIME_PATTERN } from './valuation-date.js';
 
 const URL = '/api/v1/valuation/property_value';
 const property = EXAMPLE_DOSSIER.property;
@@ -90,6 +91,17 @@ describe('valuation inputs: lenient where the original is, one message per real 
           message: '"2026-02-30T00:00:00" is not a day of the calendar',
         },
       ],
+    ],
+    [
+      'a time that is no time, and a zone beyond ±14:00',
+      {
+        valuationDates: ['2024-01-01T25:00:00', '2024-01-01T10:00:00+99:00'],
+        valuationInputs: [{ property }],
+      },
+      [0, 1].map((i) => ({
+        path: `/valuationDates/${String(i)}`,
+        message: `must match pattern "${DAY_OR_DATE_TIME_PATTERN}"`,
+      })),
     ],
     [
       'a building id',
