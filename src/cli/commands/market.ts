@@ -169,6 +169,8 @@ async function convertDvfCommand(source: string, target: string): Promise<void> 
     print(
       `read ${result.rows} rows, ${result.sales} sales; wrote ${result.offers} offers to ${target}, skipped ${skipped} sales${skipped > 0 ? ':' : ''}`,
     );
+    if (result.rowsWithoutId > 0)
+      print(`  (${result.rowsWithoutId} rows without an id_mutation left out: no sale to join)`);
     for (const [reason, text] of Object.entries(DVF_SKIP_REASONS)) {
       const n = result.skipped[reason as keyof typeof DVF_SKIP_REASONS];
       if (n > 0) print(`  ${n} ${text}`);

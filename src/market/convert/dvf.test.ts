@@ -284,7 +284,9 @@ const EXPECTED_SUMMARY = {
     severalPrices: 1,
     noLivingArea: 1,
     notPlaced: 1,
+    overseas: 0,
   },
+  rowsWithoutId: 0,
 };
 
 function geoDvf(lots: Lot[], delimiter: string, columns: readonly string[] = GEO_DVF_COLUMNS) {
@@ -407,6 +409,64 @@ describe('convert dvf', () => {
       ['dvf-ok2', '250000.0', '30.0'],
     ]);
     expect(lines[1]?.split(',')[13]).toBe('01000');
+  });
+
+  it('reads a file with an unnamed column (a spreadsheet index, a separator ending each line)', async () => {
+    const dir = scratch();
+    const [head = '', ...rows] = geoDvf(LOTS, ',').trimEnd().split('\n');
+    const cases: [string, string][] = [
+      ['index.csv', [`,${head}`, ...rows.map((r, i) => `${String(i)},${r}`)].join('\n')],
+      ['trailing.csv', [head, ...rows].map((l) => `${l},`).join('\n')],
+    ];
+    for (const [name, text] of cases) {
+      const source = path.join(dir, name);
+      fs.writeFileSync(source, `${text}\n`);
+      const target = path.join(dir, `${name}.offers.csv`);
+      expect(await convertDvf(source, target), name).toEqual(EXPECTED_SUMMARY);
+      expect(readText(target), name).toBe(EXPECTED_OFFERS.join('\n') + '\n');
+    }
+  });
+
+  it('counts files joined end to end once, rows without an id apart, and overseas sales as skipped', async () => {
+    const dir = scratch();
+    const source = path.join(dir, 'joined.csv');
+    const text = geoDvf(LOTS, ',');
+    const [head = ''] = text.split('\n');
+    const noId = geoDvf([{ ...parisSale('x', '2023-05-02', '250000') }], ',').split('\n')[1] ?? '';
+    const guadeloupe = geoDvf(
+      [
+        flat({
+          ...parisSale('gp1', '2023-05-02', '180000'),
+          code_postal: '97110',
+          surface_reelle_bati: '60',
+        }),
+      ],
+      ',',
+    ).split('\n')[1];
+    // The second file's header line is a row of the first to a CSV reader.
+    fs.writeFileSync(
+      source,
+      `${text}${head}\n${noId.replace(/^[^,]*/, '')}\n${guadeloupe ?? ''}\n`,
+    );
+    const target = path.join(dir, 'offers.csv');
+    expect(await convertDvf(source, target)).toEqual({
+      ...EXPECTED_SUMMARY,
+      rows: LOTS.length + 2,
+      sales: EXPECTED_SUMMARY.sales + 1,
+      rowsWithoutId: 1,
+      skipped: { ...EXPECTED_SUMMARY.skipped, overseas: 1 },
+    });
+    expect(readText(target)).toBe(EXPECTED_OFFERS.join('\n') + '\n');
+  });
+
+  it('refuses a gzip file cut short instead of converting the rows before the cut', async () => {
+    const dir = scratch();
+    const whole = zlib.gzipSync(geoDvf(LOTS, ','));
+    const source = path.join(dir, 'cut.csv.gz');
+    fs.writeFileSync(source, whole.subarray(0, Math.floor(whole.length * 0.8)));
+    const target = path.join(dir, 'offers.csv');
+    await expect(convertDvf(source, target)).rejects.toThrow(/is not a whole gzip file/);
+    expect(fs.existsSync(target)).toBe(false);
   });
 
   it('refuses a folder as its source with a clear error', async () => {

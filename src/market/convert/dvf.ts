@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { openDuck, queryOne, queryRows, sqlString } from '../duck.js';
 import { MAX_AREA, MAX_LAND_AREA, MAX_PRICE } from '../import/offers.js';
@@ -67,12 +69,16 @@ export const DVF_SKIP_REASONS = {
   severalPrices: 'lots with different prices in one sale',
   noLivingArea: 'no living area, or one beyond the limit of the offer format',
   notPlaced: 'neither postcode nor coordinates',
+  overseas:
+    'in an overseas département or territory (postcode 97… or 98…): the shipped divisions of France cover metropolitan France and Corsica',
 } as const;
 export type DvfSkipReason = keyof typeof DVF_SKIP_REASONS;
 
 export interface DvfConversion {
-  /** Rows (lots) read. */
+  /** Rows (lots) read, without the header lines of files joined end to end. */
   rows: number;
+  /** Rows without an `id_mutation`: no sale to count them in, so left out. */
+  rowsWithoutId: number;
   /** Distinct sales (`id_mutation`) read. */
   sales: number;
   /** Offers written: sales of exactly one dwelling. */
@@ -92,6 +98,25 @@ function isGzip(file: string): boolean {
     throw new DvfFormatError(`cannot read ${file}: ${(error as Error).message}`);
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Reads a gzip file to its end: DuckDB's reader takes a stream cut short (a download broken
+ * off) as the end of the data, and the rows before the cut, the last one cut in its middle,
+ * would convert as if they were all.
+ */
+async function checkGzip(file: string): Promise<void> {
+  try {
+    await pipeline(
+      fs.createReadStream(file),
+      zlib.createGunzip(),
+      new Writable({ write: (_chunk, _encoding, done) => done() }),
+    );
+  } catch (error) {
+    throw new DvfFormatError(
+      `${file} is not a whole gzip file (${(error as Error).message}): it may have been cut short`,
+    );
   }
 }
 
@@ -148,8 +173,8 @@ const text = (column: string) => `nullif(trim(${q(column)}), '')`;
 export async function convertDvf(source: string, target: string): Promise<DvfConversion> {
   if (!fs.existsSync(source)) throw new DvfFormatError(`${source} does not exist`);
   const gzip = isGzip(source);
-  const { delimiter, columns } = await header(source, gzip);
-  const present = new Set(columns);
+  const { delimiter, columns: named } = await header(source, gzip);
+  if (gzip) await checkGzip(source);
   const instance = await openDuck(':memory:');
   const db = await instance.connect();
   try {
@@ -162,6 +187,12 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
     } catch (error) {
       throw new DvfFormatError(`cannot read ${source}: ${(error as Error).message}`);
     }
+    // The columns as DuckDB names them. An unnamed one (a spreadsheet's row index, a separator
+    // at the end of every line) gets a name of its own, and says nothing about the lot.
+    const columns = (await queryRows(db, 'select column_name from (describe raw)'))
+      .map((r) => String(r.column_name))
+      .filter((_, i) => named[i] !== '');
+    const present = new Set(columns);
     for (const column of OPTIONAL) {
       if (present.has(column)) continue;
       const fill = column === 'nature_mutation' ? sqlString(SALE) : 'null';
@@ -200,7 +231,9 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         ${decimal('surface_terrain')} as land_surface,
         -- A piece of land is a parcel's area of one kind; DVF repeats it on every lot of the parcel.
         [${text('id_parcelle')}, ${text('code_nature_culture')}, ${text('code_nature_culture_speciale')}, ${text('surface_terrain')}] as land_key
-      from raw`);
+      from raw
+      -- Files joined end to end repeat their header line.
+      where trim(id_mutation) is distinct from 'id_mutation'`);
     await db.run(`
       create temp table sale_land as
       select sale_id, sum(land_surface) as land
@@ -242,6 +275,7 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
       severalPrices: 'prices > 1',
       noLivingArea: `living_area is null or not isfinite(living_area) or not (living_area > 0) or living_area > ${String(MAX_AREA)}`,
       notPlaced: `postcode is null and not (${coordinates})`,
+      overseas: `left(postcode, 2) in ('97', '98')`,
     };
     await db.run(`
       create temp table classified as
@@ -281,7 +315,8 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
     const totals = await queryOne(
       db,
       `select (select count(*) from lots)::integer as rows, (select count(*) from sales)::integer as sales,
-              (select count(*) from converted)::integer as offers`,
+              (select count(*) from converted)::integer as offers,
+              (select count(*) from lots where sale_id is null)::integer as without_id`,
     );
     const skipped = Object.fromEntries(Object.keys(DVF_SKIP_REASONS).map((k) => [k, 0])) as Record<
       DvfSkipReason,
@@ -294,6 +329,7 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
       skipped[String(r.skip) as DvfSkipReason] = Number(r.n);
     return {
       rows: Number(totals?.rows ?? 0),
+      rowsWithoutId: Number(totals?.without_id ?? 0),
       sales: Number(totals?.sales ?? 0),
       offers: Number(totals?.offers ?? 0),
       skipped,

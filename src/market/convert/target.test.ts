@@ -27,4 +27,10 @@ describe('targetProblem', () => {
     );
     expect(targetProblem(source, path.join(dir, 'offers.csv'))).toBe(undefined);
   });
+
+  it('refuses a folder where a file is to be written', () => {
+    const folder = path.join(dir, 'out.csv');
+    fs.mkdirSync(folder, { recursive: true });
+    expect(targetProblem(source, folder)).toBe(`${folder} is a folder; name a file to write`);
+  });
 });

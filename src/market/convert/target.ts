@@ -15,5 +15,7 @@ export function targetProblem(
     return 'the target must be another file than the source';
   if (!options.folder && !fs.existsSync(path.dirname(path.resolve(target))))
     return `the folder of ${target} does not exist`;
+  if (!options.folder && fs.existsSync(target) && fs.statSync(target).isDirectory())
+    return `${target} is a folder; name a file to write`;
   return undefined;
 }

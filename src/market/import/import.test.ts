@@ -202,10 +202,13 @@ describe('offer import', () => {
       offer('b11', { propertyType: 'castle' }),
       offer('b12', { isNew: 'maybe' }),
       offer('b13', { salePrice: 'lots' }),
+      // Coordinates with no postcode of the country near them (at sea).
+      offer('b14', { postalCode: '99999', latitude: 0, longitude: 0 }),
+      offer('b15', { postalCode: null, latitude: 0, longitude: 0 }),
     ];
     const file = writeFile(dir, 'offers.csv', csv(HEADER, rows));
     const report = await importFile(dataDir, 'offers', file, { today: TODAY });
-    expect(report).toMatchObject({ read: 16, imported: 3, rejected: 13, total: 3 });
+    expect(report).toMatchObject({ read: 18, imported: 3, rejected: 15, total: 3 });
     expect(report.rejections).toEqual([
       { line: 5, reason: 'dealType "lease" is not one of sale, rent' },
       { line: 6, reason: 'startDate "2025-02-30" is not a date (YYYY-MM-DD)' },
@@ -223,6 +226,16 @@ describe('offer import', () => {
       { line: 15, reason: 'propertyType "castle" is not one of apartment, house' },
       { line: 16, reason: 'isNew "maybe" is not a boolean' },
       { line: 17, reason: 'salePrice "lots" is not a number' },
+      {
+        line: 18,
+        reason:
+          'postalCode "99999" is unknown for AT and no postcode of AT lies near its coordinates (within about 11 km)',
+      },
+      {
+        line: 19,
+        reason:
+          'no postcode of AT lies near its coordinates (within about 11 km), and it has no postalCode or division ids',
+      },
     ]);
   });
 

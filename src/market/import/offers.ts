@@ -152,7 +152,9 @@ export async function prepareOffers(build: SnapshotBuild, today: string): Promis
   // An offer that cannot be placed in any division is invisible to every statistic: refuse it.
   await db.run(`
     update checked set reason = case
+        when "postalCode" is not null and latitude is not null then 'postalCode "' || "postalCode" || '" is unknown for ' || upper("countryCode") || ' and no postcode of ' || upper("countryCode") || ' lies near its coordinates (within about 11 km)'
         when "postalCode" is not null then 'postalCode "' || "postalCode" || '" is unknown for ' || upper("countryCode") || ' and no coordinates place the offer'
+        when latitude is not null then 'no postcode of ' || upper("countryCode") || ' lies near its coordinates (within about 11 km), and it has no postalCode or division ids'
         else 'the offer has no postalCode, coordinates or division ids' end
     where line in (select line from clean where division_level6 is null and division_level8 is null and division_level100 is null)`);
   await db.run(
