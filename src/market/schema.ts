@@ -86,12 +86,15 @@ export const OFFER_TRUTH_COLUMNS = `
  * The offers again, ordered by place instead of by division: by country, deal and property type,
  * then 0.05° latitude bands (about 5.5 km) and longitude. A search around a point ("offers
  * within 1 km") then touches only the few row groups of its bands, as DuckDB skips the others
- * by their latitude and longitude ranges. Built from `offers` as the last step of every snapshot.
+ * by their latitude and longitude ranges. Offers at one point follow by id: a search orders
+ * offers at the same distance by their row, so every build of the same offers must give the same
+ * rows (a parallel sort keeps no order among equal keys). Built from `offers` as the last step
+ * of every snapshot.
  */
 export const PLACE_INDEX_SQL = `
   create table offers_by_place as
   select * from offers where latitude is not null and longitude is not null
-  order by country_code, deal_type, property_type, floor(latitude * 20), longitude`;
+  order by country_code, deal_type, property_type, floor(latitude * 20), longitude, latitude, id`;
 
 /**
  * Points of interest (places data), with a category of places/categories.ts. `source` (on the
