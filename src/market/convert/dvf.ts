@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
@@ -7,6 +9,9 @@ import { MAX_AREA, MAX_LAND_AREA, MAX_PRICE } from '../import/offers.js';
 
 /** A DVF file this converter cannot read: the message says why. */
 export class DvfFormatError extends Error {}
+
+/** Memory the conversion's database may hold before it spills to its temporary folder. */
+const CONVERT_MEMORY_LIMIT = '1GB';
 
 /** Columns without which a row cannot become an offer. */
 const REQUIRED = [
@@ -175,7 +180,13 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
   const gzip = isGzip(source);
   const { delimiter, columns: named } = await header(source, gzip);
   if (gzip) await checkGzip(source);
-  const instance = await openDuck(':memory:');
+  // A database file of its own, in a folder removed at the end, with a memory limit: a
+  // département's files of several years hold millions of rows, which spill to disk rather
+  // than take memory in proportion (about 2 GB per million rows held in memory).
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-dvf-'));
+  const instance = await openDuck(path.join(work, 'convert.duckdb'), {
+    memoryLimit: CONVERT_MEMORY_LIMIT,
+  });
   const db = await instance.connect();
   try {
     try {
@@ -337,5 +348,6 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
   } finally {
     db.closeSync();
     instance.closeSync();
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
