@@ -62,6 +62,18 @@ describeBackends('dossier sharing links', (backend) => {
       url: `${new URL(b.url).pathname.replace('/propdata', '')}?lang=it`,
     });
     expect(italian.body).toContain('Prezzo di vendita stimato');
+    // What mail and chat programs do to links is never an error document: tracking parameters
+    // are ignored, a doubled lang takes its first, one that is no language the link's.
+    const pagePath = new URL(b.url).pathname.replace('/propdata', '');
+    for (const [query, words] of [
+      ['?lang=de&lang=fr&utm_source=newsletter&fbclid=x1', 'Geschätzter Kaufpreis'],
+      ['?lang=english', 'Prix de vente estimé'],
+      ['?lang=', 'Prix de vente estimé'],
+    ] as const) {
+      const opened = await call(world.app, { method: 'GET', url: `${pagePath}${query}` });
+      expect(opened.statusCode, query).toBe(200);
+      expect(opened.body, query).toContain(words);
+    }
     const revoked = await call(world.app, {
       method: 'DELETE',
       url: `${BASE}/${a.id}`,

@@ -48,6 +48,12 @@ export interface SharedPage {
 /** The secrets createLink makes: 32 random bytes in base64url. */
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** The language a page view asks for: the first `lang` given, if it is two letters. */
+export function askedLanguage(lang: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(lang) ? lang[0] : lang;
+  return first !== undefined && /^[A-Za-z]{2}$/.test(first) ? first : undefined;
+}
+
 /**
  * The public page of a sharing link, without login: the dossier's facts, its valuation today,
  * offers around it and the trend, in the link's language (or `lang`'s). A secret that is

@@ -5,7 +5,7 @@ import { callerOf } from '../../http/auth.js';
 import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
-import { openSharedPage, pageState } from './page.js';
+import { askedLanguage, openSharedPage, pageState } from './page.js';
 import { PAGE_CSP } from './page-html.js';
 import {
   CreatedLink,
@@ -112,7 +112,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       const shown = await openSharedPage(deps, {
         secret: request.params.token,
-        lang: request.query.lang,
+        lang: askedLanguage(request.query.lang),
         address: request.ip,
       });
       if (shown.retryAfter !== undefined) reply.header('retry-after', String(shown.retryAfter));

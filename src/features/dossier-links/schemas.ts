@@ -80,20 +80,29 @@ export const LinkParams = Type.Object({
   id: Type.String({ format: 'uuid', description: 'The link id.' }),
 });
 
+/**
+ * The page is opened by people from links in mails and chats, which append parameters of their
+ * own (`utm_source`, `fbclid`) and may be cut or doubled: nothing here is refused, since a
+ * refusal would be an error document instead of a page. A secret that is not one is the plain
+ * 404 page (page.ts).
+ */
 export const PageParams = Type.Object({
-  token: Type.String({ maxLength: 200, description: 'The secret part of the link.' }),
+  token: Type.String({ description: 'The secret part of the link.' }),
 });
 
-export const PageQuery = StrictObject({
-  lang: Type.Optional(
-    Type.String({
-      pattern: '^[A-Za-z]{2}$',
-      description:
-        'Language of the page instead of the link’s locale (`de`, `fr`, `it`, else English); ' +
-        'the original service’s Ruby client appends it to every link.',
-    }),
-  ),
-});
+export const PageQuery = Type.Object(
+  {
+    lang: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String())], {
+        description:
+          'Language of the page instead of the link’s locale (`de`, `fr`, `it`, else English); ' +
+          'the original service’s Ruby client appends it to every link. Given twice, the first ' +
+          'counts; not two letters, it is ignored. Other parameters are ignored.',
+      }),
+    ),
+  },
+  { additionalProperties: true },
+);
 
 /** The OpenAPI answer of the shared page: an HTML document for a person, whatever the status. */
 export function htmlPage(description: string) {
