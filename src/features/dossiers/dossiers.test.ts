@@ -103,6 +103,24 @@ describeBackends('dossiers', (backend) => {
     expect((await d.put(world.memberA, id, content)).statusCode).toBe(204);
     const again = (await d.get(world.memberA, id)).json<DossierRead>();
     expect({ ...again, updatedAt: '' }).toEqual({ ...after, updatedAt: '' });
+    // So does the read body as it is: its id is the path's, its times are the service's.
+    clock = new Date('2026-03-03T10:00:00.000Z');
+    const asRead = { ...again, title: 'Sent back', createdAt: '1999-01-01T00:00:00.000Z' };
+    expect((await d.put(world.memberA, id, asRead)).statusCode).toBe(204);
+    const sentBack = (await d.get(world.memberA, id)).json<DossierRead>();
+    expect(sentBack).toEqual({
+      ...again,
+      title: 'Sent back',
+      updatedAt: '2026-03-03T10:00:00.000Z',
+    });
+    const other = await created(d.create(world.memberA, dossier()));
+    const wrongId = expectProblem(
+      await d.put(world.memberA, id, { ...asRead, id: other }),
+      400,
+      'validation_failed',
+    );
+    expect(wrongId.errors?.[0]?.path).toBe('/id');
+    expect((await d.get(world.memberA, id)).json()).toEqual(sentBack);
 
     expect((await d.del(world.memberA, id)).statusCode).toBe(204);
     expectProblem(await d.get(world.memberA, id), 404, 'not_found');

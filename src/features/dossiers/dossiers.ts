@@ -3,7 +3,8 @@ import type { AccountDb } from '../../accounts/database.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier, DossierContent } from './dossier.js';
 import { mergePatch } from './merge-patch.js';
-import type { DossierRead } from './schemas.js';
+import type { DossierRead, DossierReplace } from './schemas.js';
+import { invalidField } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import {
@@ -66,11 +67,18 @@ export async function replaceDossierContent(
   deps: DossierDeps,
   caller: Caller,
   id: string,
-  body: DossierContent,
+  body: DossierReplace,
 ): Promise<void> {
   // Visibility first: a foreign id is a 404 even when the body is wrong too.
   await visibleDossier(deps.db, caller, id);
-  const { countryCode, content } = await resolve(deps, body);
+  // A dossier as read comes back with its read-only members (schemas.ts `DossierReplace`).
+  const written: Partial<DossierReplace> = { ...body };
+  const sentId = written.id;
+  if (sentId !== undefined && sentId.toLowerCase() !== id.toLowerCase()) {
+    throw invalidField('/id', `must be this dossier's id (${id}), or be left out`);
+  }
+  for (const key of ['id', 'createdAt', 'updatedAt'] as const) Reflect.deleteProperty(written, key);
+  const { countryCode, content } = await resolve(deps, written as DossierContent);
   if (!(await replaceDossier(deps.db, caller, id, content, countryCode, deps.now()))) {
     throw missing();
   }

@@ -15,6 +15,7 @@ import {
 import {
   Created,
   DossierBody,
+  DossierReplace,
   DossierList,
   DossierParams,
   DossierPatch,
@@ -100,10 +101,11 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     {
       summary: 'Replace a dossier',
       description:
-        'The whole dossier, validated as on creation: left-out optional fields are removed. ' +
+        'The whole dossier, validated as on creation: left-out optional fields are removed. A ' +
+        'dossier as read may be sent back: its `id` must be the path’s, its times are ignored. ' +
         `${RULES_TEXT} ${ACCESS_TEXT}`,
       params: DossierParams,
-      body: DossierBody,
+      body: DossierReplace,
       response: { 204: NoContent },
       errors: [400, 404, 413, 415],
     },

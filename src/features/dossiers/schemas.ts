@@ -169,6 +169,27 @@ export const DossierBody = Object.assign(
   { examples: [EXAMPLE_DOSSIER] },
 );
 
+/**
+ * Replace also takes a dossier as a read gave it, so that a client can change what it read and
+ * send it back: its read-only members are then checked (`id` must be the path's) or ignored
+ * (`createdAt`, `updatedAt`: the service keeps the times).
+ */
+export const DossierReplace = Object.assign(
+  StrictObject(
+    {
+      ...dossierFields,
+      id: Type.Optional(
+        Type.String({ format: 'uuid', description: 'Read-only: if sent, the id in the path.' }),
+      ),
+      createdAt: Type.Optional(Type.String({ description: 'Read-only: ignored.' })),
+      updatedAt: Type.Optional(Type.String({ description: 'Read-only: ignored.' })),
+    },
+    { description: 'A dossier: a property and what it is for; or a dossier as read.' },
+  ),
+  { examples: [EXAMPLE_DOSSIER] },
+);
+export type DossierReplace = Static<typeof DossierReplace>;
+
 export const DossierPatch = Object.assign(
   Type.Unsafe<Record<string, unknown>>({
     type: 'object',
