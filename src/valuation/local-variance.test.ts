@@ -16,6 +16,7 @@ import {
   localVariance,
   MAX_LOCAL_SD,
   MIN_LOCAL_SD,
+  EVERY_COUNTRY,
   POOLED,
   type CellMoments,
 } from './local-variance.js';
@@ -142,6 +143,16 @@ describe('localVariationOf', () => {
     );
     expect(localVariationOf(undefined, pooled).localSd).toBe(MIN_LOCAL_SD);
   });
+
+  it("gives every country's spread apart, where 30 degrees of freedom measure it", () => {
+    const every = { ...moments(0, 0, 0.18), spreadDf: 30 };
+    const local = localVariationOf(undefined, undefined, every);
+    expect([local.saleSpread, local.everySaleSpread]).toEqual([undefined, 0.18]);
+    expect(localVariationOf(undefined, pooled, every).saleSpread).toBe(0.25);
+    expect(
+      localVariationOf(undefined, undefined, { ...every, spreadDf: 29 }).everySaleSpread,
+    ).toBeUndefined();
+  });
 });
 
 describe('local variance stored with the snapshot', () => {
@@ -249,17 +260,22 @@ describe('local variance stored with the snapshot', () => {
       try {
         const rows = await queryRows(
           db,
-          `select * from ${LOCAL_VARIANCE_TABLE} order by region_kind = '${POOLED}'`,
+          `select * from ${LOCAL_VARIANCE_TABLE} order by region_kind = '${POOLED}', country_code`,
         );
-        // Paris's region, and the country's pooled row; Hendaye's sales have no group of 5 to
-        // be measured against, so neither holds them.
-        expect(rows.map((r) => r.region_kind)).toEqual(['level6', POOLED]);
+        // Paris's region, every country's pooled row and the country's; Hendaye's sales have no
+        // group of 5 to be measured against, so none holds them.
+        expect(rows.map((r) => [r.country_code, r.region_kind])).toEqual([
+          ['FR', 'level6'],
+          [EVERY_COUNTRY, POOLED],
+          ['FR', POOLED],
+        ]);
         const stored = momentsOfRow(rows[0] ?? {});
         expect(stored.offers).toBe(all.length);
         expect(stored.cells).toBe(30);
         expect(localVariance(stored)).toBeCloseTo(expected, 9);
         expect(stored.saleSpread).toBeCloseTo(expectedSpread, 9);
         expect(momentsOfRow(rows[1] ?? {})).toEqual(stored);
+        expect(momentsOfRow(rows[2] ?? {})).toEqual(stored);
         await expectVariation(db);
         const thin = await variation(db, '64700');
         expect(thin.localSd).toBe(MIN_LOCAL_SD);

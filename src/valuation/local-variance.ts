@@ -169,9 +169,15 @@ const MOMENTS = `coalesce(sum(n), 0)::bigint as offers, count(n)::bigint as cell
   coalesce(sum(n * mean * mean), 0) as sum_mean2, coalesce(sum(n * n), 0) as sum_n2,
   any_value(sale_spread) as sale_spread, any_value(spread_df) as spread_df`;
 
+/** The country code of the pooled rows of all the snapshot's countries together. */
+export const EVERY_COUNTRY = '*';
+
 /**
- * One more row per country and deal type (region kind POOLED) for grid cells: the moments and single-offer
- * spread of all its regions' cells together, for regions too thin to measure their own.
+ * More rows for grid cells (region kind POOLED): per country and deal type, the moments and
+ * single-offer spread of all its regions' cells together, for regions too thin to measure their
+ * own; and per deal type the same over every country (country code EVERY_COUNTRY), for a
+ * country whose offers have points but share too few cells to measure it (a thin national
+ * sample).
  */
 const pooledRows = (cellColumns: string) => `
     union all
@@ -180,7 +186,15 @@ const pooledRows = (cellColumns: string) => `
       select country_code, deal_type, ${saleSpreadSql(cellColumns)}
       from spread_kept where cell_size >= 2 group by country_code, deal_type
     ) using (country_code, deal_type)
-    group by country_code, deal_type`;
+    group by country_code, deal_type
+    union all
+    select '${EVERY_COUNTRY}' as country_code, deal_type, '${POOLED}' as region_kind, '' as region,
+      ${MOMENTS}
+    from cells full join (
+      select deal_type, ${saleSpreadSql(cellColumns)}
+      from spread_kept where cell_size >= 2 group by deal_type
+    ) using (deal_type)
+    group by deal_type`;
 
 /**
  * Run when a snapshot is built: the moments of every region, one row each, and each country's
@@ -239,6 +253,11 @@ export interface LocalVariation {
    * region has enough offers with coordinates to say (MIN_WITHIN_DF).
    */
   saleSpread: number | undefined;
+  /**
+   * The same over every country's cells together: for a country whose offers have points but
+   * share too few cells to measure their own (a thin national sample; value-property.ts).
+   */
+  everySaleSpread?: number | undefined;
 }
 
 /**
@@ -252,10 +271,12 @@ export interface LocalVariation {
 export function localVariationOf(
   moments: CellMoments | undefined,
   pooled?: CellMoments,
+  everywhere?: CellMoments,
 ): LocalVariation {
   return {
     localSd: localSdOf(moments),
     saleSpread: measuredSpread(moments) ?? measuredSpread(pooled),
+    everySaleSpread: measuredSpread(everywhere),
   };
 }
 
@@ -284,14 +305,19 @@ export function localVariation(
     // A snapshot written before the table existed has no pooled row: the region's alone.
     const sql = (await hasTable(db, LOCAL_VARIANCE_TABLE))
       ? `select * from ${LOCAL_VARIANCE_TABLE} where (${KEY_FILTER})
-           or (country_code = $cc and deal_type = $deal and region_kind = '${POOLED}')`
+           or (country_code in ($cc, '${EVERY_COUNTRY}') and deal_type = $deal
+               and region_kind = '${POOLED}')`
       : `select * from (${momentsSql(
           `country_code = $cc and deal_type = $deal and ${REGION_FILTER_SQL[region.kind]}`,
         )}) where region_kind = $kind`;
     const rows = await queryPrepared(db, sql, params);
     const own = rows.find((r) => r.region_kind !== POOLED);
-    const pooled = rows.find((r) => r.region_kind === POOLED);
-    return localVariationOf(own && momentsOfRow(own), pooled && momentsOfRow(pooled));
+    const pooled = rows.find((r) => r.region_kind === POOLED && r.country_code === countryCode);
+    const everywhere = rows.find(
+      (r) => r.region_kind === POOLED && r.country_code === EVERY_COUNTRY,
+    );
+    const moments = (row: Row | undefined) => row && momentsOfRow(row);
+    return localVariationOf(moments(own), moments(pooled), moments(everywhere));
   });
 }
 

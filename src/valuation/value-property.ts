@@ -265,7 +265,14 @@ export async function estimateDeal(
     neighbourhoodSd: radius === null ? 0 : local.localSd,
   });
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
-  const sd = forecastSd(central, best.step.widening, listingNoise, local.saleSpread, address);
+  // Where neither the region nor its country measures a single offer's spread but the offers
+  // have points (a thin sample: too few share a cell), every country's cells say how far single
+  // offers scatter. Offers without points (Vienna's listings) measure nothing and take nothing:
+  // there the comparables come from the whole postcode and their spread shows it.
+  const saleSpread =
+    local.saleSpread ??
+    (best.found.some((c) => c.distance !== null) ? local.everySaleSpread : undefined);
+  const sd = forecastSd(central, best.step.widening, listingNoise, saleSpread, address);
   const value = Math.exp(central.center + (address?.shift ?? 0)) * property.livingArea;
   return {
     value,
