@@ -33,8 +33,14 @@ function unsupportedCoding(request: IncomingMessage): AppError | undefined {
       .split(',')
       .map((c) => c.trim().toLowerCase())
       .filter((c) => c !== '' && c !== 'identity');
+  // Only a body can be coded: a header on a request without one (some clients send it on
+  // every GET) says nothing.
+  const length = request.headers['content-length'];
+  const hasBody =
+    request.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length.trim() !== '0');
   const content = codings(request.headers['content-encoding']);
-  if (content.length > 0) {
+  if (hasBody && content.length > 0) {
     return new AppError(
       'unsupported_media_type',
       `The body's Content-Encoding ${content.join(', ')} is not supported: send it uncompressed`,

@@ -4,14 +4,18 @@ import type { ErrorStatus } from './schemas.js';
 
 /**
  * The error statuses a route can answer whatever it does, which the app adds to every route's
- * OpenAPI responses: 400 (an unknown query parameter, a malformed URL), 500, and where the
- * request limit and load shedding apply, 429 and 503. A route lists only its own beyond these.
+ * OpenAPI responses: 400 (an unknown query parameter, a malformed URL), 415 and 501 (a body
+ * with a content or transfer coding the server does not undo: protocol-answers.ts), 500, and
+ * where the request limit and load shedding apply, 429 and 503. A route lists only its own
+ * beyond these.
  */
 export function routeWideErrorStatuses(url: string): ErrorStatus[] {
   return [
     400,
+    415,
     ...(isRateLimited(url) ? [429 as const] : []),
     500,
+    501,
     ...(isShedUnderLoad(url) ? [503 as const] : []),
   ];
 }

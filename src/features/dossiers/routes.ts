@@ -129,7 +129,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
       params: DossierParams,
       body: DossierPatch,
       response: { 204: NoContent },
-      errors: [400, 404, 413, 415],
+      errors: [400, 404, 409, 413, 415],
     },
     async (request, reply) => {
       await patchDossier(deps, callerOf(request), request.params.id, request.body);

@@ -40,13 +40,13 @@ export async function findIndicators(
 ): Promise<IndicatorsResponse> {
   const { countryCode, point } = await pointOf(deps, caller, request);
   const year = request.year ?? deps.now().getUTCFullYear();
-  const found = await deps.market.read(async (db, view) => {
-    // A dossier's point was checked when it was stored.
-    if (request.coordinates) await checkInCountry(db, countryCode, point, '/coordinates');
-    return deps.costlyWork.queries('places', db, view, (db) =>
-      indicatorsAround(db, { countryCode, point, year }),
-    );
-  });
+  const found = await deps.market.read((db, view) =>
+    deps.costlyWork.queries('places', db, view, async (db) => {
+      // A dossier's point was checked when it was stored.
+      if (request.coordinates) await checkInCountry(db, countryCode, point, '/coordinates');
+      return indicatorsAround(db, { countryCode, point, year });
+    }),
+  );
   return {
     area: found.area,
     items: found.indicators.map(({ value, wider }) => ({

@@ -28,7 +28,13 @@ describe('valuation inputs: lenient where the original is, one message per real 
     valuer.requests.length = 0;
     const res = await post({
       ...base,
-      valuationDates: ['2026-01-01T00:00:00', '2026-02-01T23:30:00+01:00'],
+      // A leap second and the day's end are times too; only the day is used.
+      valuationDates: [
+        '2026-01-01T00:00:00',
+        '2026-02-01T23:30:00+01:00',
+        '2026-03-01T23:59:60Z',
+        '2026-04-01T24:00',
+      ],
       valuationInputs: [
         {
           property: {
@@ -42,7 +48,12 @@ describe('valuation inputs: lenient where the original is, one message per real 
       returnScores: true,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(valuer.requests.map((r) => r.date)).toEqual(['2026-01-01', '2026-02-01']);
+    expect(valuer.requests.map((r) => r.date)).toEqual([
+      '2026-01-01',
+      '2026-02-01',
+      '2026-03-01',
+      '2026-04-01',
+    ]);
     expect(valuer.requests[0]?.property).toMatchObject({
       postalCode: '1010',
       hasBalcony: true,

@@ -17,12 +17,13 @@ export function checkValuationDate(
 }
 
 /**
- * `YYYY-MM-DD`, optionally followed by an ISO 8601 time (00:00–23:59:59) and zone (up to ±14:00):
- * only the date part is used, but a time that is no time (`T25:00`) is refused, not ignored.
+ * `YYYY-MM-DD`, optionally followed by an ISO 8601 time (00:00–23:59:60, a leap second, or
+ * 24:00, the day's end) and zone (up to ±14:00): only the date part is used, but a time that is
+ * no time (`T25:00`) is refused, not ignored.
  */
 export const DAY_OR_DATE_TIME_PATTERN =
-  '^\\d{4}-\\d{2}-\\d{2}(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?' +
-  '(Z|[+-](0\\d|1[0-4]):?[0-5]\\d)?)?$';
+  '^\\d{4}-\\d{2}-\\d{2}(T(([01]\\d|2[0-3]):[0-5]\\d(:([0-5]\\d|60)(\\.\\d{1,9})?)?|24:00(:00)?)' +
+  '(Z|[+-](0\\d|1[0-3]):?[0-5]\\d|[+-]14:?00)?)?$';
 
 /**
  * The day of a date or date-time text (already matching `DAY_OR_DATE_TIME_PATTERN`): its date

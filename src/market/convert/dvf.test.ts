@@ -443,10 +443,11 @@ describe('convert dvf', () => {
       ],
       ',',
     ).split('\n')[1];
-    // The second file's header line is a row of the first to a CSV reader.
+    // The second file's header line (with its byte-order mark) is a row of the first to a CSV
+    // reader.
     fs.writeFileSync(
       source,
-      `${text}${head}\n${noId.replace(/^[^,]*/, '')}\n${guadeloupe ?? ''}\n`,
+      `${text}\uFEFF${head}\n${noId.replace(/^[^,]*/, '')}\n${guadeloupe ?? ''}\n`,
     );
     const target = path.join(dir, 'offers.csv');
     expect(await convertDvf(source, target)).toEqual({

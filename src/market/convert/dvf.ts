@@ -180,10 +180,25 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
   const gzip = isGzip(source);
   const { delimiter, columns: named } = await header(source, gzip);
   if (gzip) await checkGzip(source);
-  // A database file of its own, in a folder removed at the end, with a memory limit: a
-  // département's files of several years hold millions of rows, which spill to disk rather
-  // than take memory in proportion (about 2 GB per million rows held in memory).
+  // A database file of its own, in a folder removed at the end whatever happens, with a memory
+  // limit: a département's files of several years hold millions of rows, which spill to disk
+  // rather than take memory in proportion (about 2 GB per million rows held in memory). The
+  // folder is the system's temporary one (`TMPDIR`): where that is memory (tmpfs), point it at
+  // a disk.
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'propdata-dvf-'));
+  try {
+    return await convertIn(work, { source, target, gzip, delimiter, named });
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The conversion itself, in a database file in `work`. */
+async function convertIn(
+  work: string,
+  file: { source: string; target: string; gzip: boolean; delimiter: string; named: string[] },
+): Promise<DvfConversion> {
+  const { source, target, gzip, delimiter, named } = file;
   const instance = await openDuck(path.join(work, 'convert.duckdb'), {
     memoryLimit: CONVERT_MEMORY_LIMIT,
   });
@@ -243,8 +258,8 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
         -- A piece of land is a parcel's area of one kind; DVF repeats it on every lot of the parcel.
         [${text('id_parcelle')}, ${text('code_nature_culture')}, ${text('code_nature_culture_speciale')}, ${text('surface_terrain')}] as land_key
       from raw
-      -- Files joined end to end repeat their header line.
-      where trim(id_mutation) is distinct from 'id_mutation'`);
+      -- Files joined end to end repeat their header line (with its byte-order mark, if any).
+      where replace(trim(id_mutation), chr(65279), '') is distinct from 'id_mutation'`);
     await db.run(`
       create temp table sale_land as
       select sale_id, sum(land_surface) as land
@@ -348,6 +363,5 @@ export async function convertDvf(source: string, target: string): Promise<DvfCon
   } finally {
     db.closeSync();
     instance.closeSync();
-    fs.rmSync(work, { recursive: true, force: true });
   }
 }
