@@ -4,6 +4,13 @@ import { AppError, type FieldError } from './problem.js';
 import { dottedPath, escapePointer } from './field-errors.js';
 import { checkHook } from './check-hook.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A page for people, not the API: its path and query values are its own to read. */
+    page?: boolean;
+  }
+}
+
 const isPlainContainer = (value: unknown): value is Record<string, unknown> | unknown[] =>
   Array.isArray(value) ||
   (typeof value === 'object' &&
@@ -84,6 +91,9 @@ const PARTS = [
 
 function checkRequest(request: FastifyRequest): void {
   for (const [property, part] of PARTS) {
+    // A page for people (the shared dossier page) reads its path and query values itself and
+    // answers a page whatever they hold: a refusal here would be an error document instead.
+    if (property !== 'body' && request.routeOptions.config.page === true) continue;
     const value: unknown = request[property];
     // Parsed path and query parameters are objects of the router's and the query parser's own
     // kinds, not plain ones: their own values are what is checked.

@@ -29,6 +29,8 @@ export interface RouteSpec {
   errors?: ErrorStatus[];
   /** Only where the route differs from the rest of its feature. */
   auth?: AuthMode;
+  /** A page for people: its path and query values are not refused before it (json-guards.ts). */
+  page?: boolean;
   tags?: string[];
 }
 
@@ -69,11 +71,18 @@ export function featureRoutes(app: FastifyInstance, defaults: FeatureRouteDefaul
   const declare =
     (method: HTTPMethods): Declare =>
     (url, spec, handler) => {
-      const { auth = defaults.auth, tags = defaults.tags, errors = [], response, ...schema } = spec;
+      const {
+        auth = defaults.auth,
+        tags = defaults.tags,
+        errors = [],
+        response,
+        page = false,
+        ...schema
+      } = spec;
       typed.route({
         method,
         url,
-        config: { auth },
+        config: { auth, page },
         schema: { tags, ...schema, response: { ...response, ...errorResponses(...errors) } },
         handler: handler as RouteHandlerMethod,
       });

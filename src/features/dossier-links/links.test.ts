@@ -69,11 +69,15 @@ describeBackends('dossier sharing links', (backend) => {
       ['?lang=de&lang=fr&utm_source=newsletter&fbclid=x1', 'Geschätzter Kaufpreis'],
       ['?lang=english', 'Prix de vente estimé'],
       ['?lang=', 'Prix de vente estimé'],
+      ['?lang=%00&fbclid=%00', 'Prix de vente estimé'],
     ] as const) {
       const opened = await call(world.app, { method: 'GET', url: `${pagePath}${query}` });
       expect(opened.statusCode, query).toBe(200);
       expect(opened.body, query).toContain(words);
     }
+    const broken = await call(world.app, { method: 'GET', url: `${pagePath}%00` });
+    expect(broken.statusCode).toBe(404);
+    expect(broken.headers['content-type']).toBe('text/html; charset=utf-8');
     const revoked = await call(world.app, {
       method: 'DELETE',
       url: `${BASE}/${a.id}`,

@@ -88,6 +88,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     `${PAGE_PATH}/:token`,
     {
       auth: 'none',
+      page: true,
       summary: 'The shared page of a dossier (HTML)',
       description:
         'A server-rendered HTML page, no login: the link’s secret is the last path segment. ' +
