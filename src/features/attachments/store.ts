@@ -40,6 +40,8 @@ export async function insertAttachment(
 export interface AttachmentContent {
   row: AttachmentRow;
   content: Uint8Array;
+  /** Whether `content` is the stored print version (src/pdf/print-version.ts). */
+  printed?: boolean;
 }
 
 /** The stored file of one attachment, if the viewer may see it. */
@@ -96,12 +98,36 @@ export async function selectAttachmentFiles(
         .$castTo<Uint8Array>()
         .as('content'),
     )
+    .select((eb) => eb('attachment_files.print_content', 'is not', null).as('printed'))
     .where('attachments.dossier_id', '=', dossierId)
     .where('attachments.organization_id', '=', viewer.organizationId)
     .orderBy('attachments.created_at')
     .orderBy('attachments.id')
     .execute();
-  return rows.map(({ content, ...row }) => ({ row, content }));
+  return rows.map(({ content, printed, ...row }) => ({ row, content, printed: Boolean(printed) }));
+}
+
+/**
+ * Keeps the print version of a stored attachment that has none (uploaded before uploads made
+ * them), so that only the first report after that pays for it.
+ */
+export async function storePrintVersion(
+  db: Db,
+  viewer: Viewer,
+  attachmentId: string,
+  print: Uint8Array,
+): Promise<void> {
+  await db
+    .updateTable('attachment_files')
+    .set({ print_content: print })
+    .where('attachment_id', '=', attachmentId)
+    .where('attachment_id', 'in', (eb) =>
+      eb
+        .selectFrom('attachments')
+        .select('id')
+        .where('organization_id', '=', viewer.organizationId),
+    )
+    .execute();
 }
 
 /** Deletes one attachment (its bytes cascade); false when it is not there for the viewer. */

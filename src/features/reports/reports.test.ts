@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { makeJpeg, makePng } from '../../../test/helpers/images.js';
+import { printVersionOfPng } from '../../pdf/print-version.js';
 import { importRows, OFFER_KEY_COLUMNS, PROJECT_COLUMNS } from '../../../test/helpers/market.js';
 import { coverForm, multipart } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
@@ -267,6 +268,35 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(pdf.pages[pdf.pageCount - 1]).toContain('plan.png');
     const images = await imagesPerPage(res.rawPayload);
     expect([images.get(1) ?? 0, images.get(2), images.get(pdf.pageCount)]).toEqual([0, 1, 1]);
+  });
+
+  it('makes the print version of an image stored without one at its first report, and keeps it', async () => {
+    // As an upload before print versions were made left it.
+    const db = world.stores.accounts.db;
+    const floorplan = await db
+      .selectFrom('attachments')
+      .select('id')
+      .where('dossier_id', '=', dossier)
+      .where('type', '=', 'floorplan')
+      .executeTakeFirstOrThrow();
+    const stored = () =>
+      db
+        .selectFrom('attachment_files')
+        .select(['content', 'print_content'])
+        .where('attachment_id', '=', floorplan.id)
+        .executeTakeFirstOrThrow();
+    await db
+      .updateTable('attachment_files')
+      .set({ print_content: null })
+      .where('attachment_id', '=', floorplan.id)
+      .execute();
+    const res = await report({ templateId: template, date: '2026-01-15' });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await stored();
+    if (!after.print_content) throw new Error('no print version kept');
+    expect(
+      Buffer.from(after.print_content).equals(printVersionOfPng(Buffer.from(after.content))),
+    ).toBe(true);
   });
 
   it('says where the market data cannot value the dossier, instead of showing numbers', async () => {

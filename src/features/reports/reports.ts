@@ -7,7 +7,9 @@ import { limits } from '../../limits.js';
 import { MAIN_CURRENCY } from '../../market/countries.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
 import { REPORT_IS_COSTLY } from '../../work/cost.js';
-import { selectAttachmentFiles } from '../attachments/store.js';
+import { selectAttachmentFiles, storePrintVersion } from '../attachments/store.js';
+import { needsPrintVersion } from '../../pdf/print-version.js';
+import type { AttachmentRow } from '../../accounts/tables.js';
 import { findCoverFile, selectCovers } from '../covers/store.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
@@ -22,7 +24,7 @@ import { placesAround, showsPlaces } from './places.js';
 /** What a report needs: the stores, the valuation model, the time and the PDF renderer. */
 export type ReportDeps = Pick<
   ServiceDeps,
-  'db' | 'market' | 'valueProperty' | 'now' | 'renderReport' | 'costlyWork'
+  'db' | 'market' | 'valueProperty' | 'now' | 'renderReport' | 'costlyWork' | 'pdfInspector'
 >;
 
 export interface RenderedReport {
@@ -84,17 +86,42 @@ async function shownAttachments(
   }
   if (types.size === 0) return [];
   const files = await selectAttachmentFiles(deps.db, caller, dossierId);
-  return files
-    .filter(({ row }) => types.has(row.type))
-    .map(({ row, content }) => ({
+  const shown = files.filter(({ row }) => types.has(row.type));
+  return Promise.all(
+    shown.map(async ({ row, content, printed }) => ({
       type: row.type,
       title: row.title,
       contentType: row.content_type,
       width: row.width,
       height: row.height,
       pages: row.pages,
-      bytes: content,
-    }));
+      bytes: printed ? content : await printable(deps, caller, row, content),
+    })),
+  );
+}
+
+/**
+ * The bytes a report shows of an attachment stored without a print version: a PNG that needs
+ * one (uploaded before uploads made them) gets it here, from the inspection worker in the
+ * organization's turn, and keeps it. Made in the render worker instead, a dossier of a dozen
+ * such images ran past the render deadline on every try.
+ */
+async function printable(
+  deps: ReportDeps,
+  caller: Caller,
+  row: AttachmentRow,
+  content: Uint8Array,
+): Promise<Uint8Array> {
+  const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  if (row.content_type !== 'image/png' || !needsPrintVersion(bytes)) return content;
+  // Refused or turned away (the worker's queue full), the render worker converts it as before.
+  const facts = await deps.pdfInspector
+    .inspectAttachment(content, caller.organizationId)
+    .catch(() => undefined);
+  if (!facts || !('print' in facts) || !facts.print) return content;
+  const print = Buffer.from(facts.print);
+  await storePrintVersion(deps.db, caller, row.id, print);
+  return print;
 }
 
 /** The tracker's insights at `date`, or null where the market data cannot value the property. */
