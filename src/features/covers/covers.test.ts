@@ -811,7 +811,7 @@ describe('covers in the OpenAPI document', () => {
       },
     });
     expect(Object.keys(kind?.post?.responses ?? {}).sort()).toEqual(
-      ['201', '400', '401', '403', '409', '413', '415', '429', '500', '503'].sort(),
+      ['201', '400', '401', '403', '409', '413', '415', '429', '500', '501', '503'].sort(),
     );
     expect(Object.keys(kind?.put?.responses ?? {})).toContain('204');
     expect(file?.get?.responses['200']?.content).toEqual({
