@@ -460,6 +460,17 @@ describe('convert dvf', () => {
     expect(readText(target)).toBe(EXPECTED_OFFERS.join('\n') + '\n');
   });
 
+  it('names the line of a row with the wrong number of fields', async () => {
+    const dir = scratch();
+    const lines = geoDvf(LOTS, ',').trimEnd().split('\n');
+    lines[5] = `${lines[5] ?? ''},extra`;
+    const source = path.join(dir, 'wide.csv');
+    fs.writeFileSync(source, `${lines.join('\n')}\n`);
+    await expect(convertDvf(source, path.join(dir, 'o.csv'))).rejects.toThrow(
+      `cannot read ${source}: line 6 has ${String(GEO_DVF_COLUMNS.length + 1)} fields, the header ${String(GEO_DVF_COLUMNS.length)}`,
+    );
+  });
+
   it('refuses a gzip file cut short instead of converting the rows before the cut', async () => {
     const dir = scratch();
     const whole = zlib.gzipSync(geoDvf(LOTS, ','));

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { openDuck, queryOne, queryRows, sqlString } from '../duck.js';
+import { csvProblem } from './csv-problem.js';
 import { MAX_AREA, MAX_LAND_AREA, MAX_PRICE } from '../import/offers.js';
 
 /** A DVF file this converter cannot read: the message says why. */
@@ -211,7 +212,12 @@ async function convertIn(
            strict_mode = true, compression = '${gzip ? 'gzip' : 'none'}')`,
       );
     } catch (error) {
-      throw new DvfFormatError(`cannot read ${source}: ${(error as Error).message}`);
+      // DuckDB's message ends in advice about its own options; the first line says what it met.
+      const problem =
+        (await csvProblem(source, { gzip, delimiter })) ??
+        (error as Error).message.split('\n')[0] ??
+        '';
+      throw new DvfFormatError(`cannot read ${source}: ${problem}`);
     }
     // The columns as DuckDB names them. An unnamed one (a spreadsheet's row index, a separator
     // at the end of every line) gets a name of its own, and says nothing about the lot.
