@@ -27,8 +27,21 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * A reader that stops early (`| head`) closes the pipe: the command's work (a file being
+ * written, an import) goes on to its end, and what nobody reads is dropped, not a crash.
+ */
+function ignoreClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
 /** Runs the CLI; mistakes at the terminal print one line and exit 1 (usage errors: 2). */
 export async function main(argv: string[]): Promise<void> {
+  ignoreClosedPipes();
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {

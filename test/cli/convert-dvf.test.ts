@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/backends.js';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, BIN, runCli } from '../helpers/cli.js';
+import { spawnTracked } from '../helpers/children.js';
 import { writeFile } from '../helpers/market.js';
 
 describe('propdata convert dvf', () => {
@@ -53,5 +54,27 @@ describe('propdata convert dvf', () => {
       'propdata: the target must be another file than the source\n',
     ]);
     expect(fs.readFileSync(source, 'utf8')).toBe(before);
+  });
+
+  it('writes its whole file when the reader of its output stops early (| head)', async () => {
+    const lines = [
+      'id_mutation,date_mutation,valeur_fonciere,code_postal,type_local,surface_reelle_bati',
+    ];
+    for (let i = 0; i < 50; i++) {
+      lines.push(`${String(i)},2024-02-01,250000,75011,Appartement,31`);
+    }
+    const source = writeFile(dir, 'many.csv', `${lines.join('\n')}\n`);
+    const target = path.join(dir, 'many-offers.csv');
+    const child = spawnTracked(process.execPath, [BIN, 'convert', 'dvf', source, target], {
+      PROPDATA_DATA_DIR: path.join(dir, 'data'),
+    });
+    // The pipe is closed before the command writes a line.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(status, stderr).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE/);
+    expect(fs.readFileSync(target, 'utf8').trimEnd().split('\n')).toHaveLength(51);
   });
 });
