@@ -1,14 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
-import { openDuck, queryRows } from './duck.js';
+import {
+  csv,
+  OFFER_KEY_COLUMNS,
+  referenceDataDir,
+  snapshotRows,
+  writeFile,
+} from '../../test/helpers/market.js';
 import { importFile } from './import/run-import.js';
-import { currentSnapshot, marketPaths } from './snapshots.js';
-
-const closers: (() => void)[] = [];
-afterAll(() => {
-  for (const close of closers) close();
-});
 
 describe('offers ordered by place', () => {
   it('keeps offers at one point in id order, so every build gives the same rows', async () => {
@@ -43,15 +42,7 @@ describe('offers ordered by place', () => {
     await importFile(dataDir, 'offers', writeFile(tempDir(), 'o.csv', csv(header, rows)), {
       today: '2026-11-24',
     });
-    const file = currentSnapshot(marketPaths(dataDir));
-    if (!file) throw new Error('no snapshot');
-    const instance = await openDuck(file, { readOnly: true });
-    const db = await instance.connect();
-    closers.push(() => {
-      db.closeSync();
-      instance.closeSync();
-    });
-    const placed = await queryRows(db, 'select id from offers_by_place order by rowid');
+    const placed = await snapshotRows(dataDir, 'select id from offers_by_place order by rowid');
     expect(placed.map((r) => String(r.id))).toEqual([...ids].sort());
   });
 });

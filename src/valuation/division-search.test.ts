@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
-import { openDuck } from '../market/duck.js';
-import { importFile } from '../market/import/run-import.js';
-import { currentSnapshot, marketPaths } from '../market/snapshots.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { OFFER_KEY_COLUMNS, snapshotOfOffers } from '../../test/helpers/market.js';
 import { findComparables, searchPlan, type SearchStep } from './comparables.js';
 import { locate, snapshotCache } from './snapshot-cache.js';
 import type { PropertyToValue } from './types.js';
@@ -73,21 +69,12 @@ const hendaye = (locationPrecision: 'exact' | 'postcode'): PropertyToValue => ({
   livingArea: 60,
 });
 
-let instance: DuckDBInstance;
 let db: DuckDBConnection;
+let close: () => void;
 beforeAll(async () => {
-  const dataDir = referenceDataDir();
-  const file = writeFile(tempDir(), 'offers.csv', csv(HEADER, [...NEAR, ...FAR, ...UNPLACED]));
-  await importFile(dataDir, 'offers', file, { today: '2026-11-01' });
-  const snapshot = currentSnapshot(marketPaths(dataDir));
-  if (!snapshot) throw new Error('no snapshot');
-  instance = await openDuck(snapshot, { readOnly: true });
-  db = await instance.connect();
+  ({ db, close } = await snapshotOfOffers(HEADER, [...NEAR, ...FAR, ...UNPLACED], '2026-11-01'));
 });
-afterAll(() => {
-  db.closeSync();
-  instance.closeSync();
-});
+afterAll(() => close());
 
 /** The comparables of the district step for the property. */
 async function district(property: PropertyToValue) {

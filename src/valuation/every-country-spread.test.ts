@@ -1,10 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
-import { openDuck, queryRows } from '../market/duck.js';
-import { importFile } from '../market/import/run-import.js';
-import { currentSnapshot, marketPaths } from '../market/snapshots.js';
+import { OFFER_KEY_COLUMNS, snapshotOfOffers } from '../../test/helpers/market.js';
+import { queryRows } from '../market/duck.js';
 import {
   EVERY_COUNTRY,
   LOCAL_VARIANCE_TABLE,
@@ -87,18 +84,9 @@ describe('a single offer’s spread where a country measures none', () => {
   let db: DuckDBConnection;
   const closers: (() => void)[] = [];
   beforeAll(async () => {
-    const dataDir = referenceDataDir();
-    await importFile(dataDir, 'offers', writeFile(tempDir(), 'o.csv', csv(HEADER, rows())), {
-      today: '2024-01-01',
-    });
-    const file = currentSnapshot(marketPaths(dataDir));
-    if (!file) throw new Error('no snapshot');
-    const instance = await openDuck(file, { readOnly: true });
-    db = await instance.connect();
-    closers.push(() => {
-      db.closeSync();
-      instance.closeSync();
-    });
+    const snapshot = await snapshotOfOffers(HEADER, rows(), '2024-01-01');
+    db = snapshot.db;
+    closers.push(snapshot.close);
   });
   afterAll(() => {
     for (const close of closers) close();

@@ -1,9 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
-import { openDuck } from '../market/duck.js';
-import { importFile } from '../market/import/run-import.js';
-import { currentSnapshot, marketPaths } from '../market/snapshots.js';
+import { OFFER_KEY_COLUMNS, snapshotOfOffers } from '../../test/helpers/market.js';
 import type { PropertyToValue } from './types.js';
 import { estimateDeal, type DetailedEstimate } from './value-property.js';
 
@@ -57,18 +53,8 @@ async function valueWith(
   header = PLACED,
   at = property,
 ): Promise<DetailedEstimate> {
-  const dataDir = referenceDataDir();
-  await importFile(dataDir, 'offers', writeFile(tempDir(), 'o.csv', csv(header, rows)), {
-    today: TODAY,
-  });
-  const file = currentSnapshot(marketPaths(dataDir));
-  if (!file) throw new Error('no snapshot');
-  const instance = await openDuck(file, { readOnly: true });
-  const db = await instance.connect();
-  closers.push(() => {
-    db.closeSync();
-    instance.closeSync();
-  });
+  const { db, close } = await snapshotOfOffers(header, rows, TODAY);
+  closers.push(close);
   return estimateDeal(db, at, 'rent', '2026-10-01');
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { inject } from 'vitest';
 import { openDuck, queryRows, type Row } from '../../src/market/duck.js';
 import type { ImportEntity } from '../../src/market/import/entities.js';
@@ -31,6 +32,32 @@ export async function snapshotRows(dataDir: string, sql: string): Promise<Row[]>
     db.closeSync();
     instance.closeSync();
   }
+}
+
+/**
+ * A new data dir with the reference divisions and these offers imported (CSV rows under
+ * `header`), and a read-only connection to its snapshot; `close` closes both.
+ */
+export async function snapshotOfOffers(
+  header: string[],
+  rows: (string | number | boolean | null)[][],
+  today: string,
+): Promise<{ db: DuckDBConnection; close: () => void }> {
+  const dataDir = referenceDataDir();
+  await importFile(dataDir, 'offers', writeFile(tempDir(), 'offers.csv', csv(header, rows)), {
+    today,
+  });
+  const file = currentSnapshot(marketPaths(dataDir));
+  if (!file) throw new Error(`no snapshot in ${dataDir}`);
+  const instance = await openDuck(file, { readOnly: true });
+  const db = await instance.connect();
+  return {
+    db,
+    close: () => {
+      db.closeSync();
+      instance.closeSync();
+    },
+  };
 }
 
 export function writeFile(dir: string, name: string, text: string): string {
