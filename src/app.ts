@@ -6,7 +6,7 @@ import { attachmentRoutes } from './features/attachments/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { coverRoutes } from './features/covers/routes.js';
 import { dossierRoutes } from './features/dossiers/routes.js';
-import { dossierLinkRoutes } from './features/dossier-links/routes.js';
+import { answerBrokenPageLink, dossierLinkRoutes } from './features/dossier-links/routes.js';
 import { createLoginThrottle, type LoginThrottle } from './features/auth/login-throttle.js';
 import { PasswordCheckSlots } from './features/auth/password-check-slots.js';
 import { divisionRoutes } from './features/divisions/routes.js';
@@ -103,9 +103,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
     // Errors Fastify raises before routing (bad URL encoding, over-long path parameters) are
-    // problem+json like every other refusal.
-    frameworkErrors: (error, _request, reply) => {
-      void sendProblem(reply, toAppError(error));
+    // problem+json like every other refusal, but on a shared page's path, its HTML 404 page.
+    frameworkErrors: (error, request, reply) => {
+      if (!answerBrokenPageLink(request.url, reply)) void sendProblem(reply, toAppError(error));
     },
     // And so are those of the HTTP server itself, before there is a request: deadlines, headers
     // over the limit, bytes that are not HTTP.

@@ -78,6 +78,14 @@ describeBackends('dossier sharing links', (backend) => {
     const broken = await call(world.app, { method: 'GET', url: `${pagePath}%00` });
     expect(broken.statusCode).toBe(404);
     expect(broken.headers['content-type']).toBe('text/html; charset=utf-8');
+    // Links mangled beyond what the router takes (longer than a path parameter may be, broken
+    // percent-encoding) are no link either: the page's 404, not an error document.
+    for (const mangled of [`${pagePath}${'x'.repeat(200)}`, `${pagePath}%E0%A4%A`]) {
+      const opened = await call(world.app, { method: 'GET', url: mangled });
+      expect(opened.statusCode, mangled).toBe(404);
+      expect(opened.headers['content-type'], mangled).toBe('text/html; charset=utf-8');
+      expect(opened.body, mangled).toContain('Page not found');
+    }
     const revoked = await call(world.app, {
       method: 'DELETE',
       url: `${BASE}/${a.id}`,

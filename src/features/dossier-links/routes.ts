@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
@@ -6,7 +6,7 @@ import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
 import { askedLanguage, openSharedPage, pageState } from './page.js';
-import { PAGE_CSP } from './page-html.js';
+import { notFoundPage, PAGE_CSP } from './page-html.js';
 import {
   CreatedLink,
   CreateLinkRequest,
@@ -117,14 +117,29 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
         address: request.ip,
       });
       if (shown.retryAfter !== undefined) reply.header('retry-after', String(shown.retryAfter));
-      return reply
-        .code(shown.status)
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('content-security-policy', PAGE_CSP)
-        .header('referrer-policy', 'no-referrer')
-        .header('cache-control', 'no-store')
-        .header('x-robots-tag', 'noindex')
-        .send(shown.html);
+      return sendPage(reply, shown.status, shown.html);
     },
   );
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', PAGE_CSP)
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .send(html);
+}
+
+/**
+ * Answers a request the router refused before any route (a secret longer than a path parameter
+ * may be, bad percent-encoding) with the shared page's 404 when its path is a shared page's: a
+ * person who opens a mangled link gets a page, not an error document. False for other paths.
+ */
+export function answerBrokenPageLink(url: string, reply: FastifyReply): boolean {
+  if (!url.startsWith(`${PAGE_PATH}/`)) return false;
+  void sendPage(reply, 404, notFoundPage('en'));
+  return true;
 }
