@@ -17,12 +17,13 @@ function slotOf(index: number, period: Period): PeriodSlot {
   const year = Math.floor(first / 12);
   const month = (first % 12) + 1;
   const start = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01`;
+  // Every id starts with the four-digit year, also before the year 1000 (`0999-Q4`).
   const id =
     period === 'month'
       ? start.slice(0, 7)
       : period === 'quarter'
-        ? `${year}-Q${(month + 2) / 3}`
-        : String(year);
+        ? `${start.slice(0, 4)}-Q${String((month + 2) / 3)}`
+        : start.slice(0, 4);
   return { id, start };
 }
 
