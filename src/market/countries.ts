@@ -24,3 +24,8 @@ export type DivisionLevel = (typeof DIVISION_LEVELS)[number];
 export function normalizePostcode(postcode: string): string {
   return postcode.replaceAll(/\s+/g, '').toUpperCase();
 }
+
+/** A division id as the data stores it: a postcode (level 100) normalized, others as given. */
+export function divisionIdOf(level: DivisionLevel, id: string): string {
+  return level === 100 ? normalizePostcode(id) : id;
+}

@@ -46,6 +46,19 @@ describeBackends('administrative divisions API', (backend) => {
     expect(byId.items.every((d) => d.id.startsWith('800') || d.name.includes('800'))).toBe(true);
   });
 
+  it('takes postcodes as people write them, with spaces', async () => {
+    const spaced = await get('/api/v1/administrative_divisions/CZ/100/110%2000');
+    expect(spaced.statusCode).toBe(200);
+    expect(spaced.json()).toMatchObject({ countryCode: 'CZ', level: 100, id: '11000' });
+    const found = (
+      await get('/api/v1/administrative_divisions?countryCode=CZ&level=100&q=110%2000')
+    ).json<DivisionList>();
+    expect(found.items.map((d) => d.id)).toContain('11000');
+    expect(found.items.every((d) => d.id.startsWith('11000'))).toBe(true);
+    // Ids of other levels are taken as given.
+    expectProblem(await get('/api/v1/administrative_divisions/NL/8/03%2063'), 404, 'not_found');
+  });
+
   it('lists the children of a division', async () => {
     const body = (
       await get('/api/v1/administrative_divisions?countryCode=AT&parentId=900&level=8')

@@ -1,5 +1,5 @@
 import { invalidField } from '../../http/field-errors.js';
-import { DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
+import { DIVISION_LEVELS, divisionIdOf, type DivisionLevel } from '../../market/countries.js';
 import {
   RANGE_FILTERS,
   type OfferGrouping,
@@ -13,7 +13,7 @@ import { divisionFilter, type Filters, type StatisticsRequest } from './schemas.
 export function divisionOf(filters: Filters): { level: DivisionLevel; id: string } {
   for (const level of DIVISION_LEVELS) {
     const id = filters[divisionFilter(level)];
-    if (id !== undefined) return { level, id };
+    if (id !== undefined) return { level, id: divisionIdOf(level, id) };
   }
   throw invalidField('/filters', 'must have exactly one division');
 }

@@ -15,10 +15,14 @@ const Month = Type.String({
   description: 'A month, `YYYY-MM`.',
 });
 
+/** What every range filter says about offers without a value for its field. */
+const RANGE_RULE =
+  'Both ends included; an offer without a value passes no range, also one without bounds (`{}`).';
+
 const IntRange = (description: string) =>
   StrictObject(
     { min: Type.Optional(Type.Integer(bounded)), max: Type.Optional(Type.Integer(bounded)) },
-    { description: `${description} Both ends included.` },
+    { description: `${description} ${RANGE_RULE}` },
   );
 
 const PriceRange = (description: string) =>
@@ -30,7 +34,7 @@ const PriceRange = (description: string) =>
       min: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_NUMBER })),
       max: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_NUMBER })),
     },
-    { description: `${description} Both ends included.` },
+    { description: `${description} ${RANGE_RULE}` },
   );
 
 export const StatisticItem = StrictObject({
@@ -105,7 +109,7 @@ export const Filters = StrictObject({
   numberOfRooms: Type.Optional(
     StrictObject(
       { min: Type.Optional(Type.Number(bounded)), max: Type.Optional(Type.Number(bounded)) },
-      { description: 'Rooms. Both ends included.' },
+      { description: `Rooms. ${RANGE_RULE}` },
     ),
   ),
   hasOpenKitchen: Type.Optional(Type.Boolean({ description: 'Only for CZ.' })),

@@ -303,6 +303,8 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
     ['isPrivate', { isPrivate: true }, 2],
     ['propertyType', { propertyType: 'house' }, 1],
     ['livingArea (both ends included)', { livingArea: { min: 60, max: 100 } }, 3],
+    // A range without bounds still asks for a value: s6 states no living area.
+    ['livingArea without bounds', { livingArea: {} }, 5],
     ['buildingYear', { buildingYear: { max: 1960 } }, 2],
     ['numberOfRooms', { numberOfRooms: { min: 3 } }, 4],
     ['daysOnMarket', { daysOnMarket: { max: 30 } }, 2],
@@ -323,11 +325,27 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
     expect(body.items[0]?.statistics[0]?.value).toBe(2);
   });
 
+  it('passes no offer without a value through a price range, even one without bounds', async () => {
+    const rentsWith = async (filters: object) =>
+      (
+        await stats({
+          countryCode: 'AT',
+          filters: { divisionLevel8: '901', ...filters },
+          statistics: [{ type: 'count', metric: 'rent_gross' }],
+        })
+      ).items[0]?.statistics[0]?.value;
+    expect(await rentsWith({})).toBe(3);
+    expect(await rentsWith({ salePrice: { currency: 'EUR' } })).toBe(0);
+    expect(await rentsWith({ salePrice: { min: 0 } })).toBe(0);
+  });
+
   it('uses the requested division level', async () => {
     expect(
       await countIn({ divisionLevel8: undefined, divisionLevel6: '900', dealType: 'sale' }),
     ).toBe(7);
     expect(await countIn({ divisionLevel8: undefined, divisionLevel100: '1020' })).toBe(1);
+    // A postcode as people write it: compared without spaces, as everywhere.
+    expect(await countIn({ divisionLevel8: undefined, divisionLevel100: ' 10 20' })).toBe(1);
   });
 
   it('groups by quarter with every period, empty ones included', async () => {

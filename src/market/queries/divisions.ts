@@ -1,5 +1,10 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { normalizePostcode, type CountryCode, type DivisionLevel } from '../countries.js';
+import {
+  divisionIdOf,
+  normalizePostcode,
+  type CountryCode,
+  type DivisionLevel,
+} from '../countries.js';
 import { queryPrepared, type Row } from '../duck.js';
 import { numberOf, pointOrNull } from './values.js';
 
@@ -70,8 +75,10 @@ function filterSql(
     params.level = filter.level;
   }
   if (filter.q !== undefined) {
-    where.push('(contains(lower(d.name), lower($q)) or starts_with(lower(d.id), lower($q)))');
+    // Ids are matched without spaces, as postcodes are compared (`100 00` finds `10000`).
+    where.push('(contains(lower(d.name), lower($q)) or starts_with(lower(d.id), lower($qId)))');
     params.q = filter.q;
+    params.qId = filter.q.replaceAll(/\s+/g, '');
   }
   if (filter.parentId !== undefined) {
     where.push(`${PARENT_ID} = $parent`);
@@ -123,7 +130,7 @@ export async function divisionByKey(
     db,
     `select ${COLUMNS} from divisions d
      where d.country_code = $country and d.level = $level and d.id = $id`,
-    { country: key.countryCode, level: key.level, id: key.id },
+    { country: key.countryCode, level: key.level, id: divisionIdOf(key.level, key.id) },
   );
   return row ? toDivision(row) : undefined;
 }

@@ -147,6 +147,10 @@ function whereClause(selection: OfferSelection, params: Params): string {
   }
   for (const [name, column] of Object.entries(RANGE_FILTERS)) {
     const range = selection.ranges?.[name as RangeFilter];
+    // A range without bounds still asks for a value: an offer without one passes no range.
+    if (range && range.min === undefined && range.max === undefined) {
+      where.push(`${column} is not null`);
+    }
     if (range?.min !== undefined) {
       where.push(`${column} >= $${name}Min`);
       params[`${name}Min`] = range.min;

@@ -135,6 +135,9 @@ function selectedOffers(slice: DivisionSlice, selection: OfferSelection): Int32A
   for (const [name, range] of Object.entries(selection.ranges ?? {})) {
     // The range filters' columns are columns of the slice, by the same names.
     const column = slice.numbers[RANGE_FILTERS[name as RangeFilter]];
+    // A range without bounds still asks for a value: NaN (NULL) fails every comparison.
+    if (range.min === undefined && range.max === undefined)
+      n = keepAtLeast(offers, n, column, -Infinity);
     if (range.min !== undefined) n = keepAtLeast(offers, n, column, range.min);
     if (range.max !== undefined) n = keepAtMost(offers, n, column, range.max);
   }
