@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { testConfig, createWorld, type World } from '../test/helpers/world.js';
+import { createDossier } from '../test/helpers/fixtures.js';
+import {
+  testConfig,
+  createWorld,
+  expectStatus,
+  postAs,
+  type World,
+} from '../test/helpers/world.js';
 import { buildApp } from './app.js';
 import { openStores } from './stores.js';
 
@@ -38,10 +45,22 @@ describe('logging', () => {
         url: '/auth/login/credentials',
         payload: { username: 'someone', password: 'password_secret_value' },
       });
+      // Nor a shared page's secret, which opens the page without a token.
+      const link = await postAs(world, '/api/v1/dossiers/links', {
+        dossierId: await createDossier(world),
+      });
+      const pagePath = new URL(expectStatus(link, 201).json<{ url: string }>().url).pathname;
+      const secret = pagePath.split('/').pop() ?? '';
+      expect(secret).toHaveLength(43);
+      for (const url of [pagePath, `${pagePath}/?lang=de`, `${pagePath.slice(0, -1)}%zz`]) {
+        await app.inject({ url });
+      }
       const log = lines.join('');
       expect(log).toMatch(/incoming request/);
+      expect(log).toContain('/shared/dossier/[redacted]');
       expect(log).not.toMatch(/header_secret|query_secret|password_secret/);
       expect(log).not.toContain(token);
+      expect(log).not.toContain(secret.slice(0, 20));
     } finally {
       await app.close();
       await world.close();

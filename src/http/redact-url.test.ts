@@ -22,6 +22,15 @@ describe('redactUrl', () => {
     expect(redactUrl(`/x/${token}?q=${token}`)).toBe('/x/[redacted]?q=[redacted]');
   });
 
+  it('redacts the secret of a shared page, whatever follows it', () => {
+    const secret = 'q'.repeat(43);
+    expect(redactUrl(`/shared/dossier/${secret}`)).toBe('/shared/dossier/[redacted]');
+    expect(redactUrl(`/shared/dossier/${secret}/?lang=de&access_token=x#top`)).toBe(
+      '/shared/dossier/[redacted]?lang=de&access_token=[redacted]#top',
+    );
+    expect(redactUrl('/shared/dossier/%E0%A4%A')).toBe('/shared/dossier/[redacted]');
+  });
+
   it('leaves other URLs alone', () => {
     for (const url of ['/api/v1/dossiers', '/x?limit=5&offset=10', '/x?', '/x?a&b=;']) {
       expect(redactUrl(url)).toBe(url);

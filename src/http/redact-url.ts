@@ -1,4 +1,7 @@
+import { PAGE_PATH } from '../features/dossier-links/page-path.js';
+
 const TOKEN_SHAPE = /pd_[A-Za-z0-9_-]{43}/g;
+const PAGE_SECRET = `${PAGE_PATH}/`;
 
 /** Percent-decoding that never throws: a malformed escape stays as it is. `+` is a space. */
 function decodeLeniently(text: string): string {
@@ -19,12 +22,21 @@ function isCredentialName(raw: string): boolean {
   return name.toLowerCase().includes('token');
 }
 
+/** A shared page's path ends in its link's secret, which opens the page: all of it goes. */
+function withoutPageSecret(url: string): string {
+  if (!url.startsWith(PAGE_SECRET)) return url;
+  const pathEnd = url.search(/[?#]/);
+  return `${PAGE_SECRET}[redacted]${pathEnd < 0 ? '' : url.slice(pathEnd)}`;
+}
+
 /**
  * The URL as it may be logged: the value of every query parameter whose decoded name mentions a
  * token (`access_token`, `access%5Ftoken`, `%61ccess_token`, `access_token[]`, …) is replaced,
- * whether parameters are separated by `&` or `;`. Tokens must never reach the log.
+ * whether parameters are separated by `&` or `;`, and so is a shared page's secret. Tokens and
+ * secrets must never reach the log.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(asked: string): string {
+  const url = withoutPageSecret(asked);
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url.replace(TOKEN_SHAPE, '[redacted]');
   const hashStart = url.indexOf('#', queryStart);

@@ -9,12 +9,12 @@ import { limits } from '../../limits.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
 import type { CreatedLink, CreateLinkRequest, DossierLink } from './schemas.js';
+import { PAGE_PATH } from './page-path.js';
 import { countLinks, insertLink, listLinks, revokeLink } from './store.js';
 
 export type LinkDeps = Pick<ServiceDeps, 'db' | 'now'> & { publicBaseUrl: string };
 
-/** The path of the public page of a link; the secret is its last segment. */
-export const PAGE_PATH = '/shared/dossier';
+export { PAGE_PATH };
 
 const DAY_MS = 86_400_000;
 
