@@ -21,7 +21,7 @@ export const OFFER_COLUMNS = `
   number_of_bedrooms INTEGER,
   building_year INTEGER,
   has_open_kitchen BOOLEAN,
-  days_on_market INTEGER NOT NULL,
+  days_on_market INTEGER,
   latitude DOUBLE,
   longitude DOUBLE,
   postal_code VARCHAR,

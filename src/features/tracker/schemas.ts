@@ -80,7 +80,9 @@ export const OfferItem = Type.Object(
     livingArea: Nullable(Type.Number()),
     numberOfRooms: Nullable(Type.Number()),
     buildingYear: Nullable(Type.Integer()),
-    daysOnMarket: Type.Integer(),
+    daysOnMarket: Nullable(
+      Type.Integer({ description: 'Null where the source does not say (a recorded sale).' }),
+    ),
   },
   { description: 'An offer; unknown values are null.' },
 );

@@ -263,11 +263,11 @@ const LOTS: Lot[] = [
 ];
 
 const EXPECTED_OFFERS = [
-  'id,countryCode,dealType,propertyType,startDate,endDate,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title,street,houseNumber,landArea',
-  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse",CHEMIN DES VIGNES,3,2320.0',
-  'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement","RUE DE LA PAIX, COUR A",12,',
-  'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement",,,',
-  'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement",,,',
+  'id,countryCode,dealType,propertyType,startDate,endDate,daysOnMarket,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title,street,houseNumber,landArea',
+  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse",CHEMIN DES VIGNES,3,2320.0',
+  'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement","RUE DE LA PAIX, COUR A",12,',
+  'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement",,,',
+  'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement",,,',
 ];
 
 const EXPECTED_SUMMARY = {
@@ -339,7 +339,7 @@ describe('convert dvf', () => {
     const result = await convertDvf(source, target);
     expect(result.offers).toBe(1);
     expect(readText(target).split('\n')[1]).toBe(
-      'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,false,,412000.0,42.0,2,48.869,2.331,75002,Appartement,,,',
+      'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,,false,,412000.0,42.0,2,48.869,2.331,75002,Appartement,,,',
     );
   });
 
@@ -404,11 +404,11 @@ describe('convert dvf', () => {
     const result = await convertDvf(source, target);
     expect([result.offers, result.skipped.noPrice, result.skipped.noLivingArea]).toEqual([2, 3, 2]);
     const lines = readText(target).trim().split('\n').slice(1);
-    expect(lines.map((l) => l.split(',').slice(0, 1).concat(l.split(',').slice(8, 10)))).toEqual([
+    expect(lines.map((l) => l.split(',').slice(0, 1).concat(l.split(',').slice(9, 11)))).toEqual([
       ['dvf-ok1', '10000000000.0', '100000.0'],
       ['dvf-ok2', '250000.0', '30.0'],
     ]);
-    expect(lines[1]?.split(',')[13]).toBe('01000');
+    expect(lines[1]?.split(',')[14]).toBe('01000');
   });
 
   it('reads a file with an unnamed column (a spreadsheet index, a separator ending each line)', async () => {
@@ -574,6 +574,7 @@ describe.skipIf(!paris)('real Paris sales (column subset of geolocated DVF)', ()
            count(*) filter (where property_type = 'house')::integer as houses,
            count(*) filter (where latitude is null)::integer as without_coordinates,
            count(*) filter (where division_level6 = '75')::integer as in_paris,
+           count(days_on_market)::integer as with_days_on_market,
            min(start_date)::varchar as first, max(start_date)::varchar as last
          from offers`,
       ),
@@ -584,6 +585,8 @@ describe.skipIf(!paris)('real Paris sales (column subset of geolocated DVF)', ()
         houses: 246,
         without_coordinates: 70,
         in_paris: 46_634,
+        // A recorded sale does not say how long it was offered: statistics leave it out.
+        with_days_on_market: 0,
         first: '2020-07-01',
         last: '2024-12-31',
       },

@@ -327,6 +327,8 @@ async function convertIn(
         strftime(sale_date, '%Y-%m-%d') as "startDate",
         -- A sale ends the property's time on the market on the day it is signed.
         strftime(sale_date, '%Y-%m-%d') as "endDate",
+        -- How long it was offered before, DVF does not say: the column, empty, says unknown.
+        null::varchar as "daysOnMarket",
         'false' as "isActive",
         case when nature = ${sqlString(OFF_PLAN)} then 'true' end as "isNew",
         price as "salePrice",

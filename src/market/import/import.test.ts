@@ -186,6 +186,26 @@ describe('offer import', () => {
     ]);
   });
 
+  it('takes days on market from a file that has the column, an empty cell as unknown', async () => {
+    // Without the column (the test above), they are counted from startDate to endDate or today.
+    const header = [...HEADER, 'daysOnMarket'];
+    const source = writeFile(
+      dir,
+      'offers.csv',
+      csv(header, [
+        [...offer('d1', { endDate: '2025-03-01' }), 12],
+        [...offer('d2', { endDate: '2025-01-01' }), null],
+      ]),
+    );
+    expect(await importFile(dataDir, 'offers', source, { today: TODAY })).toMatchObject({
+      imported: 2,
+    });
+    expect((await offers()).map((o) => [o.id, o.days_on_market])).toEqual([
+      ['d1', 12],
+      ['d2', null],
+    ]);
+  });
+
   it('skips invalid rows and reports each with its line and reason', async () => {
     const rows = [
       ...GOOD,

@@ -81,6 +81,17 @@ function crossChecks(today: string): [string, string][] {
   ];
 }
 
+/**
+ * Days on market: a file without the column gets them from `startDate` to `endDate` (or today);
+ * in a file with it, an empty cell is unknown. A record of a sale (DVF) has one date, and its 0
+ * days would be counted by the statistics as an offer sold the day it appeared.
+ */
+function daysOnMarket(columns: ReadonlySet<string>, today: string): string {
+  if (columns.has('daysOnMarket')) return 't."daysOnMarket"::integer';
+  const until = `least(coalesce(t."endDate", date ${sqlString(today)}), date ${sqlString(today)})`;
+  return `greatest(0, date_diff('day', t."startDate", ${until}))::integer`;
+}
+
 const divisionJoin = (alias: string, level: number, expr: string) =>
   `left join divisions ${alias} on ${alias}.country_code = upper(i."countryCode") and ${alias}.level = ${level} and ${alias}.id = ${expr}`;
 
@@ -88,7 +99,11 @@ const divisionJoin = (alias: string, level: number, expr: string) =>
  * Checks `incoming` into `checked` (every row with its reason, null when valid), then builds
  * `clean`: typed rows with divisions, days on market and activity derived where missing.
  */
-export async function prepareOffers(build: SnapshotBuild, today: string): Promise<void> {
+export async function prepareOffers(
+  build: SnapshotBuild,
+  today: string,
+  columns: ReadonlySet<string>,
+): Promise<void> {
   const { db } = build;
   const fieldRules = OFFER_FIELDS.flatMap(fieldChecks);
   await db.run(`
@@ -131,9 +146,7 @@ export async function prepareOffers(build: SnapshotBuild, today: string): Promis
       t."livingArea" as living_area, t."numberOfRooms" as number_of_rooms,
       t."numberOfBedrooms" as number_of_bedrooms, t."buildingYear" as building_year,
       t."hasOpenKitchen" as has_open_kitchen,
-      coalesce(t."daysOnMarket",
-        greatest(0, date_diff('day', t."startDate", least(coalesce(t."endDate", date ${sqlString(today)}), date ${sqlString(today)}))))::integer
-        as days_on_market,
+      ${daysOnMarket(columns, today)} as days_on_market,
       t.latitude, t.longitude,
       coalesce(t."postalCode", bc.id) as postal_code,
       coalesce(t."divisionLevel6", bp.level6_id, bc.level6_id) as division_level6,

@@ -71,7 +71,8 @@ export class StrictImportError extends Error {
 interface EntityPlan {
   fields: readonly FieldSpec[];
   table: MarketTable;
-  prepare(build: SnapshotBuild, today: string): Promise<void>;
+  /** `columns`: the fields the file has a column for. */
+  prepare(build: SnapshotBuild, today: string, columns: ReadonlySet<string>): Promise<void>;
   write(build: SnapshotBuild, replace: boolean): Promise<void>;
 }
 
@@ -131,9 +132,9 @@ async function importInto(
   if (plan.table !== 'offers') await copyTruth(build);
   // A replaced indicators table has no generated indicators left to describe.
   if (plan.table !== 'indicators' || options.replace !== true) await copyPlacesInfo(build);
-  await loadIncoming(build.db, file, plan.fields);
+  const columns = await loadIncoming(build.db, file, plan.fields);
   progress.next();
-  await plan.prepare(build, options.today ?? utcToday());
+  await plan.prepare(build, options.today ?? utcToday(), columns);
   progress.next();
   const rejected = await count(
     build,

@@ -35,13 +35,13 @@ function reader(file: string, format: FileFormat): string {
  * Loads a file into the temp table `incoming`: one text column per field of the format (null
  * where the file lacks it), plus `line`, the row's line (CSV counts its header line; NDJSON and
  * Parquet count rows from 1). A column the format does not know is an error: a misspelt header
- * must not silently drop a field.
+ * must not silently drop a field. Answers the fields the file has a column for.
  */
 export async function loadIncoming(
   db: DuckDBConnection,
   file: string,
   fields: readonly FieldSpec[],
-): Promise<void> {
+): Promise<ReadonlySet<string>> {
   if (!fs.existsSync(file)) throw new ImportFileError(`${file} does not exist`);
   const format = formatOf(file);
   const source = reader(file, format);
@@ -80,4 +80,5 @@ export async function loadIncoming(
   } catch (error) {
     throw new ImportFileError(`cannot read ${file}: ${(error as Error).message}`);
   }
+  return present;
 }

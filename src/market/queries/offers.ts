@@ -42,7 +42,7 @@ export interface MarketOffer {
   livingArea: number | null;
   numberOfRooms: number | null;
   buildingYear: number | null;
-  daysOnMarket: number;
+  daysOnMarket: number | null;
 }
 
 /** The search's conditions on the offers; every value is a bound parameter. */
@@ -90,7 +90,7 @@ function toOffer(row: Row, currency: string): MarketOffer {
     livingArea: area,
     numberOfRooms: numberOrNull(row.number_of_rooms),
     buildingYear: numberOrNull(row.building_year),
-    daysOnMarket: numberOf(row.days_on_market),
+    daysOnMarket: numberOrNull(row.days_on_market),
   };
 }
 

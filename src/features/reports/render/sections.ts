@@ -262,7 +262,7 @@ function comparables(ctx: SectionContext, section: Section): void {
         [t('pricePerSqm'), row[2] ?? ''],
         [t('livingArea'), row[3] ?? ''],
         [t('published'), row[6] ?? ''],
-        [t('daysOnMarket'), f.number(o.daysOnMarket)],
+        [t('daysOnMarket'), o.daysOnMarket === null ? '–' : f.number(o.daysOnMarket)],
       ]);
     }
   }
