@@ -6,6 +6,7 @@ import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import type { Problem } from '../../http/problem.js';
+import { limits } from '../../limits.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import type { TrackerResponse } from './schemas.js';
 
@@ -306,6 +307,29 @@ describeBackends('POST /api/v1/property_tracker', (backend) => {
       postalCode: '1010',
       livingArea: 80,
     });
+  });
+
+  it('gives a rent dossier’s valuations their gross and net rents, as the valuation endpoints do', async () => {
+    const rent = await createDossier(world, world.memberA, {
+      ...dossierAt({ address: { postCode: '1010' } }),
+      dealType: 'rent',
+      askingSalePrice: undefined,
+    });
+    const body = await tracked({ dossierId: rent });
+    // No offer here states both rents: the default share of the gross rent is net.
+    const ratio = limits.valuation.defaultNetRentRatio;
+    expect(body.valuations).toHaveLength(2);
+    for (const v of body.valuations) {
+      expect(v.rentGross).toBe(v.value);
+      expect(v.rentGrossRange).toEqual(v.valueRange);
+      expect(v.rentNet).toBe(Math.round(v.value * ratio));
+      expect(v.rentNetRange).toEqual({
+        lower: Math.round(v.valueRange.lower * ratio),
+        upper: Math.round(v.valueRange.upper * ratio),
+      });
+    }
+    const sale = await tracked({ dossierId: postcodeOnly });
+    for (const v of sale.valuations) expect(v).not.toHaveProperty('rentNet');
   });
 
   it('defaults the radius to 200 m', async () => {

@@ -10,6 +10,7 @@ import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { firstOfferDate } from '../../market/queries/offer-dates.js';
+import { netRentRatio, withRents } from '../valuation/rent-ratio.js';
 import { checkValuationDate } from '../valuation/valuation-date.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
 import type { Area } from '../../market/queries/offer-area.js';
@@ -85,11 +86,15 @@ async function trackProperty(
     area,
   };
   const { livingArea } = content.property;
-  const [past, now, offers, projects, trends] = await Promise.all([
+  const [past, now, rentRatio, offers, projects, trends] = await Promise.all([
     valueProperty(db, { property, dealType: content.dealType, date: request.date }),
     view.alongside((other) =>
       valueProperty(other, { property, dealType: content.dealType, date: today }),
     ),
+    // Rent valuations carry their gross and net rents, as the valuation endpoints give them.
+    content.dealType === 'rent'
+      ? view.alongside((other) => netRentRatio(other, countryCode, property.postalCode))
+      : undefined,
     view.alongside((other) =>
       nearestOffers(other, { ...search, from: request.date, to: today }, limits.tracker.maxItems),
     ),
@@ -105,7 +110,9 @@ async function trackProperty(
     ),
   ]);
   return {
-    valuations: [past, now],
+    valuations: rentRatio
+      ? [withRents(past, rentRatio.ratio), withRents(now, rentRatio.ratio)]
+      : [past, now],
     valuationChangePercent: valuationChangePercent(past.value, now.value),
     offers,
     building_projects: projects,
