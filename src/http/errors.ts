@@ -37,6 +37,8 @@ const STATUS_CODES_FALLBACK: Partial<Record<number, ErrorCode>> = {
 const FASTIFY_DETAILS: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than 100 characters',
   FST_ERR_BAD_URL: 'The URL is not valid (bad percent-encoding)',
+  // Fastify names application/json whatever JSON type the request has (merge-patch+json too).
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: a JSON body is required with this Content-Type',
 };
 
 const DETAILS: Partial<Record<ErrorCode, string>> = {

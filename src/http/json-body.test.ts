@@ -34,15 +34,21 @@ describe('JSON bodies', () => {
   it('stays malformed JSON on POST, PUT and PATCH, and broken JSON on DELETE', async () => {
     const token = world().memberA.token;
     const url = '/api/v1/dossiers/00000000-0000-4000-8000-000000000000';
-    for (const [method, path] of [
-      ['POST', '/api/v1/dossiers'],
-      ['PUT', url],
-      ['PATCH', url],
+    for (const [method, path, type] of [
+      ['POST', '/api/v1/dossiers', 'application/json'],
+      ['PUT', url, 'application/json'],
+      ['PATCH', url, 'application/json'],
+      ['PATCH', url, 'application/merge-patch+json'],
     ] as const) {
-      expectProblem(
-        await call(world().app, { method, url: path, token, headers: json, payload: '' }),
+      const headers = { 'content-type': type };
+      const empty = expectProblem(
+        await call(world().app, { method, url: path, token, headers, payload: '' }),
         400,
         'invalid_json',
+      );
+      // Said without naming another media type than the one sent.
+      expect(empty.detail).toBe(
+        'The body is empty: a JSON body is required with this Content-Type',
       );
     }
     expectProblem(

@@ -84,6 +84,11 @@ export const fileField = (description: string) => ({
 export const ONE_LINE_PATTERN =
   '^(?:[^\\p{Cc}\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]|\\t)*$';
 
+/** What a refusal of ONE_LINE_PATTERN says: the rule in words, not the expression. */
+export const ONE_LINE_MESSAGE =
+  'must be one line of text: no line breaks or other control characters (but tab), and no ' +
+  'bidirectional formatting characters (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069)';
+
 export function OneLineText(options: {
   minLength?: number;
   maxLength: number;

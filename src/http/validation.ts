@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { describeFieldErrors, escapePointer, type RequestPart } from './field-errors.js';
 import type { FieldError } from './problem.js';
+import { ONE_LINE_MESSAGE, ONE_LINE_PATTERN } from './schemas.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -92,6 +93,9 @@ function toFieldError(error: ErrorObject): FieldError {
       path: error.instancePath,
       message: `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`,
     };
+  }
+  if (error.keyword === 'pattern' && params.pattern === ONE_LINE_PATTERN) {
+    return { path: error.instancePath, message: ONE_LINE_MESSAGE };
   }
   return { path: error.instancePath, message: error.message ?? 'is invalid' };
 }
