@@ -50,5 +50,20 @@ describe('security headers', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("default-src 'self'");
     expect(csp).not.toContain('upgrade-insecure-requests');
+    // Nothing from another host: no https: source, no named host.
+    for (const directive of csp.split(';')) {
+      const sources = directive.trim().split(/\s+/).slice(1);
+      expect(
+        sources.every((s) => s.startsWith("'") || s === 'data:'),
+        directive,
+      ).toBe(true);
+    }
+    // Every file of the page is served, under the same policy.
+    const initializer = await call(world().app, {
+      method: 'GET',
+      url: '/docs/static/swagger-initializer.js',
+    });
+    expect(initializer.statusCode).toBe(200);
+    expect(initializer.body).not.toContain('validator.swagger.io');
   });
 });
