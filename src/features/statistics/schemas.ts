@@ -136,9 +136,10 @@ export const StatisticsRequest = StrictObject(
   {
     examples: [
       {
-        countryCode: 'AT',
+        // München (Kreisfreie Stadt), which the demo market fills well.
+        countryCode: 'DE',
         filters: {
-          divisionLevel8: '901',
+          divisionLevel6: '09162',
           dealType: 'sale',
           propertyType: 'apartment',
           startDate: { min: '2025-01', max: '2025-03' },
@@ -195,13 +196,14 @@ export const StatisticsResponse = Type.Object(
     ),
   },
   {
-    // The answer to the request example: March has too few offers for a median.
+    // The answer to the request example on the demo market (the figures vary with the day it
+    // was generated on).
     examples: [
       {
         items: [
-          exampleGroup('2025-01', 14, 11250.5),
-          exampleGroup('2025-02', 9, 10980),
-          exampleGroup('2025-03', 3),
+          exampleGroup('2025-01', 60, 6441.96),
+          exampleGroup('2025-02', 62, 6312.58),
+          exampleGroup('2025-03', 50, 6411.79),
         ],
       },
     ],
