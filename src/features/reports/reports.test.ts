@@ -224,6 +224,27 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect((await readPdf(de.rawPayload)).pages.join('\n')).toContain('15. Januar 2026');
   });
 
+  it('prints every table header whole, wrapped between words, in the locales with long ones', async () => {
+    const headers = [
+      'distance',
+      'price',
+      'pricePerSqm',
+      'livingArea',
+      'rooms',
+      'buildingYear',
+      'published',
+    ] as const;
+    for (const locale of ['it', 'fr', 'nl', 'cs', 'sk'] as const) {
+      const res = await report({ templateId: template, date: '2026-01-15', locale });
+      expect(res.statusCode, res.body).toBe(200);
+      const words = new Set((await readPdf(res.rawPayload)).pages.join('\n').split(/\s+/));
+      for (const key of headers) {
+        for (const word of say(locale, key).split(' '))
+          expect(words, `${locale} ${word}`).toContain(word);
+      }
+    }
+  });
+
   it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
     const photo = await call(world.app, {
       method: 'POST',

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { reportFonts } from './fonts.js';
+import { headerLayout } from './table-header.js';
 
 /** Colours and measures of every report page (points; A4). */
 export const STYLE = {
@@ -238,18 +239,27 @@ export function table(doc: Doc, columns: Column[], rows: string[][]): void {
       x += w;
     });
   };
+  // Headers wrap between words onto as many lines as the longest needs (table-header.ts).
   const header = () => {
-    room(doc, rowHeight * 3);
-    const y = doc.y;
-    doc.rect(STYLE.margin, y, CONTENT_WIDTH, rowHeight).fill(STYLE.navy);
-    cells(
-      columns.map((c) => c.header),
-      y,
-      'bold',
-      8,
-      '#ffffff',
+    const widths = columns.map((c) => c.width * scale - 8);
+    const layout = headerLayout(
+      doc,
+      columns.map((c, i) => ({ text: c.header, width: widths[i] ?? 0 })),
+      rowHeight,
     );
-    doc.y = y + rowHeight;
+    room(doc, layout.height + rowHeight * 2);
+    const y = doc.y;
+    doc.rect(STYLE.margin, y, CONTENT_WIDTH, layout.height).fill(STYLE.navy);
+    let x = STYLE.margin;
+    columns.forEach((c, i) => {
+      doc
+        .font('bold')
+        .fontSize(layout.sizes[i] ?? 8)
+        .fillColor('#ffffff')
+        .text(c.header, x + 4, y + 5, { width: widths[i] ?? 0, align: c.align ?? 'left' });
+      x += c.width * scale;
+    });
+    doc.y = y + layout.height;
   };
   header();
   rows.forEach((row, r) => {
