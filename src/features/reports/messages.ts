@@ -105,6 +105,9 @@ const en = {
   highlights: 'Highlights',
   precisionPostcode: 'Located by its postcode only: the point on the map is the postcode’s centre.',
   page: 'Page {page} of {pages}',
+  comparedWithDate: 'Compared with',
+  asOf: 'on {date}',
+  dateColumn: 'Date',
   ...placesEn,
 };
 
@@ -201,6 +204,9 @@ const de: Catalogue = {
   precisionPostcode:
     'Nur über die Postleitzahl verortet: der Punkt auf der Karte ist deren Mittelpunkt.',
   page: 'Seite {page} von {pages}',
+  comparedWithDate: 'Verglichen mit',
+  asOf: 'am {date}',
+  dateColumn: 'Datum',
   ...placesDe,
 };
 
@@ -295,6 +301,9 @@ const fr: Catalogue = {
   precisionPostcode:
     'Localisé par son code postal seulement : le point sur la carte en est le centre.',
   page: 'Page {page} sur {pages}',
+  comparedWithDate: 'Comparé au',
+  asOf: 'au {date}',
+  dateColumn: 'Date',
   ...placesFr,
 };
 
@@ -388,6 +397,9 @@ const it: Catalogue = {
   highlights: 'In breve',
   precisionPostcode: 'Localizzato solo dal codice postale: il punto sulla mappa ne è il centro.',
   page: 'Pagina {page} di {pages}',
+  comparedWithDate: 'Confrontato con',
+  asOf: 'al {date}',
+  dateColumn: 'Data',
   ...placesIt,
 };
 
@@ -481,6 +493,9 @@ const nl: Catalogue = {
   precisionPostcode:
     'Alleen op postcode gelokaliseerd: het punt op de kaart is het midden daarvan.',
   page: 'Pagina {page} van {pages}',
+  comparedWithDate: 'Vergeleken met',
+  asOf: 'op {date}',
+  dateColumn: 'Datum',
   ...placesNl,
 };
 
@@ -573,6 +588,9 @@ const cs: Catalogue = {
   highlights: 'Ve zkratce',
   precisionPostcode: 'Určeno pouze podle PSČ: bod na mapě je jeho střed.',
   page: 'Strana {page} z {pages}',
+  comparedWithDate: 'Porovnáno s',
+  asOf: 'k {date}',
+  dateColumn: 'Datum',
   ...placesCs,
 };
 
@@ -665,6 +683,9 @@ const sk: Catalogue = {
   highlights: 'V skratke',
   precisionPostcode: 'Určené iba podľa PSČ: bod na mape je jeho stred.',
   page: 'Strana {page} z {pages}',
+  comparedWithDate: 'Porovnané s',
+  asOf: 'k {date}',
+  dateColumn: 'Dátum',
   ...placesSk,
 };
 

@@ -12,7 +12,8 @@ import type { Locale } from './messages.js';
  */
 export interface ReportModel {
   locale: Locale;
-  /** The valuation date (`YYYY-MM-DD`) and today. */
+  /** The date the report compares today with (`YYYY-MM-DD`: values then and now, offers since
+   * then), and today, the valuation date of its headline values. */
   date: string;
   today: string;
   organization: string;

@@ -245,6 +245,21 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     }
   });
 
+  it('labels the title page and headline values with the dates they are for', async () => {
+    const res = await report({ templateId: template, date: '2026-01-15' });
+    expect(res.statusCode, res.body).toBe(200);
+    const pages = (await readPdf(res.rawPayload)).pages.map((p) => p.replace(/\s+/g, ' '));
+    // Page 0 is the front cover.
+    const title = pages[1] ?? '';
+    expect(title).toContain(say('en', 'valuationDate').toUpperCase());
+    expect(title).toContain(say('en', 'comparedWithDate').toUpperCase());
+    expect(title).toContain('15 January 2026');
+    // The headline is today's value, and says so where it stands (overview and valuation).
+    const headlines = pages.filter((p) => p.includes(say('en', 'estimatedValue').toUpperCase()));
+    expect(headlines.length).toBeGreaterThanOrEqual(2);
+    for (const page of headlines) expect(page).toContain('on 15 June 2026');
+  });
+
   it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
     const photo = await call(world.app, {
       method: 'POST',

@@ -21,8 +21,9 @@ export const ReportRequest = Object.assign(
       Type.Unsafe<string>({
         ...DateText,
         description:
-          '`YYYY-MM-DD`: the valuation date (default today); not after today, not before the ' +
-          'country’s first offer.',
+          '`YYYY-MM-DD`: the date the report compares today with (default today): the ' +
+          'property is valued today and at this date, and offers are counted since it. Not ' +
+          'after today, not before the country’s first offer.',
       }),
     ),
   }),

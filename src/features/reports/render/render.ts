@@ -44,7 +44,12 @@ function titlePage(ctx: SectionContext): void {
   doc.x = STYLE.margin;
   const d = model.dossier;
   facts(doc, [
-    [t('valuationDate'), f.date(model.date)],
+    // The tracker values the property today and compares it with `date` (values then and now,
+    // offers since then): the title says which is which.
+    [t('valuationDate'), f.date(model.today)],
+    ...(model.date === model.today
+      ? []
+      : [[t('comparedWithDate'), f.date(model.date)] as [string, string]]),
     // A slash between them: in most of the locales the comma is the decimal separator.
     [t('coordinates'), `${f.number(d.latitude, 5)} / ${f.number(d.longitude, 5)}`],
     ...propertyFacts(ctx).slice(0, 6),

@@ -102,6 +102,14 @@ function valueBlock(ctx: SectionContext): void {
     .text(f.money(valuation.value), STYLE.margin + 16, top + 28, {
       lineBreak: false,
     });
+  // The headline is today's value (the tracker's second), whatever date it is compared with.
+  doc
+    .font('regular')
+    .fontSize(9)
+    .fillColor('#cfe3ec')
+    .text(t('asOf', { date: f.date(model.today) }), STYLE.margin + 16, top + 58, {
+      lineBreak: false,
+    });
   const right = STYLE.margin + CONTENT_WIDTH / 2 + 20;
   doc
     .font('regular')
@@ -180,7 +188,7 @@ function valuation(ctx: SectionContext): void {
     table(
       doc,
       [
-        { header: t('valuationDate'), width: 3 },
+        { header: t('dateColumn'), width: 3 },
         { header: t('estimatedValue'), width: 3, align: 'right' },
         { header: t('range'), width: 4, align: 'right' },
         { header: t('confidence'), width: 2 },
