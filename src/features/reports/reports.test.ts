@@ -260,6 +260,17 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     for (const page of headlines) expect(page).toContain('on 15 June 2026');
   });
 
+  it('compares with a year back when no date is asked for, and so lists the offers of that year', async () => {
+    const res = await report({ templateId: template });
+    expect(res.statusCode, res.body).toBe(200);
+    const pages = (await readPdf(res.rawPayload)).pages.map((p) => p.replace(/\s+/g, ' '));
+    expect(pages[1]).toContain(say('en', 'comparedWithDate').toUpperCase());
+    expect(pages[1]).toContain('15 June 2025');
+    const text = pages.join(' ');
+    expect(text).toMatch(/\d+ offers of the same kind found since 15 June 2025/);
+    expect(text).not.toContain(say('en', 'noOffers', { date: '15 June 2025' }));
+  });
+
   it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
     const photo = await call(world.app, {
       method: 'POST',

@@ -20,6 +20,8 @@ import type { TrackerResponse } from '../tracker/schemas.js';
 import type { ReportAttachment, ReportDossier, ReportModel } from './model.js';
 import type { ReportRequest } from './schemas.js';
 import { placesAround, showsPlaces } from './places.js';
+import { defaultReportDate } from './report-date.js';
+import { firstOfferDate } from '../../market/queries/offer-dates.js';
 
 /** What a report needs: the stores, the valuation model, the time and the PDF renderer. */
 export type ReportDeps = Pick<
@@ -167,7 +169,12 @@ export async function createReport(
     );
   }
   const today = isoDay(deps.now());
-  const date = request.date ?? today;
+  const date =
+    request.date ??
+    defaultReportDate(
+      today,
+      await deps.market.read((db) => firstOfferDate(db, dossier.countryCode)),
+    );
   // Every report is costly work (src/work/cost.ts): it waits for the organization's turn before
   // anything is loaded, so a waiting report holds neither attachments nor covers in memory.
   return deps.costlyWork.run(caller.organizationId, REPORT_IS_COSTLY, () =>

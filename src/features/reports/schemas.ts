@@ -21,9 +21,11 @@ export const ReportRequest = Object.assign(
       Type.Unsafe<string>({
         ...DateText,
         description:
-          '`YYYY-MM-DD`: the date the report compares today with (default today): the ' +
-          'property is valued today and at this date, and offers are counted since it. Not ' +
-          'after today, not before the country’s first offer.',
+          '`YYYY-MM-DD`: the date the report compares today with: the property is valued ' +
+          'today and at this date, and offers are counted since it. Not after today, not ' +
+          'before the country’s first offer. Default: a year before today (or the country’s ' +
+          'first offer day, if later), so that the report shows a year of comparable offers ' +
+          'and the value’s change over it; compared with today, it would find no offers.',
       }),
     ),
   }),
