@@ -126,6 +126,7 @@ export async function syntheticReportModel(
       rentType: 'rent_gross',
       sections: defaultSections('AT', 'appraisal'),
     },
+    netRents: null,
     tracker: {
       valuations: [
         {

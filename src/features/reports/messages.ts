@@ -101,13 +101,20 @@ const en = {
   count: 'Count',
   noAttachments: 'No documents of this kind are attached to the dossier.',
   attachedPages: '{title}: {pages} pages follow.',
-  rentNet: 'Rents are shown as gross rents: the market data holds no net rents.',
   highlights: 'Highlights',
   precisionPostcode: 'Located by its postcode only: the point on the map is the postcode’s centre.',
   page: 'Page {page} of {pages}',
   comparedWithDate: 'Compared with',
   asOf: 'on {date}',
   dateColumn: 'Date',
+  estimatedNetRent: 'Estimated monthly net rent',
+  rentNetShown:
+    'Rents are net rents, without charges: the estimated gross rent × {share}, {basis}. The comparable offers show gross rents.',
+  'rentShare.region':
+    'the median share of net in gross rent among the region’s offers stating both',
+  'rentShare.country':
+    'the median share of net in gross rent among the country’s offers stating both',
+  'rentShare.default': 'a default share: too few offers state both net and gross rent',
   ...placesEn,
 };
 
@@ -199,7 +206,6 @@ const de: Catalogue = {
   count: 'Anzahl',
   noAttachments: 'Dem Dossier sind keine Unterlagen dieser Art beigefügt.',
   attachedPages: '{title}: {pages} Seiten folgen.',
-  rentNet: 'Mieten sind als Bruttomieten angegeben: die Marktdaten enthalten keine Nettomieten.',
   highlights: 'Auf einen Blick',
   precisionPostcode:
     'Nur über die Postleitzahl verortet: der Punkt auf der Karte ist deren Mittelpunkt.',
@@ -207,6 +213,14 @@ const de: Catalogue = {
   comparedWithDate: 'Verglichen mit',
   asOf: 'am {date}',
   dateColumn: 'Datum',
+  estimatedNetRent: 'Geschätzte Nettomiete pro Monat',
+  rentNetShown:
+    'Mieten sind Nettomieten ohne Betriebskosten: die geschätzte Bruttomiete × {share}, {basis}. Die Vergleichsangebote zeigen Bruttomieten.',
+  'rentShare.region':
+    'dem Median des Nettoanteils an der Bruttomiete der Angebote der Region, die beide angeben',
+  'rentShare.country':
+    'dem Median des Nettoanteils an der Bruttomiete der Angebote des Landes, die beide angeben',
+  'rentShare.default': 'ein Standardanteil: zu wenige Angebote nennen Netto- und Bruttomiete',
   ...placesDe,
 };
 
@@ -295,8 +309,6 @@ const fr: Catalogue = {
   count: 'Nombre',
   noAttachments: 'Aucun document de ce type n’est joint au dossier.',
   attachedPages: '{title} : {pages} pages suivent.',
-  rentNet:
-    'Les loyers sont indiqués charges comprises : les données de marché ne contiennent pas de loyers nets.',
   highlights: 'Points forts',
   precisionPostcode:
     'Localisé par son code postal seulement : le point sur la carte en est le centre.',
@@ -304,6 +316,14 @@ const fr: Catalogue = {
   comparedWithDate: 'Comparé au',
   asOf: 'au {date}',
   dateColumn: 'Date',
+  estimatedNetRent: 'Loyer mensuel hors charges estimé',
+  rentNetShown:
+    'Les loyers sont hors charges : le loyer charges comprises estimé × {share}, {basis}. Les offres comparables indiquent des loyers charges comprises.',
+  'rentShare.region':
+    'la part médiane du loyer hors charges dans le loyer charges comprises des offres de la région qui indiquent les deux',
+  'rentShare.country':
+    'la part médiane du loyer hors charges dans le loyer charges comprises des offres du pays qui indiquent les deux',
+  'rentShare.default': 'une part par défaut : trop peu d’offres indiquent les deux loyers',
   ...placesFr,
 };
 
@@ -393,13 +413,20 @@ const it: Catalogue = {
   count: 'Numero',
   noAttachments: 'Al dossier non sono allegati documenti di questo tipo.',
   attachedPages: '{title}: seguono {pages} pagine.',
-  rentNet: 'Gli affitti sono indicati lordi: i dati di mercato non contengono affitti netti.',
   highlights: 'In breve',
   precisionPostcode: 'Localizzato solo dal codice postale: il punto sulla mappa ne è il centro.',
   page: 'Pagina {page} di {pages}',
   comparedWithDate: 'Confrontato con',
   asOf: 'al {date}',
   dateColumn: 'Data',
+  estimatedNetRent: 'Affitto mensile netto stimato',
+  rentNetShown:
+    'Gli affitti sono netti, senza spese: l’affitto lordo stimato × {share}, {basis}. Le offerte comparabili indicano affitti lordi.',
+  'rentShare.region':
+    'la quota mediana del netto sul lordo tra le offerte della regione che indicano entrambi',
+  'rentShare.country':
+    'la quota mediana del netto sul lordo tra le offerte del paese che indicano entrambi',
+  'rentShare.default': 'una quota predefinita: troppo poche offerte indicano entrambi gli affitti',
   ...placesIt,
 };
 
@@ -488,7 +515,6 @@ const nl: Catalogue = {
   count: 'Aantal',
   noAttachments: 'Bij het dossier zijn geen documenten van deze soort gevoegd.',
   attachedPages: '{title}: {pages} pagina’s volgen.',
-  rentNet: 'Huren zijn bruto weergegeven: de marktgegevens bevatten geen nettohuren.',
   highlights: 'In het kort',
   precisionPostcode:
     'Alleen op postcode gelokaliseerd: het punt op de kaart is het midden daarvan.',
@@ -496,6 +522,14 @@ const nl: Catalogue = {
   comparedWithDate: 'Vergeleken met',
   asOf: 'op {date}',
   dateColumn: 'Datum',
+  estimatedNetRent: 'Geschatte kale maandhuur',
+  rentNetShown:
+    'Huren zijn kale huren, zonder servicekosten: de geschatte bruto huur × {share}, {basis}. De vergelijkbare aanbiedingen tonen bruto huren.',
+  'rentShare.region':
+    'het mediane aandeel van de kale in de bruto huur bij aanbiedingen in de regio die beide vermelden',
+  'rentShare.country':
+    'het mediane aandeel van de kale in de bruto huur bij aanbiedingen in het land die beide vermelden',
+  'rentShare.default': 'een standaardaandeel: te weinig aanbiedingen vermelden beide huren',
   ...placesNl,
 };
 
@@ -584,13 +618,20 @@ const cs: Catalogue = {
   count: 'Počet',
   noAttachments: 'K dossier nejsou přiloženy žádné dokumenty tohoto druhu.',
   attachedPages: '{title}: následuje {pages} stran.',
-  rentNet: 'Nájmy jsou uvedeny jako hrubé: tržní údaje neobsahují čisté nájmy.',
   highlights: 'Ve zkratce',
   precisionPostcode: 'Určeno pouze podle PSČ: bod na mapě je jeho střed.',
   page: 'Strana {page} z {pages}',
   comparedWithDate: 'Porovnáno s',
   asOf: 'k {date}',
   dateColumn: 'Datum',
+  estimatedNetRent: 'Odhadovaný měsíční čistý nájem',
+  rentNetShown:
+    'Nájmy jsou čisté, bez poplatků za služby: odhadovaný hrubý nájem × {share}, {basis}. Srovnatelné nabídky uvádějí hrubé nájmy.',
+  'rentShare.region':
+    'mediánový podíl čistého nájmu na hrubém u nabídek v regionu, které uvádějí oba',
+  'rentShare.country':
+    'mediánový podíl čistého nájmu na hrubém u nabídek v zemi, které uvádějí oba',
+  'rentShare.default': 'výchozí podíl: příliš málo nabídek uvádí oba nájmy',
   ...placesCs,
 };
 
@@ -679,13 +720,20 @@ const sk: Catalogue = {
   count: 'Počet',
   noAttachments: 'K dossier nie sú priložené žiadne dokumenty tohto druhu.',
   attachedPages: '{title}: nasleduje {pages} strán.',
-  rentNet: 'Nájmy sú uvedené ako hrubé: trhové údaje neobsahujú čisté nájmy.',
   highlights: 'V skratke',
   precisionPostcode: 'Určené iba podľa PSČ: bod na mape je jeho stred.',
   page: 'Strana {page} z {pages}',
   comparedWithDate: 'Porovnané s',
   asOf: 'k {date}',
   dateColumn: 'Dátum',
+  estimatedNetRent: 'Odhadovaný mesačný čistý nájom',
+  rentNetShown:
+    'Nájmy sú čisté, bez poplatkov za služby: odhadovaný hrubý nájom × {share}, {basis}. Porovnateľné ponuky uvádzajú hrubé nájmy.',
+  'rentShare.region':
+    'mediánový podiel čistého nájmu na hrubom pri ponukách v regióne, ktoré uvádzajú oba',
+  'rentShare.country':
+    'mediánový podiel čistého nájmu na hrubom pri ponukách v krajine, ktoré uvádzajú oba',
+  'rentShare.default': 'predvolený podiel: príliš málo ponúk uvádza oba nájmy',
   ...placesSk,
 };
 

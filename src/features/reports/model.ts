@@ -5,6 +5,7 @@ import type { LocationScores } from '../../market/places/scores.js';
 import type { AreaDivision, AreaIndicator } from '../../market/queries/indicators.js';
 import type { PlaceNear } from '../../market/queries/surroundings.js';
 import type { Locale } from './messages.js';
+import type { RatioSource } from '../valuation/rent-ratio.js';
 
 /**
  * Everything a report shows, gathered by the service and handed to the renderer as plain data
@@ -24,10 +25,19 @@ export interface ReportModel {
   /** The property tracker's answer for the dossier at `date`; null when the market data cannot
    * value it (the report says so instead of showing numbers). */
   tracker: TrackerResponse | null;
+  /** With `rentType: rent_net` on a rent dossier the tracker valued: its two valuations as net
+   * rents (the valuation's rule, `withRents`) and the net share they were computed with. */
+  netRents: ReportNetRents | null;
   attachments: ReportAttachment[];
   covers: { front: Uint8Array | null; back: Uint8Array | null };
   /** The places data around the dossier, when a section shows it (else null). */
   places: ReportPlaces | null;
+}
+
+export interface ReportNetRents {
+  valuations: TrackerResponse['valuations'];
+  ratio: number;
+  source: RatioSource;
 }
 
 /** What the snapshot's places data says around the dossier: measured, never made up. */

@@ -271,6 +271,54 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).not.toContain(say('en', 'noOffers', { date: '15 June 2025' }));
   });
 
+  it('shows the net rents the valuation gives where the template asks for net rents', async () => {
+    const member = world.memberA;
+    const id = await createDossier(world, member, { ...EXAMPLE_DOSSIER, dealType: 'rent' });
+    const t = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/',
+      token: member.token,
+      payload: {
+        title: 'Net',
+        level: 'user',
+        countryCode: 'AT',
+        rentType: 'rent_net',
+        frontCover: false,
+        backCover: false,
+        sections: defaultSections('AT', 'appraisal').map((s) => ({
+          ...s,
+          enabled: s.type === 'valuation',
+        })),
+      },
+    });
+    expect(t.statusCode, t.body).toBe(201);
+    const valued = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/valuation/property_value',
+      token: member.token,
+      payload: { dealType: 'rent', countryCode: 'AT', valuationInputs: [{ dossierId: id }] },
+    });
+    expect(valued.statusCode, valued.body).toBe(200);
+    const [[api]] = valued.json<{ valuations: { rentNet: number; rentGross: number }[][] }>()
+      .valuations as [[{ rentNet: number; rentGross: number }]];
+    expect(api.rentNet).toBeLessThan(api.rentGross);
+    const res = await report(
+      { templateId: t.json<{ id: string }>().id, date: '2026-01-15' },
+      member,
+      id,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    const money = new Intl.NumberFormat('en-GB', {
+      style: 'currency',
+      currency: 'EUR',
+      maximumFractionDigits: 0,
+    });
+    expect(text).toContain(say('en', 'estimatedNetRent').toUpperCase());
+    expect(text).toContain(money.format(api.rentNet));
+    expect(text).not.toContain(money.format(api.rentGross));
+  });
+
   it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
     const photo = await call(world.app, {
       method: 'POST',

@@ -17,7 +17,9 @@ import { findVisibleTemplate } from '../templates/store.js';
 import type { Template } from '../templates/template.js';
 import { trackDossier } from '../tracker/tracker.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
-import type { ReportAttachment, ReportDossier, ReportModel } from './model.js';
+import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } from './model.js';
+import { netRentRatio, withRents } from '../valuation/rent-ratio.js';
+import { toPropertyToValue } from '../valuation/property-input.js';
 import type { ReportRequest } from './schemas.js';
 import { placesAround, showsPlaces } from './places.js';
 import { defaultReportDate } from './report-date.js';
@@ -148,6 +150,26 @@ async function insights(
 }
 
 /**
+ * The tracker's valuations of a rent dossier as net rents, with the share of net in gross rent
+ * the valuation API uses for the same dossier (`netRentRatio`, `withRents`): one rule for both.
+ */
+async function netRentsOf(
+  deps: ReportDeps,
+  dossier: Dossier,
+  tracker: TrackerResponse,
+): Promise<ReportNetRents> {
+  const { postalCode } = toPropertyToValue(dossier.countryCode, dossier.content.property);
+  const { ratio, source } = await deps.market.read((db) =>
+    netRentRatio(db, dossier.countryCode, postalCode),
+  );
+  const valuations = tracker.valuations.map((v) => {
+    const rents = withRents(v, ratio);
+    return { ...v, value: rents.rentNet, valueRange: rents.rentNetRange };
+  });
+  return { valuations, ratio, source };
+}
+
+/**
  * A PDF report on a dossier the caller can see, laid out by a template the caller can see, of
  * the same country. The data is the property tracker's (valuations, offers, projects, trends) at
  * `date`; rendering runs in the PDF worker (`deps.renderReport`). Both happen in the
@@ -214,6 +236,10 @@ async function gatherAndRender(
         )
       : null,
   ]);
+  const netRents =
+    tracker && dossier.content.dealType === 'rent' && template.rentType === 'rent_net'
+      ? await netRentsOf(deps, dossier, tracker)
+      : null;
   const model: ReportModel = {
     locale: request.locale ?? 'en',
     date,
@@ -224,6 +250,7 @@ async function gatherAndRender(
     dossier: reportDossier(dossier),
     template: { title: template.title, rentType: template.rentType, sections: template.sections },
     tracker,
+    netRents,
     attachments,
     covers: { front, back },
     places,

@@ -78,10 +78,14 @@ function map(ctx: SectionContext, offers: OfferItem[], projects: ProjectItem[]):
     paragraph(ctx.doc, ctx.t('precisionPostcode'), { size: 8.5, color: STYLE.grey });
 }
 
+/** The valuations the report shows: the tracker's, or as net rents where the template asks. */
+const shownValuations = (model: ReportModel) =>
+  model.netRents?.valuations ?? model.tracker?.valuations ?? [];
+
 /** The headline value: large, with its range and confidence beside it. */
 function valueBlock(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
-  const valuation = model.tracker?.valuations[1];
+  const valuation = shownValuations(model)[1];
   if (!valuation) {
     paragraph(doc, t('noValuation'));
     return;
@@ -89,7 +93,10 @@ function valueBlock(ctx: SectionContext): void {
   room(doc, 90);
   const top = doc.y;
   doc.rect(STYLE.margin, top, CONTENT_WIDTH, 78).fill(STYLE.navy);
-  const label = model.dossier.dealType === 'rent' ? t('estimatedRent') : t('estimatedValue');
+  const label =
+    model.dossier.dealType === 'sale'
+      ? t('estimatedValue')
+      : t(model.netRents ? 'estimatedNetRent' : 'estimatedRent');
   doc
     .font('regular')
     .fontSize(9)
@@ -183,7 +190,7 @@ function valuation(ctx: SectionContext): void {
   valueBlock(ctx);
   const tracker = model.tracker;
   if (!tracker) return;
-  const [past, now] = tracker.valuations;
+  const [past, now] = shownValuations(model);
   if (past && now) {
     table(
       doc,
@@ -213,8 +220,13 @@ function valuation(ctx: SectionContext): void {
     }
   }
   paragraph(doc, t('rangeMeaning'), { size: 9, color: STYLE.grey });
-  if (model.dossier.dealType === 'rent' && model.template.rentType === 'rent_net') {
-    paragraph(doc, t('rentNet'), { size: 9, color: STYLE.grey });
+  if (model.netRents) {
+    const { ratio, source } = model.netRents;
+    paragraph(
+      doc,
+      t('rentNetShown', { share: f.number(ratio, 2), basis: t(`rentShare.${source}`) }),
+      { size: 9, color: STYLE.grey },
+    );
   }
 }
 
