@@ -319,6 +319,16 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).not.toContain(money.format(api.rentGross));
   });
 
+  it('counts in each map legend the points that map draws', async () => {
+    const res = await report({ templateId: template, date: '2026-01-15' });
+    expect(res.statusCode, res.body).toBe(200);
+    const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    // The overview's map draws the offers; the projects' map draws none, and says nothing of them.
+    expect(text).toMatch(/Offers \([1-9]\d*\)/);
+    expect(text).not.toContain('Offers (0)');
+    expect(text.match(/Projects \(2\)/g)).toHaveLength(2);
+  });
+
   it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
     const photo = await call(world.app, {
       method: 'POST',

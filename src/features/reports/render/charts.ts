@@ -39,26 +39,23 @@ export interface MapLayer {
 
 /**
  * A location map: the subject, the comparable offers and the building projects as dots on a
- * plain plane, with a scale bar and a legend.
+ * plain plane, with a scale bar and a legend. `offers` null: a map of projects only, whose
+ * legend has no offers entry (an "Offers (0)" there would contradict the overview's map).
  */
 export function locationMap(
   doc: Doc,
   subject: MapPoint,
-  offers: MapPoint[],
+  offers: MapPoint[] | null,
   projects: MapPoint[],
   labels: MapLabels,
   format: (meters: number) => string,
 ): void {
-  pointsMap(
-    doc,
-    subject,
-    labels.subject,
-    [
-      { points: projects, shape: 'square', color: STYLE.orange, label: labels.projects },
-      { points: offers, shape: 'circle', color: STYLE.teal, label: labels.offers },
-    ],
-    { format },
-  );
+  const layers: MapLayer[] = [
+    { points: projects, shape: 'square', color: STYLE.orange, label: labels.projects },
+  ];
+  if (offers)
+    layers.push({ points: offers, shape: 'circle', color: STYLE.teal, label: labels.offers });
+  pointsMap(doc, subject, labels.subject, layers, { format });
 }
 
 /**

@@ -64,12 +64,13 @@ const located = (items: Located[]) =>
       i.coordinates ? [i.coordinates] : ([] as { latitude: number; longitude: number }[]),
     );
 
-function map(ctx: SectionContext, offers: OfferItem[], projects: ProjectItem[]): void {
+/** The location map; `offers` null for the projects' own map, which shows none. */
+function map(ctx: SectionContext, offers: OfferItem[] | null, projects: ProjectItem[]): void {
   const d = ctx.model.dossier;
   locationMap(
     ctx.doc,
     { latitude: d.latitude, longitude: d.longitude },
-    located(offers),
+    offers && located(offers),
     located(projects),
     { subject: ctx.t('subject'), offers: ctx.t('offers'), projects: ctx.t('projects') },
     ctx.f.meters,
@@ -363,7 +364,7 @@ function projects(ctx: SectionContext): void {
     paragraph(doc, t('noProjects'));
     return;
   }
-  map(ctx, [], list.items);
+  map(ctx, null, list.items);
   subheading(doc, t('projectsTable'));
   table(
     doc,
