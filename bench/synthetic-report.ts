@@ -123,6 +123,7 @@ export async function syntheticReportModel(
     },
     template: {
       title: 'Appraisal report',
+      provider: null,
       rentType: 'rent_gross',
       sections: defaultSections('AT', 'appraisal'),
     },

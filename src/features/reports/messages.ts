@@ -115,6 +115,8 @@ const en = {
   'rentShare.country':
     'the median share of net in gross rent among the country’s offers stating both',
   'rentShare.default': 'a default share: too few offers state both net and gross rent',
+  'template.appraisal': 'Appraisal report',
+  'template.brochure': 'Sales brochure',
   ...placesEn,
 };
 
@@ -221,6 +223,8 @@ const de: Catalogue = {
   'rentShare.country':
     'dem Median des Nettoanteils an der Bruttomiete der Angebote des Landes, die beide angeben',
   'rentShare.default': 'ein Standardanteil: zu wenige Angebote nennen Netto- und Bruttomiete',
+  'template.appraisal': 'Bewertungsgutachten',
+  'template.brochure': 'Verkaufsexposé',
   ...placesDe,
 };
 
@@ -324,6 +328,8 @@ const fr: Catalogue = {
   'rentShare.country':
     'la part médiane du loyer hors charges dans le loyer charges comprises des offres du pays qui indiquent les deux',
   'rentShare.default': 'une part par défaut : trop peu d’offres indiquent les deux loyers',
+  'template.appraisal': 'Rapport d’évaluation',
+  'template.brochure': 'Brochure de vente',
   ...placesFr,
 };
 
@@ -427,6 +433,8 @@ const it: Catalogue = {
   'rentShare.country':
     'la quota mediana del netto sul lordo tra le offerte del paese che indicano entrambi',
   'rentShare.default': 'una quota predefinita: troppo poche offerte indicano entrambi gli affitti',
+  'template.appraisal': 'Rapporto di valutazione',
+  'template.brochure': 'Brochure di vendita',
   ...placesIt,
 };
 
@@ -530,6 +538,8 @@ const nl: Catalogue = {
   'rentShare.country':
     'het mediane aandeel van de kale in de bruto huur bij aanbiedingen in het land die beide vermelden',
   'rentShare.default': 'een standaardaandeel: te weinig aanbiedingen vermelden beide huren',
+  'template.appraisal': 'Taxatierapport',
+  'template.brochure': 'Verkoopbrochure',
   ...placesNl,
 };
 
@@ -632,6 +642,8 @@ const cs: Catalogue = {
   'rentShare.country':
     'mediánový podíl čistého nájmu na hrubém u nabídek v zemi, které uvádějí oba',
   'rentShare.default': 'výchozí podíl: příliš málo nabídek uvádí oba nájmy',
+  'template.appraisal': 'Zpráva o ocenění',
+  'template.brochure': 'Prodejní brožura',
   ...placesCs,
 };
 
@@ -734,6 +746,8 @@ const sk: Catalogue = {
   'rentShare.country':
     'mediánový podiel čistého nájmu na hrubom pri ponukách v krajine, ktoré uvádzajú oba',
   'rentShare.default': 'predvolený podiel: príliš málo ponúk uvádza oba nájmy',
+  'template.appraisal': 'Správa o ocenení',
+  'template.brochure': 'Predajná brožúra',
   ...placesSk,
 };
 

@@ -1,5 +1,6 @@
 import type { AttachmentContentType, AttachmentType, RentType } from '../../accounts/tables.js';
 import type { Section } from '../templates/schemas.js';
+import type { Layout } from '../templates/section-rules.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
 import type { LocationScores } from '../../market/places/scores.js';
 import type { AreaDivision, AreaIndicator } from '../../market/queries/indicators.js';
@@ -21,7 +22,9 @@ export interface ReportModel {
   countryCode: string;
   currency: string;
   dossier: ReportDossier;
-  template: { title: string; rentType: RentType; sections: Section[] };
+  /** `provider`: the layout of a provider template, whose name the report says in its locale;
+   * null for the users' and organizations' templates, which keep their own titles. */
+  template: { title: string; provider: Layout | null; rentType: RentType; sections: Section[] };
   /** The property tracker's answer for the dossier at `date`; null when the market data cannot
    * value it (the report says so instead of showing numbers). */
   tracker: TrackerResponse | null;

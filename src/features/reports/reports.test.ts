@@ -11,7 +11,7 @@ import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
-import { defaultSections } from '../templates/provider-templates.js';
+import { defaultSections, providerTemplateId } from '../templates/provider-templates.js';
 import type { Section } from '../templates/schemas.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
 import type { ValueProperty } from '../../valuation/types.js';
@@ -327,6 +327,21 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).toMatch(/Offers \([1-9]\d*\)/);
     expect(text).not.toContain('Offers (0)');
     expect(text.match(/Projects \(2\)/g)).toHaveLength(2);
+  });
+
+  it('names a provider template in the report’s language, a user template as its owner wrote it', async () => {
+    const res = await report({
+      templateId: providerTemplateId('AT', 'brochure'),
+      date: '2026-01-15',
+      locale: 'de',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Page 0 is the member's front cover.
+    const title = (await readPdf(res.rawPayload)).pages[1] ?? '';
+    expect(title).toContain(`${say('de', 'template.brochure')} · 15. Juni 2026`);
+    expect(title).not.toContain('Sales brochure');
+    const own = await report({ templateId: template, date: '2026-01-15', locale: 'de' });
+    expect((await readPdf(own.rawPayload)).pages[1]).toContain('Appraisal · 15. Juni 2026');
   });
 
   it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {

@@ -15,6 +15,7 @@ import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { findVisibleTemplate } from '../templates/store.js';
 import type { Template } from '../templates/template.js';
+import type { Layout } from '../templates/section-rules.js';
 import { trackDossier } from '../tracker/tracker.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
 import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } from './model.js';
@@ -149,6 +150,12 @@ async function insights(
   }
 }
 
+/** A template's layout, as its overview section says it. */
+const layoutOf = (template: Template): Layout =>
+  template.sections.some((s) => s.type === 'overview' && s.configuration.layout === 'brochure')
+    ? 'brochure'
+    : 'appraisal';
+
 /**
  * The tracker's valuations of a rent dossier as net rents, with the share of net in gross rent
  * the valuation API uses for the same dossier (`netRentRatio`, `withRents`): one rule for both.
@@ -248,7 +255,12 @@ async function gatherAndRender(
     countryCode: dossier.countryCode,
     currency: MAIN_CURRENCY[dossier.countryCode],
     dossier: reportDossier(dossier),
-    template: { title: template.title, rentType: template.rentType, sections: template.sections },
+    template: {
+      title: template.title,
+      provider: template.level === 'provider' ? layoutOf(template) : null,
+      rentType: template.rentType,
+      sections: template.sections,
+    },
     tracker,
     netRents,
     attachments,

@@ -61,7 +61,10 @@ function titlePage(ctx: SectionContext): void {
     .text(t('preparedBy', { org: model.organization }), STYLE.margin, STYLE.height - 120, {
       width: CONTENT_WIDTH,
     });
-  doc.text(`${model.template.title} · ${f.date(model.today)}`, { width: CONTENT_WIDTH });
+  const { title, provider } = model.template;
+  doc.text(`${provider ? t(`template.${provider}`) : title} · ${f.date(model.today)}`, {
+    width: CONTENT_WIDTH,
+  });
 }
 
 /** Page numbers and the dossier title at the foot of every generated page but the title page. */
