@@ -23,6 +23,8 @@ const TAGS: Record<Locale, string> = {
   sk: 'sk-SK',
 };
 
+const NBSP = '\u00a0';
+
 export function formatsFor(locale: Locale, currency: string): Formats {
   const tag = TAGS[locale];
   const money = new Intl.NumberFormat(tag, {
@@ -52,7 +54,9 @@ export function formatsFor(locale: Locale, currency: string): Formats {
     percent: (value) => percent.format(value / 100),
     date: (day) => dates.format(new Date(`${day}T00:00:00Z`)),
     shortDate: (day) => shortDates.format(new Date(`${day}T00:00:00Z`)),
-    area: (value) => `${number(value, 1)} m²`,
-    meters: (value) => (value >= 1000 ? `${number(value / 1000, 1)} km` : `${number(value)} m`),
+    // A no-break space between number and unit: a line never ends between them ("34 / m").
+    area: (value) => `${number(value, 1)}${NBSP}m²`,
+    meters: (value) =>
+      value >= 1000 ? `${number(value / 1000, 1)}${NBSP}km` : `${number(value)}${NBSP}m`,
   };
 }
