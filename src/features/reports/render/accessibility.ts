@@ -27,7 +27,8 @@ export function accessibility(ctx: SectionContext): void {
   facts(doc, [
     [
       t('nearestStop'),
-      `${nearest.name ?? t('unnamed')} · ${f.meters(transit.nearestStopDistance)}`,
+      // The distance first: a long name is what gets cut to fit the panel.
+      `${f.meters(transit.nearestStopDistance)} · ${nearest.name ?? t('unnamed')}`,
     ],
     [t('stopsWithin500'), f.number(transit.stopsWithin500m)],
   ]);

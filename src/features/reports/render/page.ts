@@ -200,14 +200,21 @@ export function facts(doc: Doc, pairs: [string, string][]): void {
         width: half - 24,
         lineBreak: false,
       });
-    doc
-      .font('bold')
-      .fontSize(10.5)
-      .fillColor(STYLE.text)
-      .text(value, x, y + 9, { width: half - 24, lineBreak: false, ellipsis: true });
+    doc.font('bold').fontSize(10.5).fillColor(STYLE.text);
+    // Cut to one line here: pdfkit still wraps a value longer than its width onto a second
+    // line, below the panel's row.
+    doc.text(oneLine(doc, value, half - 24), x, y + 9, { width: half - 24, lineBreak: false });
   });
   doc.x = STYLE.margin;
   doc.y = top + height + 10;
+}
+
+/** `text` in the current font, shortened with an ellipsis to fit `width` on one line. */
+export function oneLine(doc: Doc, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
+  return `${cut.trimEnd()}…`;
 }
 
 export interface Column {
