@@ -4,6 +4,8 @@ import type { Locale } from '../messages.js';
 export interface Formats {
   number: (value: number, digits?: number) => string;
   money: (value: number) => string;
+  /** A price per m²: with cents below 100 (rents: 18.70 €), whole above (sales: 6,442 €). */
+  perArea: (value: number) => string;
   percent: (value: number) => string;
   date: (day: string) => string;
   /** A date where a column is narrow: "10 Sept 2025", "10. 9. 2025". */
@@ -32,6 +34,12 @@ export function formatsFor(locale: Locale, currency: string): Formats {
     currency,
     maximumFractionDigits: 0,
   });
+  const cents = new Intl.NumberFormat(tag, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
   const dates = new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' });
   const shortDates = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
   const percent = new Intl.NumberFormat(tag, {
@@ -51,6 +59,7 @@ export function formatsFor(locale: Locale, currency: string): Formats {
   return {
     number,
     money: (value) => money.format(value),
+    perArea: (value) => (Math.abs(value) < 100 ? cents : money).format(value),
     percent: (value) => percent.format(value / 100),
     date: (day) => dates.format(new Date(`${day}T00:00:00Z`)),
     shortDate: (day) => shortDates.format(new Date(`${day}T00:00:00Z`)),

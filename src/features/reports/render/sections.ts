@@ -234,7 +234,7 @@ function valuation(ctx: SectionContext): void {
 const offerRow = (f: Formats, o: OfferItem, date = f.date) => [
   o.distance === null ? '–' : f.meters(o.distance),
   o.price === null ? '–' : f.money(o.price),
-  o.pricePerSquareMeter === null ? '–' : f.money(o.pricePerSquareMeter),
+  o.pricePerSquareMeter === null ? '–' : f.perArea(o.pricePerSquareMeter),
   o.livingArea === null ? '–' : f.area(o.livingArea),
   o.numberOfRooms === null ? '–' : f.number(o.numberOfRooms, 1),
   o.buildingYear === null ? '–' : String(o.buildingYear),
@@ -304,7 +304,7 @@ function comparables(ctx: SectionContext, section: Section): void {
           note: `n = ${f.number(recent?.count ?? 0)}`,
         },
       ],
-      f.money,
+      f.perArea,
     );
     const perSqm = offers.items.flatMap((o) =>
       o.pricePerSquareMeter === null ? [] : [o.pricePerSquareMeter],
@@ -316,7 +316,7 @@ function comparables(ctx: SectionContext, section: Section): void {
         doc,
         perSqm,
         now ? { value: now.value / model.dossier.livingArea, label: t('subject') } : undefined,
-        f.money,
+        f.perArea,
       );
     }
   }
@@ -353,7 +353,7 @@ function market(ctx: SectionContext): void {
     ],
     [...groups.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([q, g]) => [q, f.money(g.sum / g.count), f.number(g.count)]),
+      .map(([q, g]) => [q, f.perArea(g.sum / g.count), f.number(g.count)]),
   );
 }
 
