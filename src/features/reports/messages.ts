@@ -16,6 +16,15 @@ import {
 export const LOCALES = ['en', 'de', 'fr', 'it', 'nl', 'cs', 'sk'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/**
+ * The report language of a locale as clients send it: a language, or a language and region
+ * (`de_CH`, `fr-FR`, in any case), as sharing links take it; undefined for another language.
+ */
+export function reportLocaleOf(locale: string): Locale | undefined {
+  const language = /^([A-Za-z]{2})(?:[_-][A-Za-z]{2})?$/.exec(locale)?.[1]?.toLowerCase();
+  return LOCALES.find((l) => l === language);
+}
+
 const en = {
   'section.overview': 'Overview',
   'section.comparables': 'Comparable offers',

@@ -222,6 +222,16 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).toContain(say('cs', 'noData'));
     const de = await report({ templateId: template, date: '2026-01-15', locale: 'de' });
     expect((await readPdf(de.rawPayload)).pages.join('\n')).toContain('15. Januar 2026');
+    // A locale with its region, as sharing links take it: the language decides.
+    for (const [locale, day] of [
+      ['de_CH', '15. Januar 2026'],
+      ['fr-FR', '15 janvier 2026'],
+      ['CS-cz', '15. ledna 2026'],
+    ]) {
+      const res = await report({ templateId: template, date: '2026-01-15', locale });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await readPdf(res.rawPayload)).pages.join('\n'), locale).toContain(day);
+    }
   });
 
   it('prints every table header whole, wrapped between words, in the locales with long ones', async () => {
@@ -473,12 +483,14 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
         'validation_failed',
       );
       expect(wrongCountry.errors?.[0]?.path).toBe('/templateId');
-      const locale = expectProblem(
-        await report({ templateId: template, locale: 'es' }),
-        400,
-        'validation_failed',
-      );
-      expect(locale.errors?.[0]?.path).toBe('/locale');
+      for (const other of ['es', 'es_ES', 'deu', 'de_', 'de_CH_x']) {
+        const locale = expectProblem(
+          await report({ templateId: template, locale: other }),
+          400,
+          'validation_failed',
+        );
+        expect(locale.errors?.[0]?.path, other).toBe('/locale');
+      }
       const future = expectProblem(
         await report({ templateId: template, date: '2026-06-16' }),
         400,

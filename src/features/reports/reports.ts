@@ -22,6 +22,7 @@ import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } fro
 import { netRentRatio, withRents } from '../valuation/rent-ratio.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
 import type { ReportRequest } from './schemas.js';
+import { LOCALES, reportLocaleOf, type Locale } from './messages.js';
 import { placesAround, showsPlaces } from './places.js';
 import { defaultReportDate } from './report-date.js';
 import { firstOfferDate } from '../../market/queries/offer-dates.js';
@@ -188,6 +189,10 @@ export async function createReport(
   dossierId: string,
   request: ReportRequest,
 ): Promise<RenderedReport> {
+  const locale = request.locale === undefined ? 'en' : reportLocaleOf(request.locale);
+  if (!locale) {
+    throw invalidField('/locale', `must be one of ${LOCALES.join(', ')}, with or without a region`);
+  }
   const dossier = await visibleDossier(deps.db, caller, dossierId);
   const template = await findVisibleTemplate(deps.db, caller, request.templateId);
   if (!template) throw notFound('Template');
@@ -207,7 +212,7 @@ export async function createReport(
   // Every report is costly work (src/work/cost.ts): it waits for the organization's turn before
   // anything is loaded, so a waiting report holds neither attachments nor covers in memory.
   return deps.costlyWork.run(caller.organizationId, REPORT_IS_COSTLY, () =>
-    gatherAndRender(deps, caller, { dossier, template, request, date, today }),
+    gatherAndRender(deps, caller, { dossier, template, locale, date, today }),
   );
 }
 
@@ -218,12 +223,12 @@ async function gatherAndRender(
   job: {
     dossier: Dossier;
     template: Template;
-    request: ReportRequest;
+    locale: Locale;
     date: string;
     today: string;
   },
 ): Promise<RenderedReport> {
-  const { dossier, template, request, date, today } = job;
+  const { dossier, template, date, today } = job;
   const { coordinates } = dossier.content.property.location;
   const [tracker, attachments, front, back, organization, places] = await Promise.all([
     insights(deps, caller, dossier, date),
@@ -248,7 +253,7 @@ async function gatherAndRender(
       ? await netRentsOf(deps, dossier, tracker)
       : null;
   const model: ReportModel = {
-    locale: request.locale ?? 'en',
+    locale: job.locale,
     date,
     today,
     organization: organization.name,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { pdfResponse } from '../../http/download.js';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { StrictObject } from '../../http/schemas.js';
 import { DateText } from '../valuation/schemas.js';
 import { LOCALES } from './messages.js';
 
@@ -15,7 +15,12 @@ export const ReportRequest = Object.assign(
       description: 'A template the caller can see, of the dossier’s country.',
     }),
     locale: Type.Optional(
-      StringEnum(LOCALES, { default: 'en', description: 'The report’s language (default `en`).' }),
+      Type.String({
+        maxLength: 5,
+        description:
+          `The report’s language (default \`en\`): ${LOCALES.map((l) => `\`${l}\``).join(', ')}, ` +
+          'also with a region (`de_CH`, `fr-FR`: the language decides); another language is 400.',
+      }),
     ),
     date: Type.Optional(
       Type.Unsafe<string>({
