@@ -49,6 +49,11 @@ describeBackends('dossier sharing links', (backend) => {
     expect(opened.body).toContain('<html lang="de">');
     expect(opened.body).toContain('Flat in the first district');
     expect(opened.body).toContain('Geschätzter Kaufpreis');
+    // The trend runs from the first of the month a year back to today, the estimate shown.
+    const line = /<polyline points="([^"]+)"/.exec(opened.body)?.[1]?.split(' ') ?? [];
+    expect(line).toHaveLength(13);
+    expect(opened.body).toContain('>2025-07</text>');
+    expect(opened.body).toContain('>2026-06-15</text>');
     expect(opened.body).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   });
 

@@ -24,6 +24,7 @@ export interface PageData {
   currency: string;
   valuation: { value: number; lower: number; upper: number; confidence: Confidence } | null;
   offers: Point[];
+  /** The first day of each of the last 12 months, then today. */
   trend: { date: string; value: number }[];
 }
 
@@ -76,6 +77,8 @@ export async function pageData(
     const v = await valueAt(date);
     if (v) trend.push({ date, value: v.value });
   }
+  // The line ends at today's estimate, the one the page shows above it.
+  if (now && today !== trend.at(-1)?.date) trend.push({ date: today, value: now.value });
   return {
     dossier,
     currency: now?.currency ?? currency,

@@ -88,7 +88,7 @@ function mapSvg(center: Point, offers: Point[], label: string): string {
   );
 }
 
-/** The trend: the monthly estimates as a line, with its first and last month and its extremes. */
+/** The trend: the monthly estimates and today's as a line, with its first month, today and its extremes. */
 function trendSvg(trend: PageData['trend'], money: (n: number) => string, label: string): string {
   const w = 640;
   const h = 220;
@@ -110,7 +110,7 @@ function trendSvg(trend: PageData['trend'], money: (n: number) => string, label:
     `<text x="${String(pad.left - 8)}" y="${String(h - pad.bottom)}" font-size="12" text-anchor="end" fill="#5a6573">${escape(money(min))}</text>` +
     `<polyline points="${points}" fill="none" stroke="#2f6fdb" stroke-width="3"/>` +
     `<text x="${String(pad.left)}" y="${String(h - 10)}" font-size="12" fill="#5a6573">${escape(first.slice(0, 7))}</text>` +
-    `<text x="${String(w - pad.right)}" y="${String(h - 10)}" font-size="12" text-anchor="end" fill="#5a6573">${escape(last.slice(0, 7))}</text>` +
+    `<text x="${String(w - pad.right)}" y="${String(h - 10)}" font-size="12" text-anchor="end" fill="#5a6573">${escape(last)}</text>` +
     '</svg>'
   );
 }
