@@ -448,6 +448,35 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).not.toContain(say('it', 'estimatedValue').toUpperCase());
   });
 
+  it('lists the offers of its postcode for a dossier known by its postcode only, those without coordinates too', async () => {
+    // Last: it adds an offer. A flat in 1010 known by its postcode only, as many listings are.
+    await importRows(
+      world,
+      'offers',
+      [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'postalCode'],
+      [['np1', 'AT', 'sale', 'apartment', '2026-05-10', 765432, 70, '1010']],
+      TODAY,
+    );
+    const byPostcode = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      property: {
+        ...EXAMPLE_DOSSIER.property,
+        location: { address: { postCode: '1010' } },
+      },
+    });
+    const found = async (id: string) => {
+      const res = await report({ templateId: template, date: '2026-01-15' }, world.memberA, id);
+      expect(res.statusCode, res.body).toBe(200);
+      const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+      return Number(/(\d+) offers of the same kind found since/.exec(text)?.[1]);
+    };
+    // The offers of 1010 since the date: the 60 around the Graben that are, and the one without
+    // coordinates; a dossier with coordinates takes the offers around its point only.
+    const around = await found(dossier);
+    expect(around).toBeGreaterThan(0);
+    expect(await found(byPostcode)).toBe(around + 1);
+  });
+
   describe('refusals', () => {
     it('answers 404 for a dossier or template the caller cannot see', async () => {
       expectProblem(await report({ templateId: template }, world.adminB), 404, 'not_found');

@@ -143,7 +143,10 @@ async function insights(
       countryCode: dossier.countryCode,
       date,
       radius: limits.reports.radius,
-      usePostalCode: false,
+      // A dossier known by its postcode only sits at the postcode's centroid: the offers of its
+      // postcode describe its market better than a circle around that point, and include the
+      // offers that, like the dossier, have no coordinates.
+      usePostalCode: dossier.content.property.location.precision === 'postcode',
     });
   } catch (error) {
     if (error instanceof InsufficientDataError) return null;
