@@ -56,6 +56,21 @@ describe('net/gross rent ratio', () => {
     expect(germany).toEqual({ ratio: limits.valuation.defaultNetRentRatio, source: 'default' });
   });
 
+  it('is kept per snapshot: an import that adds offers measures it anew', async () => {
+    const graz = () => world.stores.market.read((db) => netRentRatio(db, 'AT', '8010'));
+    expect(await graz()).toEqual({ ratio: 0.75, source: 'country' });
+    expect(await graz()).toEqual({ ratio: 0.75, source: 'country' });
+    // 20 more in Graz at 90 %: 30 there now, enough for its region.
+    await importRows(
+      world,
+      'offers',
+      [...OFFER_KEY_COLUMNS, 'rentGross', 'rentNet', 'livingArea', 'daysOnMarket', 'postalCode'],
+      Array.from({ length: 20 }, (_, i) => rent(`h${String(i)}`, 800, 720, '8010')),
+      '2026-06-15',
+    );
+    expect(await graz()).toEqual({ ratio: 0.9, source: 'region' });
+  });
+
   it('gives gross and net rents beside the value, in whole units', () => {
     const rent = withRents(
       {

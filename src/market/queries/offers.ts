@@ -1,3 +1,4 @@
+import { snapshotMemo } from '../snapshot-memo.js';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { MAIN_CURRENCY, type CountryCode } from '../countries.js';
 import { queryPrepared, type Row } from '../duck.js';
@@ -205,7 +206,21 @@ export async function latestOfferPointsNear(
  * measured on: those stating both, with net ≤ gross (else the fields were swapped at the
  * source), in the country or, given a postcode, in the postcode's level-6 region.
  */
-export async function netRentShare(
+export function netRentShare(
+  db: DuckDBConnection,
+  countryCode: CountryCode,
+  postcode?: string,
+): Promise<{ median: number | null; offers: number }> {
+  // A median over a region's or a country's rents: at 10 M offers tens of milliseconds that
+  // every rent valuation would pay again; the answer depends on the snapshot alone.
+  return netRentShares(db, `${countryCode}|${postcode ?? ''}`, () =>
+    queryNetRentShare(db, countryCode, postcode),
+  );
+}
+
+const netRentShares = snapshotMemo<{ median: number | null; offers: number }>();
+
+async function queryNetRentShare(
   db: DuckDBConnection,
   countryCode: CountryCode,
   postcode?: string,
