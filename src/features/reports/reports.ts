@@ -19,7 +19,7 @@ import type { Layout } from '../templates/section-rules.js';
 import { trackDossier } from '../tracker/tracker.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
 import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } from './model.js';
-import { netRentRatio, withRents } from '../valuation/rent-ratio.js';
+import { netRentRatio } from '../valuation/rent-ratio.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
 import type { ReportRequest } from './schemas.js';
 import { LOCALES, reportLocaleOf, type Locale } from './messages.js';
@@ -161,8 +161,9 @@ const layoutOf = (template: Template): Layout =>
     : 'appraisal';
 
 /**
- * The tracker's valuations of a rent dossier as net rents, with the share of net in gross rent
- * the valuation API uses for the same dossier (`netRentRatio`, `withRents`): one rule for both.
+ * The tracker's valuations of a rent dossier as net rents (the tracker gives them, by the
+ * valuation API's rule), with the share of net in gross rent they were computed with and where
+ * it was measured, for the report's note.
  */
 async function netRentsOf(
   deps: ReportDeps,
@@ -173,10 +174,11 @@ async function netRentsOf(
   const { ratio, source } = await deps.market.read((db) =>
     netRentRatio(db, dossier.countryCode, postalCode),
   );
-  const valuations = tracker.valuations.map((v) => {
-    const rents = withRents(v, ratio);
-    return { ...v, value: rents.rentNet, valueRange: rents.rentNetRange };
-  });
+  const valuations = tracker.valuations.map((v) => ({
+    ...v,
+    value: v.rentNet ?? v.value,
+    valueRange: v.rentNetRange ?? v.valueRange,
+  }));
   return { valuations, ratio, source };
 }
 
