@@ -17,9 +17,8 @@ function levelCase(
 /**
  * Derives the divisions reference (levels 6, 8 and 100) from the GeoNames postcode files:
  * a postcode belongs to the level-8/level-6 division most of its places are in, and every
- * division's centroid is the mean position of its places. Only codes of digits (and spaces) are
- * postcodes of an area: the French codes with letters (CEDEX, SP, AIR…: of businesses, public
- * services and bases, at one point each; 21 in the shipped data) are left out.
+ * division's centroid is the mean position of its places. CEDEX codes (French business
+ * postcodes, not areas) are left out.
  */
 export async function buildReferenceDivisions(sourceDir: string, outFile: string): Promise<number> {
   const instance = await openDuck(':memory:');
@@ -39,7 +38,7 @@ export async function buildReferenceDivisions(sourceDir: string, outFile: string
              try_cast(longitude as double) as lon,
              row_number() over () as seq
       from read_csv(${glob}, header = true, all_varchar = true)
-      where regexp_full_match(zipcode, '[0-9 ]+') and try_cast(latitude as double) is not null`);
+      where zipcode not ilike '%cedex%' and try_cast(latitude as double) is not null`);
     // Most common value per group, ties broken by the smaller code, so the build is reproducible.
     const mostCommon = (key: string, value: string) => `
       (select ${key}, ${value} as v from (
