@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   ContextConfigDefault,
   FastifyInstance,
+  FastifyRequest,
   HTTPMethods,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -11,6 +12,7 @@ import type {
 } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { AuthMode } from './auth.js';
+import { checkHook } from './check-hook.js';
 import { errorResponses, type ErrorStatus } from './schemas.js';
 
 /** What a route declares besides its handler: its OpenAPI text, its schemas and its answers. */
@@ -32,6 +34,11 @@ export interface RouteSpec {
   /** A page for people: its path and query values are not refused before it (json-guards.ts). */
   page?: boolean;
   tags?: string[];
+  /**
+   * A check of the raw request before its schemas are applied (throws the refusal): for a rule
+   * between fields that should be said before the schema's complaints about either field.
+   */
+  check?: (request: FastifyRequest) => void;
 }
 
 /** What the routes of one feature have in common. */
@@ -77,12 +84,14 @@ export function featureRoutes(app: FastifyInstance, defaults: FeatureRouteDefaul
         errors = [],
         response,
         page = false,
+        check,
         ...schema
       } = spec;
       typed.route({
         method,
         url,
         config: { auth, page },
+        ...(check ? { preValidation: checkHook(check) } : {}),
         schema: { tags, ...schema, response: { ...response, ...errorResponses(...errors) } },
         handler: handler as RouteHandlerMethod,
       });

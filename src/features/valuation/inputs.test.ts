@@ -173,6 +173,22 @@ describe('valuation inputs: lenient where the original is, one message per real 
       'validation_failed',
     );
     expect(both.message).toBe('body must have either property or dossierId, not both');
+    // Said first, not after what an incomplete property lacks (which the schema would list).
+    const bothIncomplete = expectProblem(
+      await light({ ...base, property: { location: property.location }, dossierId }),
+      400,
+      'validation_failed',
+    );
+    expect(bothIncomplete.errors).toEqual([
+      { path: '', message: 'must have either property or dossierId, not both' },
+    ]);
+    const fullBoth = await errors({
+      ...base,
+      valuationInputs: [{ property }, { property: { location: property.location }, dossierId }],
+    });
+    expect(fullBoth).toEqual([
+      { path: '/valuationInputs/1', message: 'must have either property or dossierId, not both' },
+    ]);
     const neither = expectProblem(await light(base), 400, 'validation_failed');
     expect(neither.errors).toEqual([
       { path: '/property', message: 'is required unless dossierId is given' },

@@ -14,7 +14,8 @@ import type { PropertyValueLightRequest } from './schemas.js';
 
 /**
  * The light valuation: one property (or a visible dossier) today, with the same model as the
- * full one; the answer is the Valuation itself. The light property's single `condition` is
+ * full one; the answer is the Valuation itself. Both `property` and `dossierId` are refused
+ * before the schema (validate.ts refuseBothInBody). The light property's single `condition` is
  * accepted and not used (the model uses no condition).
  */
 export async function valuePropertyLight(
@@ -24,9 +25,6 @@ export async function valuePropertyLight(
 ): Promise<Valuation> {
   const countryCode = checkCountry(request.countryCode);
   const today = isoDay(deps.now());
-  if (request.property !== undefined && request.dossierId !== undefined) {
-    throw invalidField('', 'must have either property or dossierId, not both');
-  }
   const dossier =
     request.dossierId === undefined
       ? undefined

@@ -8,6 +8,7 @@ import { DossierParams } from '../dossiers/schemas.js';
 import { valueDossier } from './dossier-valuation.js';
 import { valuePropertyLight } from './light.js';
 import { valueProperties } from './valuation.js';
+import { refuseBothInBody, refuseBothInInputs } from './validate.js';
 import {
   DossierValuationRequest,
   DossierValuationResponse,
@@ -34,6 +35,9 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
         'parameter.',
       body: PropertyValueRequest,
+      check: (request) => {
+        refuseBothInInputs(request.body);
+      },
       response: { 200: PropertyValueResponse },
       errors: [400, 404, 413, 415, 422],
     },
@@ -50,6 +54,9 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         'itself, not wrapped in `valuations` (the shape the original service’s clients read: ' +
         '`confidence`, `currency`, `valueRange` at the top). Errors as for the full valuation.',
       body: PropertyValueLightRequest,
+      check: (request) => {
+        refuseBothInBody(request.body);
+      },
       response: { 200: ValuationSchema },
       errors: [400, 404, 413, 415, 422],
     },

@@ -8,8 +8,8 @@ export type CheckedInput = { dossierId: string } | { property: DossierProperty }
 /**
  * Exactly one of `property` and `dossierId`. The schema leaves all of them optional so that a
  * wrong property is named alone, not beside every other alternative's complaints; this says the
- * rest in one message at the input. `buildingId` and `simulationId`, which the original service
- * takes, are refused by name.
+ * rest in one message at the input (both given: refuseBoth, before the schema). `buildingId` and
+ * `simulationId`, which the original service takes, are refused by name.
  */
 export function checkInput(input: ValuationInput, path: string): CheckedInput {
   for (const key of ['buildingId', 'simulationId'] as const) {
@@ -20,10 +20,33 @@ export function checkInput(input: ValuationInput, path: string): CheckedInput {
       );
     }
   }
-  if (input.property !== undefined && input.dossierId !== undefined) {
-    throw invalidField(path, 'must have either property or dossierId, not both');
-  }
   if (input.property !== undefined) return { property: input.property };
   if (input.dossierId !== undefined) return { dossierId: input.dossierId };
   throw invalidField(path, 'must have property or dossierId');
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * An input with both `property` and `dossierId` is refused for that, before the schema would
+ * list what the property lacks (which is beside the point when it should not be there at all).
+ */
+function refuseBoth(input: unknown, path: string): void {
+  if (isRecord(input) && input.property !== undefined && input.dossierId !== undefined) {
+    throw invalidField(path, 'must have either property or dossierId, not both');
+  }
+}
+
+/** The raw body of the full valuation: each of its `valuationInputs`. */
+export function refuseBothInInputs(body: unknown): void {
+  if (!isRecord(body) || !Array.isArray(body.valuationInputs)) return;
+  body.valuationInputs.forEach((input, i) => {
+    refuseBoth(input, `/valuationInputs/${String(i)}`);
+  });
+}
+
+/** The raw body of the light valuation: the body itself is the input. */
+export const refuseBothInBody = (body: unknown): void => {
+  refuseBoth(body, '');
+};
