@@ -391,10 +391,12 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
       say('en', 'section.overview'),
       say('en', 'section.attachments.floorplan'),
     ]);
-    // No covers: the title page, the overview led by the photo (its map may run onto a second
-    // page), the floor plan on the last page.
+    // No covers: the title page, the overview led by the photo with its map on the same page
+    // (the photo leaves it room), the floor plan on the last page.
+    expect(pdf.pageCount).toBe(3);
     expect(pdf.pages[1]).toContain(say('en', 'highlights'));
     expect(pdf.pages[1]).toContain('Street front');
+    expect(pdf.pages[1]).toContain(say('en', 'subject'));
     expect(pdf.pages[pdf.pageCount - 1]).toContain('plan.png');
     const images = await imagesPerPage(res.rawPayload);
     expect([images.get(1) ?? 0, images.get(2), images.get(pdf.pageCount)]).toEqual([0, 1, 1]);

@@ -58,6 +58,10 @@ export function locationMap(
   pointsMap(doc, subject, labels.subject, layers, { format });
 }
 
+/** A map's default height, and the room its legend takes below it. */
+export const MAP_HEIGHT = 250;
+export const MAP_BELOW = 30;
+
 /**
  * Points around a subject on a plain plane (equirectangular around the subject, exact enough
  * within kilometres), with rings every round distance, a scale bar and a legend (layers in
@@ -71,8 +75,8 @@ export function pointsMap(
   layers: MapLayer[],
   options: { format: (meters: number) => string; height?: number; minReach?: number },
 ): void {
-  const height = options.height ?? 250;
-  room(doc, height + 30);
+  const height = options.height ?? MAP_HEIGHT;
+  room(doc, height + MAP_BELOW);
   const top = doc.y;
   const left = STYLE.margin;
   const cos = Math.cos((subject.latitude * Math.PI) / 180);

@@ -153,6 +153,9 @@ export function sectionBand(doc: Doc, heading: string): void {
 }
 
 /** A sub-heading within a section, kept on one page with the first `keep` points after it. */
+/** About the height of a subheading, its rule and the space around them. */
+export const SUBHEADING_HEIGHT = 36;
+
 export function subheading(doc: Doc, text: string, keep = 60): void {
   room(doc, keep + 30);
   doc.moveDown(0.6);
@@ -181,10 +184,15 @@ export function paragraph(doc: Doc, text: string, options: { color?: string; siz
 }
 
 /** Label–value pairs in two columns of a light panel. */
+const FACT_ROW = 22;
+const FACTS_GAP = 10;
+const panelHeight = (pairs: number): number => Math.ceil(pairs / 2) * FACT_ROW + 12;
+/** The room a facts panel takes: two pairs a row, and the gap below it. */
+export const factsHeight = (pairs: number): number => panelHeight(pairs) + FACTS_GAP;
+
 export function facts(doc: Doc, pairs: [string, string][]): void {
-  const rowHeight = 22;
-  const rows = Math.ceil(pairs.length / 2);
-  const height = rows * rowHeight + 12;
+  const rowHeight = FACT_ROW;
+  const height = panelHeight(pairs.length);
   room(doc, height);
   const top = doc.y;
   doc.rect(STYLE.margin, top, CONTENT_WIDTH, height).fill(STYLE.light);
@@ -206,7 +214,7 @@ export function facts(doc: Doc, pairs: [string, string][]): void {
     doc.text(oneLine(doc, value, half - 24), x, y + 9, { width: half - 24, lineBreak: false });
   });
   doc.x = STYLE.margin;
-  doc.y = top + height + 10;
+  doc.y = top + height + FACTS_GAP;
 }
 
 /** `text` in the current font, shortened with an ellipsis to fit `width` on one line. */

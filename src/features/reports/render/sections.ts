@@ -4,7 +4,7 @@ import { say, type MessageKey } from '../messages.js';
 import type { ReportAttachment, ReportModel } from '../model.js';
 import { accessibility, nearestStops } from './accessibility.js';
 import { amenities, hasAmenities } from './amenities.js';
-import { barChart, histogram, locationMap } from './charts.js';
+import { barChart, histogram, locationMap, MAP_BELOW, MAP_HEIGHT } from './charts.js';
 import { environment } from './environment.js';
 import { printableImage } from './print-images.js';
 import { socio, socioRows } from './socio.js';
@@ -13,10 +13,12 @@ import {
   CONTENT_BOTTOM,
   CONTENT_WIDTH,
   facts,
+  factsHeight,
   paragraph,
   room,
   STYLE,
   subheading,
+  SUBHEADING_HEIGHT,
   table,
   type Doc,
 } from './page.js';
@@ -150,6 +152,12 @@ function valueBlock(ctx: SectionContext): void {
   doc.y = top + 90;
 }
 
+/** Room for an image's caption below it. */
+const IMAGE_CAPTION = 22;
+/** A brochure's lead photo: at most this tall, and not shrunk below the smaller height. */
+const MAX_LEAD_IMAGE = 300;
+const MIN_LEAD_IMAGE = 160;
+
 function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number): void {
   for (const image of list) {
     room(ctx.doc, Math.min(maxHeight, 200) + 30);
@@ -166,7 +174,7 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
       .fontSize(8.5)
       .fillColor(STYLE.grey)
       .text(image.title, STYLE.margin, top + drawn + 4, { width: CONTENT_WIDTH, align: 'center' });
-    ctx.doc.y = top + drawn + 22;
+    ctx.doc.y = top + drawn + IMAGE_CAPTION;
   }
 }
 
@@ -176,9 +184,20 @@ function overview(ctx: SectionContext, section: Section): void {
     const marketing = ctx.model.attachments.filter(
       (a) => a.type === 'marketing' && a.contentType !== 'application/pdf',
     );
-    images(ctx, marketing.slice(0, 1), 300);
-    subheading(ctx.doc, ctx.t('highlights'));
-    facts(ctx.doc, propertyFacts(ctx));
+    const highlights = propertyFacts(ctx);
+    // The photo takes what the highlights and the map leave of the page, so the map is not
+    // pushed onto a page of its own; never less than a legible photo.
+    const left =
+      CONTENT_BOTTOM -
+      ctx.doc.y -
+      IMAGE_CAPTION -
+      SUBHEADING_HEIGHT -
+      factsHeight(highlights.length) -
+      MAP_HEIGHT -
+      MAP_BELOW;
+    images(ctx, marketing.slice(0, 1), Math.max(MIN_LEAD_IMAGE, Math.min(MAX_LEAD_IMAGE, left)));
+    subheading(ctx.doc, ctx.t("highlights"));
+    facts(ctx.doc, highlights);
   } else {
     facts(ctx.doc, propertyFacts(ctx));
     valueBlock(ctx);
