@@ -27,12 +27,16 @@ async function open(dataDir: string): Promise<{ instance: DuckDBInstance; db: Du
   return { instance, db: await instance.connect() };
 }
 
-/** A flat where the first German sale offer of flats in `order` is, of that offer's size. */
+/**
+ * A flat where the first German sale offer of flats in `order` is, of that offer's size; in
+ * München, where the demo market is dense enough to value any date of the last years.
+ */
 async function flatAtOffer(db: DuckDBConnection, order: string): Promise<PropertyToValue> {
   const [offer] = await queryRows(
     db,
     `select latitude, longitude, living_area from offers
      where country_code = 'DE' and deal_type = 'sale' and property_type = 'apartment'
+       and latitude between 48.08 and 48.19 and longitude between 11.5 and 11.66
      order by ${order} limit 1`,
   );
   return {
@@ -141,7 +145,9 @@ describe('valueProperty on generated demo data', () => {
     // started while another is pending breaks it, or runs with the other's values.
     const atOnce = await Promise.all(requests.map(value));
     expect(atOnce).toEqual(inTurn);
-    expect(inTurn.filter((v) => !(v instanceof Error)).length).toBeGreaterThan(25);
+    // Most are values (some points and dates have too few comparables: those refusals must
+    // be the same too).
+    expect(inTurn.filter((v) => !(v instanceof Error)).length).toBeGreaterThan(requests.length / 2);
   });
 
   it('refuses to value where there is no data', async () => {

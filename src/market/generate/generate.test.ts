@@ -94,6 +94,22 @@ describe('demo data generator', () => {
     expect(m2.get(2023) ?? Infinity).toBeLessThan(m2.get(2022) ?? 0);
   });
 
+  it('puts offers in a city about as its people are, and none at codes that house nobody', async () => {
+    const [row] = await snapshotRows(
+      dataDir,
+      `
+      select
+        count(*) filter (where country_code = 'AT' and postal_code between '1010' and '1239')
+          / count(*) filter (where country_code = 'AT') as wien,
+        count(*) filter (where regexp_matches(postal_code, '[A-Za-z]'))::integer as lettered
+      from offers`,
+    );
+    // Wien is 22% of Austria's people; its 23 postcodes, spread wide, put it at 3% by their
+    // count alone (postcodes.ts raises a city to 1.5 times its people, spread over 3 radii).
+    expect(Number(row?.wien)).toBeGreaterThan(0.12);
+    expect(row?.lettered).toBe(0);
+  });
+
   it('fills every field the way the canonical format expects', async () => {
     const [r] = await snapshotRows(
       dataDir,

@@ -5,12 +5,12 @@ import { CITIES, distanceKm } from './market-model.js';
 import {
   AREA_KM2,
   CITY_POPULATION_MILLIONS,
-  cityRadiusKm,
   MAX_PLACE_RADIUS_KM,
   POPULATION_MILLIONS,
   SUBWAY_CITIES,
 } from './places-model.js';
 import type { Postcode } from './postcodes.js';
+import { cityCover } from './city-cover.js';
 
 /** A postcode as the demo places see it: its people, its area and how far places may spread. */
 export interface PlaceArea {
@@ -100,11 +100,7 @@ function populations(
   for (const city of CITIES) {
     const millions = CITY_POPULATION_MILLIONS[city.name];
     if (city.country !== country || millions === undefined) continue;
-    const radius = cityRadiusKm(millions);
-    const weights = inCountry.map((p) => {
-      const d = distanceKm(p.latitude, p.longitude, city.latitude, city.longitude);
-      return d <= 3 * radius ? Math.exp(-d / radius) : 0;
-    });
+    const weights = cityCover(inCountry, city, millions);
     const total = weights.reduce((a, b) => a + b, 0);
     if (total === 0) continue;
     inCities += millions;

@@ -11,7 +11,7 @@ export const PLAUSIBLE_SALE_PRICE_PER_M2: Record<CountryCode, [number, number]> 
   CH: [6500, 14_000],
   CZ: [55_000, 130_000],
   DE: [2800, 6500],
-  FR: [2600, 8000],
+  FR: [2400, 8000],
   NL: [3500, 7000],
   SK: [2000, 4500],
 };

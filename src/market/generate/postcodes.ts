@@ -1,7 +1,9 @@
 import type { SnapshotBuild } from '../build-snapshot.js';
 import { isCountryCode, type CountryCode } from '../countries.js';
 import { queryRows } from '../duck.js';
-import { locationFactor } from './market-model.js';
+import { cityCover } from './city-cover.js';
+import { CITIES, locationFactor } from './market-model.js';
+import { CITY_POPULATION_MILLIONS, POPULATION_MILLIONS } from './places-model.js';
 import { Random } from './random.js';
 
 /** A postcode of the reference divisions, with what the demo market draws from it. */
@@ -54,10 +56,50 @@ export async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
   });
 }
 
-/** Offers gather where postcodes are dense (towns) and where prices are high (cities). */
-export function postcodeWeights(postcodes: Postcode[]): number[] {
+/**
+ * A city's share of its country's demo offers is at least this many times its share of the
+ * country's people: listings gather in cities a little more than people do.
+ */
+export const CITY_OFFER_FACTOR = 1.5;
+
+/** A postcode of digits (and spaces): the French codes with letters (CEDEX, SP, AIR) house nobody. */
+export const isResidentialPostcode = (p: Postcode): boolean => /^[0-9 ]+$/.test(p.id);
+
+/**
+ * How likely a demo offer of the country is at each of its postcodes. Offers gather where
+ * postcodes are dense (towns) and prices are high (cities): the number of postcodes in the
+ * postcode's map cell (0.05°) times its location factor. Where a city's postcodes are few and
+ * spread wide (Wien's 23 districts, Graz's 8), that count puts far fewer offers in the city than
+ * it has people; such a city's weight is raised to CITY_OFFER_FACTOR times its population
+ * share, spread over its postcodes as its people are (cityCover). Cities the count already
+ * favours keep its weights. Codes that house nobody get no offers.
+ */
+export function postcodeWeights(inCountry: readonly Postcode[]): number[] {
+  const country = inCountry[0]?.country;
+  const homes = inCountry.map(isResidentialPostcode);
   const cell = (p: Postcode) => `${Math.floor(p.latitude * 20)}:${Math.floor(p.longitude * 20)}`;
   const density = new Map<string, number>();
-  for (const p of postcodes) density.set(cell(p), (density.get(cell(p)) ?? 0) + 1);
-  return postcodes.map((p) => (density.get(cell(p)) ?? 1) * p.location);
+  inCountry.forEach((p, i) => {
+    if (homes[i]) density.set(cell(p), (density.get(cell(p)) ?? 0) + 1);
+  });
+  const weights = inCountry.map((p, i) =>
+    homes[i] ? (density.get(cell(p)) ?? 1) * p.location : 0,
+  );
+  if (country === undefined) return weights;
+  const total = weights.reduce((a, b) => a + b, 0);
+  const raised = [...weights];
+  for (const city of CITIES) {
+    const millions = CITY_POPULATION_MILLIONS[city.name];
+    if (city.country !== country || millions === undefined) continue;
+    const cover = cityCover(inCountry, city, millions).map((c, i) => (homes[i] ? c : 0));
+    const coverTotal = cover.reduce((a, b) => a + b, 0);
+    if (coverTotal === 0) continue;
+    const held = weights.reduce((sum, w, i) => sum + w * (cover[i] ?? 0), 0);
+    const wanted = ((CITY_OFFER_FACTOR * millions) / POPULATION_MILLIONS[country]) * total;
+    if (held >= wanted) continue;
+    cover.forEach((c, i) => {
+      raised[i] = (raised[i] ?? 0) + ((wanted - held) * c) / coverTotal;
+    });
+  }
+  return raised;
 }
