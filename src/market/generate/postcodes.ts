@@ -69,10 +69,12 @@ export const isResidentialPostcode = (p: Postcode): boolean => /^[0-9 ]+$/.test(
  * How likely a demo offer of the country is at each of its postcodes. Offers gather where
  * postcodes are dense (towns) and prices are high (cities): the number of postcodes in the
  * postcode's map cell (0.05°) times its location factor. Where a city's postcodes are few and
- * spread wide (Wien's 23 districts, Graz's 8), that count puts far fewer offers in the city than
- * it has people; such a city's weight is raised to CITY_OFFER_FACTOR times its population
- * share, spread over its postcodes as its people are (cityCover). Cities the count already
- * favours keep its weights. Codes that house nobody get no offers.
+ * spread wide (Wien's 23 districts), that count puts far fewer offers in the city than it has
+ * people. A city's weight is counted as its people are spread (cityCover: e^(−d/r) within 3
+ * radii); where it falls short of CITY_OFFER_FACTOR times the city's share of the country's
+ * people, the shortfall is added, spread the same way (so the city proper gets most of it, its
+ * outskirts some). Cities the count already favours keep its weights. Codes that house nobody
+ * get no offers.
  */
 export function postcodeWeights(inCountry: readonly Postcode[]): number[] {
   const country = inCountry[0]?.country;
