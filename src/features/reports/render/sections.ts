@@ -196,7 +196,7 @@ function overview(ctx: SectionContext, section: Section): void {
       MAP_HEIGHT -
       MAP_BELOW;
     images(ctx, marketing.slice(0, 1), Math.max(MIN_LEAD_IMAGE, Math.min(MAX_LEAD_IMAGE, left)));
-    subheading(ctx.doc, ctx.t("highlights"));
+    subheading(ctx.doc, ctx.t('highlights'));
     facts(ctx.doc, highlights);
   } else {
     facts(ctx.doc, propertyFacts(ctx));
