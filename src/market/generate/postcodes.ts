@@ -62,7 +62,10 @@ export async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
  */
 export const CITY_OFFER_FACTOR = 1.5;
 
-/** A postcode of digits (and spaces): the French codes with letters (CEDEX, SP, AIR) house nobody. */
+/**
+ * A postcode of digits (and spaces). The French codes with letters (SP, AIR, CITYSSIMO:
+ * military postal sectors, air bases, parcel lockers) house nobody.
+ */
 export const isResidentialPostcode = (p: Postcode): boolean => /^[0-9 ]+$/.test(p.id);
 
 /**
