@@ -122,7 +122,8 @@ describe('valueProperty on generated demo data', () => {
       db,
       `select country_code, property_type, latitude, longitude, living_area from offers
        where latitude is not null
-         and postal_code in (select postal_code from offers group by 1 having count(*) >= 50)
+         and (country_code, postal_code) in (
+           select (country_code, postal_code) from offers group by all having count(*) >= 50)
        order by hash(id) limit 12`,
     );
     const requests: ValuationRequest[] = rows.flatMap((r, i) =>

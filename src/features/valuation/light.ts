@@ -11,11 +11,12 @@ import {
   type PropertyValueDeps,
 } from './valuation.js';
 import type { PropertyValueLightRequest } from './schemas.js';
+import { refuseBothInBody } from './validate.js';
 
 /**
  * The light valuation: one property (or a visible dossier) today, with the same model as the
  * full one; the answer is the Valuation itself. Both `property` and `dossierId` are refused
- * before the schema (validate.ts refuseBothInBody). The light property's single `condition` is
+ * (validate.ts refuseBothInBody, which the route also runs before the schema). The light property's single `condition` is
  * accepted and not used (the model uses no condition).
  */
 export async function valuePropertyLight(
@@ -25,6 +26,7 @@ export async function valuePropertyLight(
 ): Promise<Valuation> {
   const countryCode = checkCountry(request.countryCode);
   const today = isoDay(deps.now());
+  refuseBothInBody(request);
   const dossier =
     request.dossierId === undefined
       ? undefined

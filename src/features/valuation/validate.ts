@@ -8,7 +8,8 @@ export type CheckedInput = { dossierId: string } | { property: DossierProperty }
 /**
  * Exactly one of `property` and `dossierId`. The schema leaves all of them optional so that a
  * wrong property is named alone, not beside every other alternative's complaints; this says the
- * rest in one message at the input (both given: refuseBoth, before the schema). `buildingId` and
+ * rest in one message at the input (both given: refuseBoth, which the routes also run before the
+ * schema). `buildingId` and
  * `simulationId`, which the original service takes, are refused by name.
  */
 export function checkInput(input: ValuationInput, path: string): CheckedInput {
@@ -20,6 +21,7 @@ export function checkInput(input: ValuationInput, path: string): CheckedInput {
       );
     }
   }
+  refuseBoth(input, path);
   if (input.property !== undefined) return { property: input.property };
   if (input.dossierId !== undefined) return { dossierId: input.dossierId };
   throw invalidField(path, 'must have property or dossierId');
@@ -33,7 +35,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * list what the property lacks (which is beside the point when it should not be there at all).
  */
 function refuseBoth(input: unknown, path: string): void {
-  if (isRecord(input) && input.property !== undefined && input.dossierId !== undefined) {
+  // A null is not "given": the schema names its type.
+  if (isRecord(input) && input.property != null && input.dossierId != null) {
     throw invalidField(path, 'must have either property or dossierId, not both');
   }
 }

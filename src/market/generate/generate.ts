@@ -22,7 +22,12 @@ import {
 import { DEMO_INDICATOR_DIVISIONS_KEY, generateIndicators } from './indicators.js';
 import { placeAreas } from './place-areas.js';
 import { DEMO_ID_PREFIX, generatePlaces } from './places.js';
-import { loadPostcodes, postcodeWeights, type Postcode } from './postcodes.js';
+import {
+  isResidentialPostcode,
+  loadPostcodes,
+  postcodeWeights,
+  type Postcode,
+} from './postcodes.js';
 import { cumulativeSums, Random } from './random.js';
 
 export interface GenerateOptions {
@@ -177,7 +182,8 @@ function nearestPostcode(
   let best: Postcode | undefined;
   let bestD = Infinity;
   for (const p of postcodes) {
-    if (p.country !== country) continue;
+    // A project's homes are in a postcode people live in.
+    if (p.country !== country || !isResidentialPostcode(p)) continue;
     const d =
       (p.latitude - lat) ** 2 + ((p.longitude - lon) * Math.cos((lat * Math.PI) / 180)) ** 2;
     if (d < bestD) {

@@ -58,7 +58,8 @@ export async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
 
 /**
  * A city's share of its country's demo offers is at least this many times its share of the
- * country's people: listings gather in cities a little more than people do.
+ * country's people, both counted as its people are spread (cityCover): listings gather in
+ * cities a little more than people do.
  */
 export const CITY_OFFER_FACTOR = 1.5;
 
@@ -68,43 +69,53 @@ export const CITY_OFFER_FACTOR = 1.5;
  */
 export const isResidentialPostcode = (p: Postcode): boolean => /^[0-9 ]+$/.test(p.id);
 
+/** At most this share of a country's offers is drawn around raised cities (the rest by count). */
+const MAX_RAISED = 0.9;
+
 /**
  * How likely a demo offer of the country is at each of its postcodes. Offers gather where
  * postcodes are dense (towns) and prices are high (cities): the number of postcodes in the
  * postcode's map cell (0.05°) times its location factor. Where a city's postcodes are few and
  * spread wide (Wien's 23 districts), that count puts far fewer offers in the city than it has
- * people. A city's weight is counted as its people are spread (cityCover: e^(−d/r) within 3
- * radii); where it falls short of CITY_OFFER_FACTOR times the city's share of the country's
- * people, the shortfall is added, spread the same way (so the city proper gets most of it, its
- * outskirts some). Cities the count already favours keep its weights. Codes that house nobody
- * get no offers.
+ * people. A city's share under the count is counted as its people are spread (cityCover: each
+ * postcode's weight times its cover, e^(−d/r) within 3 radii); where it falls short of
+ * CITY_OFFER_FACTOR times the city's share of the country's people, the shortfall's share of
+ * the country's offers is drawn around the city as its people are (in proportion to the
+ * cover), the rest by the count. Cities the count already favours keep it. Codes that house
+ * nobody get no offers (unless the country has no other).
  */
 export function postcodeWeights(inCountry: readonly Postcode[]): number[] {
   const country = inCountry[0]?.country;
   const homes = inCountry.map(isResidentialPostcode);
+  // A draw needs some weight: a country of codes that house nobody keeps them all.
+  if (!homes.includes(true)) homes.fill(true);
   const cell = (p: Postcode) => `${Math.floor(p.latitude * 20)}:${Math.floor(p.longitude * 20)}`;
   const density = new Map<string, number>();
   inCountry.forEach((p, i) => {
     if (homes[i]) density.set(cell(p), (density.get(cell(p)) ?? 0) + 1);
   });
-  const weights = inCountry.map((p, i) =>
+  const counted = inCountry.map((p, i) =>
     homes[i] ? (density.get(cell(p)) ?? 1) * p.location : 0,
   );
-  if (country === undefined) return weights;
-  const total = weights.reduce((a, b) => a + b, 0);
-  const raised = [...weights];
-  for (const city of CITIES) {
+  if (country === undefined) return counted;
+  const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+  const total = sum(counted);
+  const raised = CITIES.flatMap((city) => {
     const millions = CITY_POPULATION_MILLIONS[city.name];
-    if (city.country !== country || millions === undefined) continue;
+    if (city.country !== country || millions === undefined) return [];
     const cover = cityCover(inCountry, city, millions).map((c, i) => (homes[i] ? c : 0));
-    const coverTotal = cover.reduce((a, b) => a + b, 0);
-    if (coverTotal === 0) continue;
-    const held = weights.reduce((sum, w, i) => sum + w * (cover[i] ?? 0), 0);
-    const wanted = ((CITY_OFFER_FACTOR * millions) / POPULATION_MILLIONS[country]) * total;
-    if (held >= wanted) continue;
-    cover.forEach((c, i) => {
-      raised[i] = (raised[i] ?? 0) + ((wanted - held) * c) / coverTotal;
-    });
-  }
-  return raised;
+    const coverTotal = sum(cover);
+    const held = sum(counted.map((w, i) => w * (cover[i] ?? 0))) / total;
+    const shortfall = (CITY_OFFER_FACTOR * millions) / POPULATION_MILLIONS[country] - held;
+    return coverTotal > 0 && shortfall > 0 ? [{ cover, coverTotal, shortfall }] : [];
+  });
+  const drawn = sum(raised.map((r) => r.shortfall));
+  const scale = drawn > MAX_RAISED ? MAX_RAISED / drawn : 1;
+  const rest = 1 - drawn * scale;
+  return counted.map((w, i) =>
+    raised.reduce(
+      (weight, r) => weight + (scale * r.shortfall * (r.cover[i] ?? 0)) / r.coverTotal,
+      (rest * w) / total,
+    ),
+  );
 }

@@ -152,10 +152,10 @@ export function sectionBand(doc: Doc, heading: string): void {
   doc.y = top + height + 16;
 }
 
-/** A sub-heading within a section, kept on one page with the first `keep` points after it. */
 /** About the height of a subheading, its rule and the space around them. */
 export const SUBHEADING_HEIGHT = 36;
 
+/** A sub-heading within a section, kept on one page with the first `keep` points after it. */
 export function subheading(doc: Doc, text: string, keep = 60): void {
   room(doc, keep + 30);
   doc.moveDown(0.6);
@@ -183,13 +183,13 @@ export function paragraph(doc: Doc, text: string, options: { color?: string; siz
   doc.moveDown(0.5);
 }
 
-/** Label–value pairs in two columns of a light panel. */
 const FACT_ROW = 22;
 const FACTS_GAP = 10;
 const panelHeight = (pairs: number): number => Math.ceil(pairs / 2) * FACT_ROW + 12;
 /** The room a facts panel takes: two pairs a row, and the gap below it. */
 export const factsHeight = (pairs: number): number => panelHeight(pairs) + FACTS_GAP;
 
+/** Label–value pairs in two columns of a light panel. */
 export function facts(doc: Doc, pairs: [string, string][]): void {
   const rowHeight = FACT_ROW;
   const height = panelHeight(pairs.length);
