@@ -16,8 +16,8 @@ import { refuseBothInBody } from './validate.js';
 /**
  * The light valuation: one property (or a visible dossier) today, with the same model as the
  * full one; the answer is the Valuation itself. Both `property` and `dossierId` are refused
- * (validate.ts refuseBothInBody, which the route also runs before the schema). The light property's single `condition` is
- * accepted and not used (the model uses no condition).
+ * (validate.ts refuseBothInBody, which the route also runs before the schema). The light
+ * property's single `condition` is accepted and not used (the model uses no condition).
  */
 export async function valuePropertyLight(
   deps: PropertyValueDeps,

@@ -9,8 +9,8 @@ export type CheckedInput = { dossierId: string } | { property: DossierProperty }
  * Exactly one of `property` and `dossierId`. The schema leaves all of them optional so that a
  * wrong property is named alone, not beside every other alternative's complaints; this says the
  * rest in one message at the input (both given: refuseBoth, which the routes also run before the
- * schema). `buildingId` and
- * `simulationId`, which the original service takes, are refused by name.
+ * schema). `buildingId` and `simulationId`, which the original service takes, are refused by
+ * name.
  */
 export function checkInput(input: ValuationInput, path: string): CheckedInput {
   for (const key of ['buildingId', 'simulationId'] as const) {
