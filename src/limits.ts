@@ -190,7 +190,12 @@ export const limits = {
   dossierLinks: {
     maxDaysToLive: 365,
     defaultDaysToLive: 30,
+    /** Open links (neither revoked nor expired) per dossier: revoked and expired ones stay
+     * listed and do not count. */
     perDossier: 100,
+    /** The list is paged: an organization may hold up to 100 open links on each of its
+     * dossiers and any number of closed ones. One dossier's open links fit in one page. */
+    pageSize: 100,
     /** Random bytes of a link token: 256 bits, far past guessing. */
     tokenBytes: 32,
     /** The public page (no login). A view that must compute costs about 13 valuations, so

@@ -109,4 +109,30 @@ describe('fair queue', () => {
     await expect(queue.run('A', throwsAtOnce)).rejects.toThrow('at once');
     expect(await queue.run('A', () => Promise.resolve('next'))).toBe('next');
   });
+
+  it("reads another organization's request between two pieces of synchronous work", async () => {
+    const queue = queueWith();
+    const started: string[] = [];
+    let bRun: Promise<string> | undefined;
+    // A's work computes without awaiting anything (statistics over rows in memory). While its
+    // first piece runs, B's request arrives: a callback of the event loop, as a socket's data is.
+    const syncWork = (name: string) => () => {
+      started.push(name);
+      if (name === 'a1') {
+        setImmediate(() => {
+          bRun = queue.run('B', () => {
+            started.push('b1');
+            return Promise.resolve('b1');
+          });
+        });
+      }
+      return Promise.resolve(name);
+    };
+    const aRuns = ['a1', 'a2', 'a3', 'a4', 'a5'].map((name) => queue.run('A', syncWork(name)));
+    await Promise.all(aRuns);
+    await bRun;
+    // B waits for at most one turn of A's, not for all of A's queue.
+    expect(started.indexOf('b1')).toBeLessThanOrEqual(2);
+    expect(started).toHaveLength(6);
+  });
 });

@@ -10,7 +10,7 @@ import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
 import type { CreatedLink, CreateLinkRequest, DossierLink } from './schemas.js';
 import { PAGE_PATH } from './page-path.js';
-import { countLinks, insertLink, listLinks, revokeLink } from './store.js';
+import { countOpenLinks, insertLink, listLinks, revokeLink } from './store.js';
 
 export type LinkDeps = Pick<ServiceDeps, 'db' | 'now'> & { publicBaseUrl: string };
 
@@ -38,10 +38,12 @@ export async function createLink(
   // both pass the cap, and a concurrent delete either comes first (404) or waits.
   const id = await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDossier(trx, caller, dossier.id))) throw notFound('Dossier');
-    if ((await countLinks(trx, dossier.id)) >= limits.dossierLinks.perDossier) {
+    const open = await countOpenLinks(trx, dossier.id, now.toISOString());
+    if (open >= limits.dossierLinks.perDossier) {
       throw new AppError(
         'conflict',
-        `A dossier may have at most ${String(limits.dossierLinks.perDossier)} links`,
+        `A dossier may have at most ${String(limits.dossierLinks.perDossier)} open links; ` +
+          'revoke one first',
       );
     }
     return insertLink(trx, caller, {
@@ -67,14 +69,16 @@ function toLink(row: DossierLinkRow, now: string): DossierLink {
   };
 }
 
-/** The organization's links (of one dossier if given), newest first. */
+/** A page of the organization's links (of one dossier if given), newest first. */
 export async function linksOf(
   deps: LinkDeps,
   caller: Caller,
-  dossierId: string | undefined,
-): Promise<{ items: DossierLink[] }> {
+  query: { dossierId?: string; limit: number; offset: number },
+): Promise<{ items: DossierLink[]; totalItems: number; limit: number; offset: number }> {
   const now = deps.now().toISOString();
-  return { items: (await listLinks(deps.db, caller, dossierId)).map((r) => toLink(r, now)) };
+  const page = { limit: query.limit, offset: query.offset };
+  const { items, total } = await listLinks(deps.db, caller, query.dossierId, page);
+  return { items: items.map((r) => toLink(r, now)), totalItems: total, ...page };
 }
 
 export async function revoke(deps: LinkDeps, caller: Caller, id: string): Promise<void> {

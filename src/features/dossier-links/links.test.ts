@@ -145,7 +145,7 @@ describeBackends('dossier sharing links', (backend) => {
       url: BASE,
       token: world.adminB.token,
     });
-    expect(foreignList.json()).toEqual({ items: [] });
+    expect(foreignList.json()).toEqual({ items: [], totalItems: 0, limit: 100, offset: 0 });
   });
 
   it(`keeps at most ${String(limits.dossierLinks.perDossier)} links of a dossier, also when asked at once`, async () => {
@@ -161,6 +161,49 @@ describeBackends('dossier sharing links', (backend) => {
       token: world.memberA.token,
     });
     expect(listed.json<{ items: unknown[] }>().items).toHaveLength(max);
+
+    // Revoked and expired links stay listed but no longer count against the cap.
+    const items = listed.json<{ items: { id: string }[] }>().items;
+    const revoked = await call(world.app, {
+      method: 'DELETE',
+      url: `${BASE}/${items[0]?.id ?? ''}`,
+      token: world.memberA.token,
+    });
+    expect(revoked.statusCode).toBe(204);
+    expect((await share({ dossierId: id })).statusCode).toBe(201);
+    expectProblem(await share({ dossierId: id }), 409, 'conflict');
+    const saved = clock;
+    try {
+      clock = new Date(saved.getTime() + 31 * DAY); // past the default 30 days of every link
+      expect((await share({ dossierId: id, daysToLive: 1 })).statusCode).toBe(201);
+    } finally {
+      clock = saved;
+    }
+    const all = await call(world.app, {
+      method: 'GET',
+      url: `${BASE}?dossierId=${id}&limit=100&offset=100`,
+      token: world.memberA.token,
+    });
+    expect(all.json()).toMatchObject({ totalItems: max + 2, limit: 100, offset: 100 });
+    expect(all.json<{ items: unknown[] }>().items).toHaveLength(2);
+  });
+
+  it('pages the organization’s links, newest first, without gaps or overlaps', async () => {
+    const id = await createDossier(world);
+    for (let i = 0; i < 5; i++) expect((await share({ dossierId: id })).statusCode).toBe(201);
+    const list = (query: string) =>
+      call(world.app, { method: 'GET', url: `${BASE}?${query}`, token: world.memberA.token });
+    const whole = (await list(`dossierId=${id}`)).json<{ items: { id: string }[] }>().items;
+    const pages = [];
+    for (const offset of [0, 2, 4]) {
+      const res = await list(`dossierId=${id}&limit=2&offset=${String(offset)}`);
+      expect(res.json()).toMatchObject({ totalItems: 5, limit: 2, offset });
+      pages.push(...res.json<{ items: { id: string }[] }>().items.map((l) => l.id));
+    }
+    expect(pages).toEqual(whole.map((l) => l.id));
+    expectProblem(await list('limit=101'), 400, 'validation_failed');
+    expectProblem(await list('limit=0'), 400, 'validation_failed');
+    expectProblem(await list('offset=-1'), 400, 'validation_failed');
   });
 
   it('answers a link asked while its dossier is deleted with 201 or 404, never an error', async () => {

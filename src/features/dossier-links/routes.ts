@@ -43,7 +43,8 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
         'nearby, trend) in `locale`’s language, until `daysToLive` days have passed or the ' +
         'link is revoked; then it is a plain 404 page. The secret in the URL has 256 random ' +
         'bits; only its SHA-256 is kept, so the URL is shown only here. At most ' +
-        `${String(limits.dossierLinks.perDossier)} links per dossier (then \`409\`). ` +
+        `${String(limits.dossierLinks.perDossier)} open links per dossier (then \`409\`; revoked ` +
+        'and expired ones do not count). ' +
         ACCESS_TEXT,
       body: CreateLinkRequest,
       response: { 201: CreatedLink },
@@ -61,12 +62,23 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     BASE,
     {
       summary: 'List sharing links',
-      description: `All the organization’s links, or one dossier’s; newest first. ${ACCESS_TEXT}`,
+      description:
+        'The organization’s links, or one dossier’s, revoked and expired ones included ' +
+        '(`isActive` false); newest first (creation time, then id). Paged by `limit` and ' +
+        `\`offset\` (at most ${String(limits.dossierLinks.pageSize)} a page, the default: a ` +
+        'dossier’s open links fit in one); `totalItems` counts all pages. ' +
+        ACCESS_TEXT,
       querystring: LinkListQuery,
       response: { 200: LinkList },
       errors: [400],
     },
-    (request) => linksOf(deps, callerOf(request), request.query.dossierId),
+    (request) =>
+      // The schema's defaults (limit, offset) are filled in by the validator.
+      linksOf(
+        deps,
+        callerOf(request),
+        request.query as { dossierId?: string; limit: number; offset: number },
+      ),
   );
 
   routes.delete(

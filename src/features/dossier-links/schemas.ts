@@ -70,10 +70,29 @@ export const LinkListQuery = StrictObject({
   dossierId: Type.Optional(
     Type.String({ format: 'uuid', description: 'Only this dossier’s links.' }),
   ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: L.pageSize,
+      default: L.pageSize,
+      description: `Items per page, 1–${String(L.pageSize)} (default ${String(L.pageSize)}).`,
+    }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100_000_000,
+      default: 0,
+      description: 'Items to skip (default 0).',
+    }),
+  ),
 });
 
 export const LinkList = Type.Object({
   items: Type.Array(DossierLink, { description: 'Newest first.' }),
+  totalItems: Type.Integer({ description: 'Links of the organization (or dossier) in all pages.' }),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
 });
 
 export const LinkParams = Type.Object({

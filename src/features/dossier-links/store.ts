@@ -6,11 +6,18 @@ import type { Viewer } from '../../http/caller.js';
 // Storage of sharing links. Every query an organization makes is scoped by its id in SQL; the
 // one query without a viewer finds a link by the hash of its secret, for the public page.
 
-export async function countLinks(db: AccountDb, dossierId: string): Promise<number> {
+/** Links of the dossier still open at `now`: neither revoked nor expired. */
+export async function countOpenLinks(
+  db: AccountDb,
+  dossierId: string,
+  now: string,
+): Promise<number> {
   const { n } = await db
     .selectFrom('dossier_links')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('dossier_id', '=', dossierId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
     .executeTakeFirstOrThrow();
   return Number(n);
 }
@@ -44,17 +51,26 @@ export async function insertLink(
   return id;
 }
 
+/** A page of the organization's links (of one dossier if given), newest first, and their count. */
 export async function listLinks(
   db: AccountDb,
   viewer: Viewer,
   dossierId: string | undefined,
-): Promise<DossierLinkRow[]> {
-  let query = db
-    .selectFrom('dossier_links')
-    .selectAll()
-    .where('organization_id', '=', viewer.organizationId);
-  if (dossierId !== undefined) query = query.where('dossier_id', '=', dossierId);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  page: { limit: number; offset: number },
+): Promise<{ items: DossierLinkRow[]; total: number }> {
+  let rows = db.selectFrom('dossier_links').where('organization_id', '=', viewer.organizationId);
+  if (dossierId !== undefined) rows = rows.where('dossier_id', '=', dossierId);
+  const [items, count] = await Promise.all([
+    rows
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    rows.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
 }
 
 /** Revokes a link (again is harmless); false when it is not the viewer's organization's. */
