@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { normalizePostcode } from '../market/countries.js';
 import { databaseIdentity, queryPrepared } from '../market/duck.js';
 import { hasModelSums } from './model-sums.js';
 import { textOrNull } from '../market/queries/values.js';
@@ -152,8 +153,7 @@ export function locate(
 ): Postcode | undefined {
   const list = cache.postcodes.get(countryCode) ?? [];
   if (postalCode !== undefined) {
-    const key = postalCode.replaceAll(/\s+/g, '').toUpperCase();
-    const stated = cache.places.get(countryCode)?.get(key);
+    const stated = cache.places.get(countryCode)?.get(normalizePostcode(postalCode));
     if (stated) return stated;
   }
   let best: Postcode | undefined;

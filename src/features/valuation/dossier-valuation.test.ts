@@ -148,6 +148,19 @@ describeBackends('isValuationStale of the dossier valuation', (backend) => {
     expect((await value()).isValuationStale).toBe(false);
   });
 
+  it('is not made true by how the postcode is written, only by another postcode', async () => {
+    const postCode = (code: string) =>
+      patch({ property: { location: { address: { postCode: code } } } });
+    // The dossier states 1010. Postcodes are compared without spaces: the same code.
+    await value();
+    await postCode(' 10 10 ');
+    expect((await value()).isValuationStale).toBe(false);
+    await postCode('1020');
+    expect((await value()).isValuationStale).toBe(true);
+    await postCode('1010');
+    expect((await value()).isValuationStale).toBe(true);
+  });
+
   it('is true once when the market data was replaced by a newer snapshot', async () => {
     const before = world.stores.market.snapshotFile;
     await importFile(

@@ -1,4 +1,4 @@
-import type { CountryCode } from '../../market/countries.js';
+import { normalizePostcode, type CountryCode } from '../../market/countries.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
 import type { PropertyToValue } from '../../valuation/types.js';
 import type { ResolvedProperty } from '../dossiers/validate.js';
@@ -24,8 +24,12 @@ export function toPropertyToValue(
     livingArea: property.livingArea,
   };
   const optional = {
+    // As postcodes are compared (`1010` and ` 1010 ` are one code), so that a change of how it
+    // is written alone does not make a dossier's valuation stale.
     postalCode:
-      location.address?.postCode === undefined ? undefined : String(location.address.postCode),
+      location.address?.postCode === undefined
+        ? undefined
+        : normalizePostcode(String(location.address.postCode)),
     street: location.address?.street,
     houseNumber: location.address?.houseNumber,
     numberOfRooms: property.numberOfRooms,
