@@ -57,4 +57,37 @@ describe('JSON bodies', () => {
       'invalid_json',
     );
   });
+
+  it('refuses bytes that are not UTF-8 and changes nothing', async () => {
+    const token = world().memberA.token;
+    const id = await createDossier(world());
+    const url = `/api/v1/dossiers/${id}`;
+    const broken = Buffer.concat([
+      Buffer.from('{"title":"P'),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from('"}'),
+    ]);
+    const res = await call(world().app, {
+      method: 'PATCH',
+      url,
+      token,
+      headers: { 'content-type': 'application/merge-patch+json' },
+      payload: broken,
+    });
+    expectProblem(res, 400, 'invalid_json');
+    expect(res.json<{ detail: string }>().detail).toContain('UTF-8');
+    const read = await call(world().app, { method: 'GET', url, token });
+    expect(read.json<{ title: string }>().title).not.toContain('\ufffd');
+    // Valid UTF-8 beyond ASCII, and a leading byte order mark, are read as they are.
+    const ok = await call(world().app, {
+      method: 'PATCH',
+      url,
+      token,
+      headers: { 'content-type': 'application/merge-patch+json' },
+      payload: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"title":"Café 🏠"}')]),
+    });
+    expect(ok.statusCode, ok.body).toBe(204);
+    const after = await call(world().app, { method: 'GET', url, token });
+    expect(after.json<{ title: string }>().title).toBe('Café 🏠');
+  });
 });

@@ -1,19 +1,38 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from './problem.js';
 
 /** Methods whose requests carry no meaningful body (RFC 9110 gives them no body semantics). */
 const BODYLESS_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
 
 /**
+ * Refuses bytes that are not UTF-8 instead of turning them into U+FFFD: a replacement character
+ * stored in a title is data lost without anyone being told. A leading byte order mark is skipped.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
  * The JSON body parser: Fastify's own (prototype poisoning refused), except that an empty body
  * on a method without body semantics is no body at all. Client libraries of the original
  * service send `Content-Type: application/json` with an empty body on every DELETE; that is not
- * malformed JSON. On POST, PUT and PATCH an empty body stays `400 invalid_json`.
+ * malformed JSON. On POST, PUT and PATCH an empty body stays `400 invalid_json`, as do bytes
+ * that are not UTF-8.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  registerJsonType(app, 'application/json');
+}
+
+/** Parses bodies of `contentType` as the JSON body parser above does (merge patches too). */
+export function registerJsonType(app: FastifyInstance, contentType: string): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(contentType, { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = typeof body === 'string' ? body : UTF8.decode(body);
+    } catch {
+      done(new AppError('invalid_json', 'Body is not valid UTF-8 (RFC 8259 requires it)'));
+      return;
+    }
     if (text === '' && BODYLESS_METHODS.has(request.method)) {
       done(null, undefined);
       return;

@@ -100,7 +100,7 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
     try {
       pixels = PNG.sync.read(buffer, { checkCRC: true });
     } catch (error) {
-      throw new PdfRefusal(`is not a readable PNG (${message(error)})`);
+      throw new PdfRefusal(`is not a readable PNG (${pngMessage(error)})`);
     }
     // Made once here, where the pixels are decoded anyway, rather than on every report.
     return needsPrintVersion(buffer)
@@ -123,6 +123,14 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
     return { contentType, ...size };
   }
   throw new PdfRefusal('is neither a PNG, a JPEG nor a PDF');
+}
+
+/** The PNG decoder says of a file cut short only that its stream ended with reads waiting. */
+const PNG_CUT_SHORT = /read requests wait(?:i)?ng on finished stream/i;
+
+function pngMessage(error: unknown): string {
+  const text = message(error);
+  return PNG_CUT_SHORT.test(text) ? 'truncated: the file ends before the image does' : text;
 }
 
 function message(error: unknown): string {

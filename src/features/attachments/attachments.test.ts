@@ -29,7 +29,12 @@ describeBackends('dossier attachments', (backend) => {
       token: member.token,
       ...multipart(parts),
     });
-  const fileParts = (data: Buffer, type = 'floorplan', filename = 'plan.bin', title?: string) => [
+  const fileParts = (
+    data: Buffer,
+    type = 'floorplan',
+    filename = 'plan.bin',
+    title?: string | Buffer,
+  ) => [
     { name: 'file', filename, contentType: 'application/octet-stream', data },
     { name: 'type', data: type },
     ...(title === undefined ? [] : [{ name: 'title', data: title }]),
@@ -195,6 +200,11 @@ describeBackends('dossier attachments', (backend) => {
       const broken = Buffer.from(png);
       broken[broken.length - 20] = (broken[broken.length - 20] as number) ^ 0xff;
       await refused(fileParts(broken), '/file', /not a readable PNG/);
+      await refused(
+        fileParts(png.subarray(0, png.length - 30)),
+        '/file',
+        /not a readable PNG \(truncated: the file ends before the image does\)/,
+      );
       await refused(fileParts(makeJpeg().subarray(0, 200)), '/file', /not a readable JPEG/);
       const pdf = await makePdf(1);
       await refused(fileParts(pdf.subarray(0, pdf.length - 10)), '/file', /truncated/);
@@ -217,6 +227,9 @@ describeBackends('dossier attachments', (backend) => {
       await refused(fileParts(png, 'other', 'a.png', ' '), '/title', /blank/);
       await refused(fileParts(png, 'other', 'a.png', 'x'.repeat(201)), '/title', /at most 200/);
       await refused(fileParts(png, 'other', 'a.png', 'evil\u202Etxt.exe'), '/title', /one line/);
+      // Bytes that are not UTF-8 are refused, not stored as replacement characters.
+      const latin1 = Buffer.from([0x50, 0x6c, 0x61, 0x6e, 0xc3, 0x28, 0xff]);
+      await refused(fileParts(png, 'other', 'a.png', latin1), '/title', /UTF-8/);
       await refused([...fileParts(png), { name: 'extra', data: '1' }], '/extra', /not allowed/);
       await refused(
         [

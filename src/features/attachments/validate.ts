@@ -47,7 +47,8 @@ export function checkFields(
 export function titleFromFileName(fileName: string, fallback: string): string {
   const base = path.win32.basename(path.posix.basename(fileName));
   const clean = Array.from(base)
-    .filter((c) => ONE_LINE.test(c) && c !== '\t')
+    // U+FFFD stands for bytes of a file name that were not UTF-8: nothing to show.
+    .filter((c) => ONE_LINE.test(c) && c !== '\t' && c !== '\uFFFD')
     .join('')
     .trim();
   const title = Array.from(clean).slice(0, limits.attachments.titleChars).join('');

@@ -83,6 +83,10 @@ const tooLarge = (spec: FormSpec) => () =>
   );
 
 /** A refusal of `field` (`undefined`: of the whole form) for `message`. */
+const REPLACEMENT = '\uFFFD';
+const NOT_UTF8 =
+  'must be UTF-8 text (bytes that are not UTF-8, or the replacement character U+FFFD, are refused)';
+
 const invalid = (field: string | undefined, message: string) =>
   invalidField(field === undefined ? '' : `/${escapePointer(field)}`, message, {
     detail:
@@ -181,7 +185,11 @@ export async function readForm(spec: FormSpec, request: FastifyRequest): Promise
       if (name !== undefined && spec.textFields.includes(name)) {
         if (part.type !== 'field') throw invalid(name, 'must be a text field, not a file');
         if (Object.hasOwn(fields, name)) throw invalid(name, 'must be sent once');
-        fields[name] = String(part.value);
+        const value = String(part.value);
+        // The form parser decodes text fields leniently, turning bytes that are not UTF-8 into
+        // U+FFFD; stored, that is text lost without anyone being told.
+        if (value.includes(REPLACEMENT)) throw invalid(name, NOT_UTF8);
+        fields[name] = value;
         continue;
       }
       // busboy leaves the name undefined when the part's header has none.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
+import { registerJsonType } from '../../http/json-body.js';
 import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import {
@@ -43,11 +44,7 @@ const MERGE_PATCH = 'application/merge-patch+json';
 
 export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
-  app.addContentTypeParser(
-    MERGE_PATCH,
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  registerJsonType(app, MERGE_PATCH);
   const routes = featureRoutes(app, { auth: 'bearer-or-query', tags: ['dossiers'] });
 
   routes.post(
