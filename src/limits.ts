@@ -277,6 +277,10 @@ export const limits = {
     ...uploadBytes,
     /** Attachments per dossier: a report shows them all, so they stay a few; the next → 409. */
     perDossier: 20,
+    /** Bytes of a dossier's attachments together (the next upload beyond → 409): a report
+     * holds them all, with its two covers, in memory while it is put together, so this bounds
+     * a report's memory (20 files of 25 MiB made a 572 MB report and 3.7 GB of memory). */
+    bytesPerDossier: 64 * 1024 * 1024,
     /** Characters of a title (given, or the file name). */
     titleChars: 200,
     /** Pages of a PDF attachment: its pages are appended to reports. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
@@ -12,6 +13,14 @@ export function makePng(width = 64, height = 48): Buffer {
     png.data[i * 4 + 3] = 255;
   }
   return PNG.sync.write(png);
+}
+
+/** A PNG of random pixels, stored without compression: a file of about `width × height × 4`
+ * bytes, for tests of sizes. */
+export function makeLargePng(width: number, height: number): Buffer {
+  const png = new PNG({ width, height });
+  randomBytes(width * height * 4).copy(png.data);
+  return PNG.sync.write(png, { deflateLevel: 0 });
 }
 
 /** A JPEG of `width`×`height` pixels. */

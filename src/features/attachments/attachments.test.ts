@@ -1,7 +1,13 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
-import { jpegBomb, makeJpeg, makePng, pngBomb } from '../../../test/helpers/images.js';
+import {
+  jpegBomb,
+  makeJpeg,
+  makeLargePng,
+  makePng,
+  pngBomb,
+} from '../../../test/helpers/images.js';
 import { multipart, type Part } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
@@ -272,6 +278,24 @@ describeBackends('dossier attachments', (backend) => {
     expect(codes.filter((c) => c === 201).length).toBe(limits.attachments.perDossier);
     expect(codes.filter((c) => c === 409).length).toBe(3);
     expect((await list(world.memberA, dossier)).length).toBe(limits.attachments.perDossier);
+  });
+
+  it(`refuses an attachment beyond ${String(limits.attachments.bytesPerDossier / 2 ** 20)} MiB of a dossier's attachments with 409`, async () => {
+    const dossier = await newDossier(world.memberA);
+    // Three files of about 23 MB each: two fit in 64 MiB, the third does not.
+    const big = makeLargePng(2400, 2400);
+    expect(big.length).toBeGreaterThan(limits.attachments.bytesPerDossier / 3);
+    expect(big.length).toBeLessThan(limits.attachments.fileBytes);
+    for (let i = 0; i < 2; i++) {
+      const res = await send(world.memberA, dossier, fileParts(big));
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const refused = await send(world.memberA, dossier, fileParts(big));
+    expectProblem(refused, 409, 'conflict');
+    expect(refused.json<{ detail: string }>().detail).toMatch(/at most 64 MiB/);
+    expect((await list(world.memberA, dossier)).length).toBe(2);
+    // A small file still fits.
+    expect((await send(world.memberA, dossier, fileParts(makePng()))).statusCode).toBe(201);
   });
 
   it('shows another organization the 404 of a missing dossier or attachment', async () => {

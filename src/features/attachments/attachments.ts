@@ -26,6 +26,8 @@ export type AttachmentDeps = Pick<ServiceDeps, 'db' | 'pdfInspector' | 'now'>;
 export const attachmentUrl = (dossierId: string, id: string): string =>
   `/api/v1/dossiers/${dossierId}/attachments/${id}`;
 
+const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '');
+
 const EXTENSIONS = { 'image/png': 'png', 'image/jpeg': 'jpg', 'application/pdf': 'pdf' } as const;
 
 function toItem(row: AttachmentRow): AttachmentItem {
@@ -106,6 +108,15 @@ export async function addAttachment(
       throw new AppError(
         'conflict',
         `This dossier already has ${max} attachments, the most allowed; delete one first`,
+      );
+    }
+    const bytes = existing.reduce((sum, a) => sum + Number(a.size), 0) + row.size;
+    const maxBytes = limits.attachments.bytesPerDossier;
+    if (bytes > maxBytes) {
+      throw new AppError(
+        'conflict',
+        `This dossier's attachments would take ${mib(bytes)} MiB with this file; at most ` +
+          `${mib(maxBytes)} MiB are allowed; delete one first`,
       );
     }
     // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.

@@ -102,7 +102,8 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
           `${String(limits.attachments.requestBytes)} bytes, declared or counted as it ` +
           'arrives. Refusals store nothing: not multipart → 415; over a size limit → 413; not ' +
           'a PNG, JPEG or PDF, an image too large or not decodable, a bad `type` or `title`, a ' +
-          'missing or extra field → 400; the dossier already holding its most → 409. ' +
+          'missing or extra field → 400; the dossier already holding its most attachments, or ' +
+          'bytes with this file → 409. ' +
           ACCESS_TEXT,
         params: AttachmentListParams,
         body: AttachmentUploadBody,

@@ -14,7 +14,8 @@ export const ATTACHMENT_RULES =
   `${limits.attachments.maxPixels} pixels and ${limits.attachments.maxSide} on a side; then ` +
   `decoded in full to prove they are whole. PDFs have 1 to ${limits.attachments.pages} pages, ` +
   `neither encrypted nor truncated. A dossier has at most ${limits.attachments.perDossier} ` +
-  `attachments.`;
+  `attachments of ${MiB(limits.attachments.bytesPerDossier)} together (a report holds them ` +
+  `all).`;
 
 export const AttachmentListParams = StrictObject({
   id: Type.String({ format: 'uuid', description: 'The dossier id.' }),
