@@ -110,7 +110,7 @@ export async function addAttachment(
         `This dossier already has ${max} attachments, the most allowed; delete one first`,
       );
     }
-    const bytes = existing.reduce((sum, a) => sum + Number(a.size), 0) + row.size;
+    const bytes = existing.reduce((sum, a) => sum + a.size, 0) + row.size;
     const maxBytes = limits.attachments.bytesPerDossier;
     if (bytes > maxBytes) {
       throw new AppError(
