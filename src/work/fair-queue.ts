@@ -71,20 +71,18 @@ export class FairQueue {
         // requests that arrived meanwhile. As a chain of microtasks, one organization's queued
         // work ran back to back before another's request was even read (its wait grew with the
         // first one's queue: 750 ms behind nine).
-        new Promise<void>((ready) => setImmediate(ready))
-          .then(work)
-          .then(
-            (value) => {
-              release();
-              resolve(value);
-            },
-            (error: unknown) => {
-              release();
-              // The work's own failure, passed on as it is.
-              // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-              reject(error);
-            },
-          );
+        new Promise<void>((ready) => setImmediate(ready)).then(work).then(
+          (value) => {
+            release();
+            resolve(value);
+          },
+          (error: unknown) => {
+            release();
+            // The work's own failure, passed on as it is.
+            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+            reject(error);
+          },
+        );
       };
       const queued = this.waiting.get(organization) ?? [];
       if (queued.length === 0 && this.mayStart(organization)) {
