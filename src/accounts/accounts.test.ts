@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeBackends, freshDatabaseUrl } from '../../test/helpers/backends.js';
 import { openAccountDatabase, type AccountDatabase } from './database.js';
@@ -87,6 +88,68 @@ describeBackends('account store', (backend) => {
     const lostUser = users.find((u) => u.status === 'rejected');
     expect(lostUser?.reason).toBeInstanceOf(UsernameTaken);
     expect((lostUser?.reason as Error).message).toBe('username "same" is taken');
+  });
+
+  it('keeps organization names unique as people read them: in any case or composition', async () => {
+    const acme = await createOrganization(store.db, 'Acme');
+    for (const same of ['ACME', ' acme ', 'aCmE']) {
+      await expect(createOrganization(store.db, same)).rejects.toBeInstanceOf(
+        OrganizationNameTaken,
+      );
+    }
+    expect((await findOrganizationByName(store.db, 'ACME'))?.id).toBe(acme.id);
+    // é as one character, and as e with a combining accent.
+    await createOrganization(store.db, 'Caf\u00e9');
+    await expect(createOrganization(store.db, 'Cafe\u0301')).rejects.toBeInstanceOf(
+      OrganizationNameTaken,
+    );
+    // Raced past any check, the constraint still refuses the second spelling.
+    const raced = await Promise.allSettled([
+      createOrganization(store.db, 'Race'),
+      createOrganization(store.db, 'RACE'),
+    ]);
+    expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(raced.find((r) => r.status === 'rejected')?.reason).toBeInstanceOf(
+      OrganizationNameTaken,
+    );
+    expect(await countOrganizations(store.db)).toBe(3);
+  });
+
+  it('gives names that collided before the name keys existed keys of their own', async () => {
+    // The database as it was before migration 0009, with two spellings of one name.
+    await sql`drop index organizations_name_key_unique`.execute(store.db);
+    await sql`alter table organizations drop column name_key`.execute(store.db);
+    await sql`delete from kysely_migration where name = '0009_organization_name_keys'`.execute(
+      store.db,
+    );
+    const rows = [
+      ['00000000-0000-4000-8000-000000000001', 'Acme', '2026-01-01T00:00:00.000Z'],
+      ['00000000-0000-4000-8000-000000000002', 'ACME', '2026-02-01T00:00:00.000Z'],
+      ['00000000-0000-4000-8000-000000000003', 'Other', '2026-03-01T00:00:00.000Z'],
+    ];
+    for (const [id, name, at] of rows) {
+      await sql`insert into organizations (id, name, created_at) values (${id}, ${name}, ${at})`.execute(
+        store.db,
+      );
+    }
+    await store.close();
+    store = await openAccountDatabase(url);
+    // The older keeps the name; the other is still there, under a key no name can take.
+    expect((await findOrganizationByName(store.db, 'acme'))?.name).toBe('Acme');
+    expect(await countOrganizations(store.db)).toBe(3);
+    const keys = await store.db
+      .selectFrom('organizations')
+      .select(['name', 'name_key'])
+      .orderBy('created_at')
+      .execute();
+    expect(keys).toEqual([
+      { name: 'Acme', name_key: 'acme' },
+      { name: 'ACME', name_key: 'acme#00000000-0000-4000-8000-000000000002' },
+      { name: 'Other', name_key: 'other' },
+    ]);
+    await expect(createOrganization(store.db, 'OTHER')).rejects.toBeInstanceOf(
+      OrganizationNameTaken,
+    );
   });
 
   it('refuses a user in an organization that does not exist', async () => {

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { organizationNameKey } from './organization-name.js';
 
 // Migrations are code, listed in order, and never edited once released: add a new one instead.
 // They must run on both SQLite and PostgreSQL, so they use only portable column types (binary
@@ -252,6 +253,31 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       const binary = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
       await db.schema.alterTable('attachment_files').addColumn('print_content', binary).execute();
+    },
+  },
+  // Organization names are unique as people read them, not byte for byte: `Acme` and `ACME`,
+  // or `Café` written with a combining accent, were two organizations (usernames were already
+  // compared in lower case). The key is computed in code (organizationNameKey), so both
+  // backends compare alike; names that already collide keep their own key (their id appended)
+  // rather than stop the migration.
+  '0009_organization_name_keys': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('organizations').addColumn('name_key', 'text').execute();
+      const rows = await sql<{ id: string; name: string }>`
+        select id, name from organizations order by created_at, id`.execute(db);
+      const taken = new Set<string>();
+      for (const { id, name } of rows.rows) {
+        const key = organizationNameKey(name);
+        const unique = taken.has(key) ? `${key}#${id}` : key;
+        taken.add(unique);
+        await sql`update organizations set name_key = ${unique} where id = ${id}`.execute(db);
+      }
+      await db.schema
+        .createIndex('organizations_name_key_unique')
+        .unique()
+        .on('organizations')
+        .column('name_key')
+        .execute();
     },
   },
 };

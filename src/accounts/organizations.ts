@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { organizationNameKey } from './organization-name.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { AccountDb } from './database.js';
 import type { OrganizationRow } from './tables.js';
 
-/** The organization name is in use already (also when both were created at once). */
+/** The organization name is in use already, in any case or Unicode composition (also when both
+ * were created at once). */
 export class OrganizationNameTaken extends Error {
   constructor(readonly organizationName: string) {
     super(`organization "${organizationName}" already exists`);
@@ -12,7 +14,12 @@ export class OrganizationNameTaken extends Error {
 }
 
 export async function createOrganization(db: AccountDb, name: string): Promise<OrganizationRow> {
-  const row: OrganizationRow = { id: randomUUID(), name, created_at: new Date().toISOString() };
+  const row: OrganizationRow = {
+    id: randomUUID(),
+    name,
+    name_key: organizationNameKey(name),
+    created_at: new Date().toISOString(),
+  };
   try {
     await db.insertInto('organizations').values(row).execute();
   } catch (error) {
@@ -25,7 +32,11 @@ export function findOrganizationByName(
   db: AccountDb,
   name: string,
 ): Promise<OrganizationRow | undefined> {
-  return db.selectFrom('organizations').selectAll().where('name', '=', name).executeTakeFirst();
+  return db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('name_key', '=', organizationNameKey(name))
+    .executeTakeFirst();
 }
 
 export function listOrganizations(db: AccountDb): Promise<OrganizationRow[]> {

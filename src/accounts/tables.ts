@@ -7,6 +7,8 @@ import type { Insertable, Selectable } from 'kysely';
 export interface OrganizationsTable {
   id: string;
   name: string;
+  /** The name as compared (organization-name.ts); null only before migration 0009 ran. */
+  name_key: string | null;
   created_at: string;
 }
 
