@@ -128,6 +128,11 @@ export async function syntheticReportModel(
       sections: defaultSections('AT', 'appraisal'),
     },
     netRents: null,
+    offerPrices: items.flatMap((o) =>
+      o.pricePerSquareMeter === null
+        ? []
+        : [{ startDate: o.startDate, pricePerSquareMeter: o.pricePerSquareMeter }],
+    ),
     tracker: {
       valuations: [
         {

@@ -2,6 +2,7 @@ import type { AttachmentContentType, AttachmentType, RentType } from '../../acco
 import type { Section } from '../templates/schemas.js';
 import type { Layout } from '../templates/section-rules.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
+import type { OfferPrice } from '../../market/queries/offers.js';
 import type { LocationScores } from '../../market/places/scores.js';
 import type { AreaDivision, AreaIndicator } from '../../market/queries/indicators.js';
 import type { PlaceNear } from '../../market/queries/surroundings.js';
@@ -28,6 +29,9 @@ export interface ReportModel {
   /** The property tracker's answer for the dossier at `date`; null when the market data cannot
    * value it (the report says so instead of showing numbers). */
   tracker: TrackerResponse | null;
+  /** Start date and price per m² of every offer the tracker counts (its list holds the nearest
+   * 500): the means by quarter and the histogram are over all of them, as the count it states. */
+  offerPrices: OfferPrice[];
   /** With `rentType: rent_net` on a rent dossier the tracker valued: its two valuations as net
    * rents (the valuation's rule, `withRents`) and the net share they were computed with. */
   netRents: ReportNetRents | null;

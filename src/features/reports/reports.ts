@@ -16,7 +16,8 @@ import { visibleDossier } from '../dossiers/dossiers.js';
 import { findVisibleTemplate } from '../templates/store.js';
 import type { Template } from '../templates/template.js';
 import type { Layout } from '../templates/section-rules.js';
-import { trackDossier } from '../tracker/tracker.js';
+import { trackDossier, trackedOfferPrices } from '../tracker/tracker.js';
+import type { OfferPrice } from '../../market/queries/offers.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
 import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } from './model.js';
 import { netRentRatio } from '../valuation/rent-ratio.js';
@@ -130,26 +131,31 @@ async function printable(
   return print;
 }
 
-/** The tracker's insights at `date`, or null where the market data cannot value the property. */
+/**
+ * The tracker's insights at `date` and the prices of all the offers it counts (it lists the
+ * nearest 500), or nulls where the market data cannot value the property.
+ */
 async function insights(
   deps: ReportDeps,
   caller: Caller,
   dossier: Dossier,
   date: string,
-): Promise<TrackerResponse | null> {
+): Promise<{ tracker: TrackerResponse | null; offerPrices: OfferPrice[] }> {
+  const request = {
+    dossierId: dossier.id,
+    countryCode: dossier.countryCode,
+    date,
+    radius: limits.reports.radius,
+    // A dossier known by its postcode only sits at the postcode's centroid: the offers of its
+    // postcode describe its market better than a circle around that point, and include the
+    // offers that, like the dossier, have no coordinates.
+    usePostalCode: dossier.content.property.location.precision === 'postcode',
+  };
   try {
-    return await trackDossier(deps, caller, {
-      dossierId: dossier.id,
-      countryCode: dossier.countryCode,
-      date,
-      radius: limits.reports.radius,
-      // A dossier known by its postcode only sits at the postcode's centroid: the offers of its
-      // postcode describe its market better than a circle around that point, and include the
-      // offers that, like the dossier, have no coordinates.
-      usePostalCode: dossier.content.property.location.precision === 'postcode',
-    });
+    const tracker = await trackDossier(deps, caller, request);
+    return { tracker, offerPrices: await trackedOfferPrices(deps, caller, request) };
   } catch (error) {
-    if (error instanceof InsufficientDataError) return null;
+    if (error instanceof InsufficientDataError) return { tracker: null, offerPrices: [] };
     throw error;
   }
 }
@@ -235,24 +241,25 @@ async function gatherAndRender(
 ): Promise<RenderedReport> {
   const { dossier, template, date, today } = job;
   const { coordinates } = dossier.content.property.location;
-  const [tracker, attachments, front, back, organization, places] = await Promise.all([
-    insights(deps, caller, dossier, date),
-    shownAttachments(deps, caller, dossier.id, template),
-    template.frontCover ? firstCover(deps, caller, 'front') : null,
-    template.backCover ? firstCover(deps, caller, 'back') : null,
-    deps.db
-      .selectFrom('organizations')
-      .select('name')
-      .where('id', '=', caller.organizationId)
-      .executeTakeFirstOrThrow(),
-    showsPlaces(template.sections)
-      ? deps.market.read((db, view) =>
-          deps.costlyWork.queries('places', db, view, (db) =>
-            placesAround(db, dossier.countryCode, coordinates, date),
-          ),
-        )
-      : null,
-  ]);
+  const [{ tracker, offerPrices }, attachments, front, back, organization, places] =
+    await Promise.all([
+      insights(deps, caller, dossier, date),
+      shownAttachments(deps, caller, dossier.id, template),
+      template.frontCover ? firstCover(deps, caller, 'front') : null,
+      template.backCover ? firstCover(deps, caller, 'back') : null,
+      deps.db
+        .selectFrom('organizations')
+        .select('name')
+        .where('id', '=', caller.organizationId)
+        .executeTakeFirstOrThrow(),
+      showsPlaces(template.sections)
+        ? deps.market.read((db, view) =>
+            deps.costlyWork.queries('places', db, view, (db) =>
+              placesAround(db, dossier.countryCode, coordinates, date),
+            ),
+          )
+        : null,
+    ]);
   const netRents =
     tracker && dossier.content.dealType === 'rent' && template.rentType === 'rent_net'
       ? await netRentsOf(deps, dossier, tracker)
@@ -272,6 +279,7 @@ async function gatherAndRender(
       sections: template.sections,
     },
     tracker,
+    offerPrices,
     netRents,
     attachments,
     covers: { front, back },

@@ -8,6 +8,7 @@ import { createDossier } from '../../../test/helpers/fixtures.js';
 import type { Problem } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
+import { offerPrices, type OfferSearch } from '../../market/queries/offers.js';
 import type { TrackerResponse } from './schemas.js';
 
 // The dossier sits on Vienna 1010's centroid; offers and projects are placed due north of it,
@@ -278,6 +279,36 @@ describeBackends('POST /api/v1/property_tracker', (backend) => {
     expect(body.building_projects.totalItems).toBe(505);
     expect(body.building_projects.items).toHaveLength(500);
     expect(body.building_projects.items.at(-1)?.id).toBe('gp499');
+  });
+
+  it('gives the prices of every offer it counts, beyond the 500 it lists', async () => {
+    const pricesOf = (search: OfferSearch) =>
+      world.stores.market.read((db) => offerPrices(db, search));
+    const base = {
+      countryCode: 'AT' as const,
+      dealType: 'sale' as const,
+      propertyType: 'apartment' as const,
+      from: DATE,
+      to: TODAY,
+    };
+    const graz = await pricesOf({
+      ...base,
+      area: { kind: 'radius', point: GRAZ, radius: 10000 },
+    });
+    expect(graz).toHaveLength(MANY);
+    expect(new Set(graz.map((o) => o.pricePerSquareMeter))).toEqual(new Set([5000]));
+    // Around the Vienna dossier, 200 m: o3, o10, o1, o2 by start date (o8 is before the date,
+    // o4 farther, o5 a house, o6 a rent).
+    const vienna = await pricesOf({
+      ...base,
+      area: { kind: 'radius', point: { latitude: LAT, longitude: LON }, radius: 200 },
+    });
+    expect(vienna).toEqual([
+      { startDate: '2025-12-01', pricePerSquareMeter: 3000 },
+      { startDate: '2026-03-01', pricePerSquareMeter: 5000 },
+      { startDate: '2026-05-01', pricePerSquareMeter: 5000 },
+      { startDate: '2026-06-01', pricePerSquareMeter: 6000 },
+    ]);
   });
 
   it('leaves the trend value out when no offer counts', async () => {

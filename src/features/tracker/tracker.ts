@@ -15,7 +15,7 @@ import { checkValuationDate } from '../valuation/valuation-date.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
 import type { Area } from '../../market/queries/offer-area.js';
 import { valuationChangePercent } from './change.js';
-import { nearestOffers } from '../../market/queries/offers.js';
+import { nearestOffers, offerPrices, type OfferPrice } from '../../market/queries/offers.js';
 import { projectsNear } from '../../market/queries/projects.js';
 import type { TrackerRequest, TrackerResponse } from './schemas.js';
 import { trendPeriods, trendsIn } from './trends.js';
@@ -34,6 +34,17 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
     kind: 'postcode',
     point: location.coordinates,
     postcode: normalizePostcode(String(postCode)),
+  };
+}
+
+/** The offers the tracker looks at: the dossier's deal and property type in its area. */
+function searchOf(dossier: Dossier, request: Required<TrackerRequest>) {
+  const { content, countryCode } = dossier;
+  return {
+    countryCode,
+    dealType: content.dealType,
+    propertyType: toPropertyToValue(countryCode, content.property).propertyType,
+    area: areaOf(dossier, request),
   };
 }
 
@@ -77,14 +88,8 @@ async function trackProperty(
   }
   checkValuationDate(request.date, today, await firstOfferDate(db, dossier.countryCode), '/date');
   const { content, countryCode } = dossier;
-  const area = areaOf(dossier, request);
   const property = toPropertyToValue(countryCode, content.property);
-  const search = {
-    countryCode,
-    dealType: content.dealType,
-    propertyType: property.propertyType,
-    area,
-  };
+  const search = searchOf(dossier, request);
   const { livingArea } = content.property;
   const [past, now, rentRatio, offers, projects, trends] = await Promise.all([
     valueProperty(db, { property, dealType: content.dealType, date: request.date }),
@@ -118,4 +123,21 @@ async function trackProperty(
     building_projects: projects,
     trends,
   };
+}
+
+/**
+ * The start date and price per m² of every offer the tracker counts for the request (its answer
+ * lists the nearest `limits.tracker.maxItems`): what a report's figures over the offers (means by
+ * quarter, the histogram) are computed from, so that they agree with the count it states.
+ */
+export async function trackedOfferPrices(
+  deps: TrackerDeps,
+  caller: Caller,
+  request: Required<TrackerRequest>,
+): Promise<OfferPrice[]> {
+  const dossier = await visibleDossier(deps.db, caller, request.dossierId);
+  const search = { ...searchOf(dossier, request), from: request.date, to: isoDay(deps.now()) };
+  return deps.market.read((db, view) =>
+    deps.costlyWork.queries('tracker', db, view, (db) => offerPrices(db, search)),
+  );
 }

@@ -126,6 +126,38 @@ export async function nearestOffers(
   return { items: rows.map((r) => toOffer(r, currency)), totalItems: numberOf(rows[0]?.total) };
 }
 
+/** An offer's start date and price per m². */
+export interface OfferPrice {
+  startDate: string;
+  pricePerSquareMeter: number;
+}
+
+/**
+ * The start date and price per m² of every offer of the search with a price and a living area,
+ * oldest first: the figures over all the offers a search counts, where `nearestOffers` lists the
+ * nearest few. Two numbers an offer, so even tens of thousands are small.
+ */
+export async function offerPrices(
+  db: DuckDBConnection,
+  search: OfferSearch,
+): Promise<OfferPrice[]> {
+  const params: Record<string, DuckDBValue> = {};
+  const where = offerConditions(search, params);
+  const price = PRICE_COLUMN[search.dealType];
+  const rows = await queryPrepared(
+    db,
+    `select strftime(start_date, '%Y-%m-%d') as start_date, ${price} / living_area as per_sqm
+     from ${areaTable(search.area)}
+     where ${where.join(' and ')} and ${price} is not null and living_area > 0
+     order by start_date, id`,
+    params,
+  );
+  return rows.map((r) => ({
+    startDate: String(r.start_date),
+    pricePerSquareMeter: numberOf(r.per_sqm),
+  }));
+}
+
 /**
  * Per period (`YYYY-MM-DD`, both included), the number of offers of the search published in it
  * with a price and a living area within `livingArea`, and their mean price per m² (undefined

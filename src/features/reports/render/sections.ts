@@ -325,9 +325,7 @@ function comparables(ctx: SectionContext, section: Section): void {
       ],
       f.perArea,
     );
-    const perSqm = offers.items.flatMap((o) =>
-      o.pricePerSquareMeter === null ? [] : [o.pricePerSquareMeter],
-    );
+    const perSqm = model.offerPrices.map((o) => o.pricePerSquareMeter);
     const now = model.tracker.valuations[1];
     if (perSqm.length > 0) {
       subheading(doc, t('histogram'), 190);
@@ -351,8 +349,7 @@ function quarterOf(day: string): string {
 function market(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
   const groups = new Map<string, { sum: number; count: number }>();
-  for (const o of model.tracker?.offers.items ?? []) {
-    if (o.pricePerSquareMeter === null) continue;
+  for (const o of model.offerPrices) {
     const g = groups.get(quarterOf(o.startDate)) ?? { sum: 0, count: 0 };
     g.sum += o.pricePerSquareMeter;
     g.count += 1;
