@@ -193,6 +193,8 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const all = pdf.pages.join('\n');
     expect(all).toContain(say('en', 'noData'));
     expect(all).toContain('Graben Lofts');
+    // The histogram of the offers' prices per m² is drawn from every offer counted.
+    expect(all).toContain(say('en', 'histogram'));
     expect(all).toMatch(/Page \d+ of \d+/);
     expect(all).toContain(`Page ${pdf.pageCount - 1} of ${pdf.pageCount}`);
     // The report's own fonts are embedded; only the uploaded test PDFs use a standard font.

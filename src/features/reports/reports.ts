@@ -16,7 +16,7 @@ import { visibleDossier } from '../dossiers/dossiers.js';
 import { findVisibleTemplate } from '../templates/store.js';
 import type { Template } from '../templates/template.js';
 import type { Layout } from '../templates/section-rules.js';
-import { trackDossier, trackedOfferPrices } from '../tracker/tracker.js';
+import { trackDossierWithPrices } from '../tracker/tracker.js';
 import type { OfferPrice } from '../../market/queries/offers.js';
 import type { TrackerResponse } from '../tracker/schemas.js';
 import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } from './model.js';
@@ -152,8 +152,7 @@ async function insights(
     usePostalCode: dossier.content.property.location.precision === 'postcode',
   };
   try {
-    const tracker = await trackDossier(deps, caller, request);
-    return { tracker, offerPrices: await trackedOfferPrices(deps, caller, request) };
+    return await trackDossierWithPrices(deps, caller, request);
   } catch (error) {
     if (error instanceof InsufficientDataError) return { tracker: null, offerPrices: [] };
     throw error;

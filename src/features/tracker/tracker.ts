@@ -64,13 +64,44 @@ export async function trackDossier(
   caller: Caller,
   request: Required<TrackerRequest>,
 ): Promise<TrackerResponse> {
+  return (await track(deps, caller, request, false)).tracker;
+}
+
+/**
+ * The insights and the start date and price per m² of every offer they count (the answer lists
+ * the nearest `limits.tracker.maxItems`), from the same snapshot: what a report's figures over
+ * the offers (means by quarter, the histogram) are computed from, so that they agree with the
+ * count it states.
+ */
+export function trackDossierWithPrices(
+  deps: TrackerDeps,
+  caller: Caller,
+  request: Required<TrackerRequest>,
+): Promise<{ tracker: TrackerResponse; offerPrices: OfferPrice[] }> {
+  return track(deps, caller, request, true);
+}
+
+async function track(
+  deps: TrackerDeps,
+  caller: Caller,
+  request: Required<TrackerRequest>,
+  withPrices: boolean,
+): Promise<{ tracker: TrackerResponse; offerPrices: OfferPrice[] }> {
   const dossier = await visibleDossier(deps.db, caller, request.dossierId);
   const today = isoDay(deps.now());
   // A fixed amount of work per request, so never costly; but its queries have the deadline.
   return deps.market.read((db, view) =>
-    deps.costlyWork.queries('tracker', db, view, (db, view) =>
-      trackProperty(db, view, deps.valueProperty, dossier, request, today),
-    ),
+    deps.costlyWork.queries('tracker', db, view, async (db, view) => {
+      const [tracker, prices] = await Promise.all([
+        trackProperty(db, view, deps.valueProperty, dossier, request, today),
+        withPrices
+          ? view.alongside((other) =>
+              offerPrices(other, { ...searchOf(dossier, request), from: request.date, to: today }),
+            )
+          : [],
+      ]);
+      return { tracker, offerPrices: prices };
+    }),
   );
 }
 
@@ -123,21 +154,4 @@ async function trackProperty(
     building_projects: projects,
     trends,
   };
-}
-
-/**
- * The start date and price per m² of every offer the tracker counts for the request (its answer
- * lists the nearest `limits.tracker.maxItems`): what a report's figures over the offers (means by
- * quarter, the histogram) are computed from, so that they agree with the count it states.
- */
-export async function trackedOfferPrices(
-  deps: TrackerDeps,
-  caller: Caller,
-  request: Required<TrackerRequest>,
-): Promise<OfferPrice[]> {
-  const dossier = await visibleDossier(deps.db, caller, request.dossierId);
-  const search = { ...searchOf(dossier, request), from: request.date, to: isoDay(deps.now()) };
-  return deps.market.read((db, view) =>
-    deps.costlyWork.queries('tracker', db, view, (db) => offerPrices(db, search)),
-  );
 }
