@@ -122,6 +122,9 @@ describe('demo data generator', () => {
         count(*) filter (where has_open_kitchen is not null and country_code <> 'CZ')::integer as kitchen_outside_cz,
         avg(is_active::integer) filter (where start_date >= date '2026-11-01') as recent_active,
         avg(is_active::integer) filter (where start_date < date '2025-01-01') as old_active,
+        count(*) filter (where is_active is distinct from
+          (end_date is null or end_date >= date '${TODAY}'))::integer as active_unlike_import,
+        count(*) filter (where end_date = date '${TODAY}')::integer as ending_today,
         count(*) filter (where division_level100 is null)::integer as without_postcode,
         corr(number_of_rooms, living_area) as rooms_area
       from offers`,
@@ -132,7 +135,10 @@ describe('demo data generator', () => {
       bedrooms_outside_be: 0,
       kitchen_outside_cz: 0,
       without_postcode: 0,
+      // Active as the import would read the end date: one that ends today is still online.
+      active_unlike_import: 0,
     });
+    expect(r?.ending_today).toBeGreaterThan(0);
     expect(Number(r?.recent_active)).toBeGreaterThan(0.8);
     expect(Number(r?.old_active)).toBe(0);
     expect(Number(r?.rooms_area)).toBeGreaterThan(0.6);

@@ -127,14 +127,16 @@ function appendOffer(w: OfferWriter, pc: Postcode, index: number): void {
     Math.max(1, Math.round(random.logNormal(isSale ? 60 : 21, isSale ? 0.8 : 0.7))),
   );
   const endDay = startDay + dom;
-  const active = endDay > w.todayDay;
+  // A listing whose last day is today is still online today, as the import reads an end date of
+  // today (import/offers.ts); it keeps that end date.
+  const active = endDay >= w.todayDay;
 
   appender.appendVarchar(cc);
   appender.appendVarchar(`demo-${cc.toLowerCase()}-${index}`);
   appender.appendVarchar(isSale ? 'sale' : 'rent');
   appender.appendVarchar(isHouse ? 'house' : 'apartment');
   appender.appendDate(dateValue(startDay));
-  if (active) appender.appendNull();
+  if (endDay > w.todayDay) appender.appendNull();
   else appender.appendDate(dateValue(endDay));
   appender.appendBoolean(active);
   appender.appendBoolean(isNew);
