@@ -17,8 +17,10 @@ function levelCase(
 /**
  * Derives the divisions reference (levels 6, 8 and 100) from the GeoNames postcode files:
  * a postcode belongs to the level-8/level-6 division most of its places are in, and every
- * division's centroid is the mean position of its places. CEDEX codes (French business
- * postcodes, not areas) are left out.
+ * division's centroid is the mean position of its places. French codes other than five digits
+ * are left out: CEDEX (business mail), SP (military postal sectors), AIR (air bases) and
+ * CITYSSIMO (parcel lockers) codes are not areas anyone lives in, and sit at the very point of
+ * the town's own code, so a point's nearest postcode could be one of them.
  */
 export async function buildReferenceDivisions(sourceDir: string, outFile: string): Promise<number> {
   const instance = await openDuck(':memory:');
@@ -38,7 +40,9 @@ export async function buildReferenceDivisions(sourceDir: string, outFile: string
              try_cast(longitude as double) as lon,
              row_number() over () as seq
       from read_csv(${glob}, header = true, all_varchar = true)
-      where zipcode not ilike '%cedex%' and try_cast(latitude as double) is not null`);
+      where (upper(country_code) <> 'FR'
+             or regexp_full_match(regexp_replace(zipcode, '\\s+', '', 'g'), '[0-9]{5}'))
+        and try_cast(latitude as double) is not null`);
     // Most common value per group, ties broken by the smaller code, so the build is reproducible.
     const mostCommon = (key: string, value: string) => `
       (select ${key}, ${value} as v from (

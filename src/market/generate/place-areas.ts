@@ -9,7 +9,7 @@ import {
   POPULATION_MILLIONS,
   SUBWAY_CITIES,
 } from './places-model.js';
-import type { Postcode } from './postcodes.js';
+import { isResidentialPostcode, type Postcode } from './postcodes.js';
 import { cityCover } from './city-cover.js';
 
 /** A postcode as the demo places see it: its people, its area and how far places may spread. */
@@ -131,10 +131,12 @@ export async function placeAreas(
   const areas: PlaceArea[] = [];
   for (const country of COUNTRIES) {
     // A postcode at the very place of another country's (Jungholz, in Austria, has a German
-    // code too) cannot hold places that are surely in its own country: it has none.
+    // code too) cannot hold places that are surely in its own country: it has none. Nor has a
+    // code that houses nobody (its people and places would be counted twice, at the town's).
     const inCountry = postcodes.filter(
       (p) =>
         p.country === country &&
+        isResidentialPostcode(p) &&
         (spacing.get(`${p.country}:${p.id}`)?.foreignKm ?? Infinity) >= SAME_PLACE_KM,
     );
     const ownKm = inCountry.map((p) =>

@@ -241,3 +241,34 @@ describe('demo places', () => {
     expect(Math.abs(Number(second?.demo_pois) / Number(first?.demo_pois) - 1)).toBeLessThan(0.01);
   });
 });
+
+describe('codes that house nobody', () => {
+  it('get no demo places, offers or projects, and a town’s code beside them does', async () => {
+    const dir = referenceDataDir();
+    const files = tempDir();
+    // A military postal sector at the point of Paris 07, as an imported division file may hold.
+    const divisions = csv(
+      ['countryCode', 'level', 'id', 'name', 'level6Id', 'level8Id', 'latitude', 'longitude'],
+      [['FR', 100, '75303SP07', 'Paris 07', '75', null, 48.8565, 2.321]],
+    );
+    await importFile(dir, 'divisions', path.resolve(writeFile(files, 'divisions.csv', divisions)), {
+      strict: true,
+    });
+    await generateDemoData(dir, { offers: 20_000, projects: 300, seed: 7, today: TODAY });
+    const count = (id: string) =>
+      snapshotRows(
+        dir,
+        `select
+           (select count(*) from pois where country_code = 'FR' and split_part(id, '-', 4) = '${id}')::integer as pois,
+           (select count(*) from transit_stops where country_code = 'FR' and split_part(id, '-', 4) = '${id}')::integer as stops,
+           (select count(*) from offers where country_code = 'FR' and postal_code = '${id}')::integer as offers,
+           (select count(*) from projects where country_code = 'FR' and postal_code = '${id}')::integer as projects`,
+      );
+    const [sector] = await count('75303SP07');
+    const [town] = await count('75007');
+    expect(sector).toEqual({ pois: 0, stops: 0, offers: 0, projects: 0 });
+    expect(town?.pois).toBeGreaterThan(0);
+    expect(town?.stops).toBeGreaterThan(0);
+    expect(town?.offers).toBeGreaterThan(0);
+  });
+});

@@ -64,10 +64,12 @@ export async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
 export const CITY_OFFER_FACTOR = 1.5;
 
 /**
- * A postcode of digits (and spaces). The French codes with letters (SP, AIR, CITYSSIMO:
- * military postal sectors, air bases, parcel lockers) house nobody.
+ * Not a French code other than five digits: CEDEX, SP, AIR and CITYSSIMO codes (business mail,
+ * military postal sectors, air bases, parcel lockers) house nobody. The shipped divisions leave
+ * them out (divisions/build-reference.ts); an imported division file may hold them.
  */
-export const isResidentialPostcode = (p: Postcode): boolean => /^[0-9 ]+$/.test(p.id);
+export const isResidentialPostcode = (p: Postcode): boolean =>
+  p.country !== 'FR' || /^[0-9]{5}$/.test(p.id);
 
 /** At most this share of a country's offers is drawn around raised cities (the rest by count). */
 const MAX_RAISED = 0.9;
