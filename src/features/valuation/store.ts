@@ -1,5 +1,6 @@
 import type { AccountDb } from '../../accounts/database.js';
 import type { Viewer } from '../../http/caller.js';
+import { lockDossier } from '../dossiers/store.js';
 
 /** What a dossier's valuation rested on: the model's facts (hashed) and the market snapshot. */
 export interface ValuationBasis {
@@ -23,9 +24,12 @@ export async function lastValuationBasis(
 }
 
 /**
- * Keeps `basis` as the dossier's last valuation, replacing the one before. Written from the
- * dossier's own row, scoped to the viewer's organization: a dossier deleted meanwhile keeps
- * nothing.
+ * Keeps `basis` as the dossier's last valuation, replacing the one before, scoped to the
+ * viewer's organization: a dossier deleted meanwhile keeps nothing. The dossier's row is locked
+ * first (dossiers/store.ts `lockDossier`): on PostgreSQL a delete not yet committed still shows
+ * the row to a plain INSERT … SELECT, whose foreign key then failed once the delete committed
+ * (a 500 for a valuation that raced its dossier's deletion). Locked, the write waits for the
+ * delete and finds nothing to write.
  */
 export async function recordValuationBasis(
   db: AccountDb,
@@ -34,28 +38,24 @@ export async function recordValuationBasis(
   basis: ValuationBasis,
   at: string,
 ): Promise<void> {
-  await db
-    .insertInto('dossier_valuations')
-    .columns(['dossier_id', 'organization_id', 'property_hash', 'snapshot', 'valued_at'])
-    .expression(
-      db
-        .selectFrom('dossiers')
-        .select((eb) => [
-          'id',
-          'organization_id',
-          eb.val(basis.propertyHash).as('property_hash'),
-          eb.val(basis.snapshot).as('snapshot'),
-          eb.val(at).as('valued_at'),
-        ])
-        .where('id', '=', dossierId)
-        .where('organization_id', '=', viewer.organizationId),
-    )
-    .onConflict((oc) =>
-      oc.column('dossier_id').doUpdateSet((eb) => ({
-        property_hash: eb.ref('excluded.property_hash'),
-        snapshot: eb.ref('excluded.snapshot'),
-        valued_at: eb.ref('excluded.valued_at'),
-      })),
-    )
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    if (!(await lockDossier(trx, viewer, dossierId))) return;
+    await trx
+      .insertInto('dossier_valuations')
+      .values({
+        dossier_id: dossierId,
+        organization_id: viewer.organizationId,
+        property_hash: basis.propertyHash,
+        snapshot: basis.snapshot,
+        valued_at: at,
+      })
+      .onConflict((oc) =>
+        oc.column('dossier_id').doUpdateSet((eb) => ({
+          property_hash: eb.ref('excluded.property_hash'),
+          snapshot: eb.ref('excluded.snapshot'),
+          valued_at: eb.ref('excluded.valued_at'),
+        })),
+      )
+      .execute();
+  });
 }
