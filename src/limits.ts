@@ -155,6 +155,9 @@ export const limits = {
   /** Property valuation: property-date pairs per request. */
   valuation: {
     maxPairs: 50,
+    /** A valuation date may lie this many years after today (valued at today's market: the
+     * model does not forecast); clients value "a year from now" beside past dates. */
+    futureYears: 5,
     /** Rent offers stating both net and gross rent needed to measure their ratio in an area. */
     rentRatioMinOffers: 30,
     /** Net share of a gross rent where the data cannot measure it: service charges and heating

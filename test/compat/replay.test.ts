@@ -98,9 +98,27 @@ describe('replay of the client libraries’ recorded requests', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         payload: '',
       });
-    expect((await del()).statusCode).toBe(204);
+    const deleted = await del();
+    expect(deleted.statusCode).toBe(204);
+    // Said to be JSON, so the gem parses the empty body (to nil) rather than keeping it as text.
+    expect(deleted.headers['content-type']).toBe('application/json');
     const missing = expectProblem(await del(), 404, 'not_found');
     expectShape(missing, ruby.deleteMissing?.response);
+  });
+
+  it('Ruby 3.x: empty coordinates, and a date a year from now valued as of today', async () => {
+    const res = await post('/api/v1/valuation/property_value', req(ruby, 'valuation3x'));
+    expect(res.statusCode, res.body).toBe(200);
+    expectShape(res.json(), ruby.valuation?.response);
+    // 2025-11-25 is a day of the past; 2026-11-25 and 2027-11-25 lie after the test's today
+    // (2026-11-23) and are both today's value.
+    const [apartment] = res.json<{ valuations: { value: number }[][] }>().valuations;
+    expect(apartment?.[1]?.value).toBe(apartment?.[2]?.value);
+    const created = await post('/api/v1/dossiers', req(ruby, 'dossier3x'));
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ id: string }>();
+    const read = await call(world.app, { method: 'GET', url: `/api/v1/dossiers/${id}`, token });
+    expect(read.json()).toMatchObject({ property: { location: { precision: 'postcode' } } });
   });
 
   it('PHP: the full valuation with a numeric postcode and the extra property fields', async () => {
@@ -156,6 +174,29 @@ describe('replay of the client libraries’ recorded requests', () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
+  it('.NET: ValuationAsync, its dates in the input and the dossier beside it', async () => {
+    const created = await post('/api/v1/dossiers', req(dotnet, 'dossier'));
+    const { id } = created.json<{ id: string }>();
+    const res = await post('/api/v1/valuation/property_value', {
+      ...req(dotnet, 'valuationAsync'),
+      dossierId: id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expectShape(res.json(), ruby.valuation?.response);
+    // The dossier's own valuation on that day, asked the usual way.
+    const usual = await post('/api/v1/valuation/property_value', {
+      dealType: 'sale',
+      valuationDates: ['2026-11-01'],
+      valuationInputs: [{ dossierId: id }],
+      countryCode: 'DE',
+    });
+    expect(res.json<{ valuations: { value: number }[][] }>().valuations).toEqual(
+      usual
+        .json<{ valuations: { value: number }[][] }>()
+        .valuations.map((row) => row.map((v) => ({ ...v, scores: expect.anything() as unknown }))),
+    );
+  });
+
   it('.NET: a dossier and a multi-family-house dossier are saved', async () => {
     for (const key of ['dossier', 'multiFamilyHouse']) {
       const res = await post('/api/v1/dossiers', req(dotnet, key));
@@ -163,11 +204,16 @@ describe('replay of the client libraries’ recorded requests', () => {
     }
   });
 
-  it('PHP and .NET: the light valuation answers the Valuation itself', async () => {
-    const sale = await post('/api/v1/valuation/property_value_light', req(php, 'valuationLight'));
+  it('PHP and .NET: the light valuation answers the Valuation itself, and wrapped as recorded', async () => {
+    const sale = await post('/api/v1/valuation/property_value_light', {
+      ...req(php, 'valuationLight'),
+      // The PHP SDK leaves a caller's `language` in the body beside its Accept-Language.
+      language: 'de',
+    });
     expect(sale.statusCode, sale.body).toBe(200);
-    // The PHP fixture's recorded item, without its `valuations` wrapping (the .NET model reads
-    // `confidence`, `currency` and `valueRange` at the top).
+    // The PHP fixture's recorded answer (`valuations[0][0]`), and its item at the top too (the
+    // .NET model reads `confidence`, `currency` and `valueRange` there).
+    expectShape(sale.json(), php.valuationLight?.response);
     const recorded = (php.valuationLight?.response as { valuations: object[][] })
       .valuations[0]?.[0];
     expectShape(sale.json(), recorded);

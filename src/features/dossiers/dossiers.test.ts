@@ -123,7 +123,11 @@ describeBackends('dossiers', (backend) => {
     expect(wrongId.errors?.[0]?.path).toBe('/id');
     expect((await d.get(world.memberA, id)).json()).toEqual(sentBack);
 
-    expect((await d.del(world.memberA, id)).statusCode).toBe(204);
+    const deleted = await d.del(world.memberA, id);
+    expect(deleted.statusCode).toBe(204);
+    // No body, said to be JSON: the Ruby client reads only a JSON answer as an object.
+    expect(deleted.headers['content-type']).toBe('application/json');
+    expect(deleted.body).toBe('');
     expectProblem(await d.get(world.memberA, id), 404, 'not_found');
     expectProblem(await d.del(world.memberA, id), 404, 'not_found');
   });
@@ -172,6 +176,32 @@ describeBackends('dossiers', (backend) => {
       expect((await d.get(world.memberA, id)).json<DossierRead>().property.location.precision).toBe(
         'postcode',
       );
+    });
+
+    it('reads empty coordinates as none, on creation and replacement (Ruby client 3.x)', async () => {
+      const body = postcodeOnly('1010');
+      const location = (body.property as { location: Record<string, unknown> }).location;
+      location.coordinates = {};
+      const id = await created(d.create(world.memberA, body));
+      const read = (await d.get(world.memberA, id)).json<DossierRead>();
+      expect(read.property.location).toEqual({
+        address: { postCode: '1010' },
+        coordinates: CENTROID_1010,
+        precision: 'postcode',
+      });
+      expect((await d.put(world.memberA, id, body)).statusCode).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().property.location).toEqual(
+        read.property.location,
+      );
+      // Without a postcode, empty coordinates are no location at all.
+      const nowhere = dossier();
+      (nowhere.property as { location: unknown }).location = { coordinates: {} };
+      const refused = expectProblem(
+        await d.create(world.memberA, nowhere),
+        400,
+        'validation_failed',
+      );
+      expect(refused.errors?.[0]?.path).toBe('/property/location/coordinates');
     });
 
     it('refuses an unknown postcode without coordinates, and neither', async () => {

@@ -5,6 +5,7 @@ import { callerOf } from '../../http/auth.js';
 import { registerJsonType } from '../../http/json-body.js';
 import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
+import { dropEmptyCoordinatesOfBody } from './empty-coordinates.js';
 import {
   createDossier,
   pageOfDossiers,
@@ -55,6 +56,9 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
         `${RULES_TEXT} ${ACCESS_TEXT} At most ${limits.dossiers.perOrganization} dossiers per ` +
         'organization: beyond, `409 conflict`.',
       body: DossierBody,
+      check: (request) => {
+        dropEmptyCoordinatesOfBody(request.body);
+      },
       response: { 201: Created },
       errors: [400, 409, 413, 415],
     },
@@ -103,6 +107,9 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
         `${RULES_TEXT} ${ACCESS_TEXT}`,
       params: DossierParams,
       body: DossierReplace,
+      check: (request) => {
+        dropEmptyCoordinatesOfBody(request.body);
+      },
       response: { 204: NoContent },
       errors: [400, 404, 413, 415],
     },
@@ -145,7 +152,13 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       await removeDossier(deps, callerOf(request), request.params.id);
-      return reply.code(204).send(null);
+      // No body, but said to be JSON: the Ruby client parses only a JSON answer, and reads an
+      // unparsed (empty text) body as an object, which fails. Sent as `undefined`: Fastify
+      // drops the content type of a `null` payload.
+      return reply
+        .code(204)
+        .type('application/json')
+        .send(undefined as unknown as null);
     },
   );
 }

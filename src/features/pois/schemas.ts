@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { OneLineText, StrictObject } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { CoordinatesBody } from '../dossiers/schemas.js';
-import { countryText } from '../valuation/schemas.js';
+import { countryText, LanguageField } from '../valuation/schemas.js';
 
 const names = (description: string) =>
   Type.Array(OneLineText({ minLength: 1, maxLength: 50, description: 'A name.' }), {
@@ -32,6 +32,7 @@ export const PoisRequest = Object.assign(
       }),
     ),
     countryCode: Type.String({ maxLength: 64, description: countryText }),
+    language: LanguageField,
   }),
   {
     examples: [

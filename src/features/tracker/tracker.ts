@@ -11,7 +11,7 @@ import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { firstOfferDate } from '../../market/queries/offer-dates.js';
 import { netRentRatio, withRents } from '../valuation/rent-ratio.js';
-import { checkValuationDate } from '../valuation/valuation-date.js';
+import { checkValuationDate, todayAsLatest } from '../valuation/valuation-date.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
 import type { Area } from '../../market/queries/offer-area.js';
 import { valuationChangePercent } from './change.js';
@@ -117,7 +117,12 @@ async function trackProperty(
   if (request.countryCode !== dossier.countryCode) {
     throw invalidField('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
   }
-  checkValuationDate(request.date, today, await firstOfferDate(db, dossier.countryCode), '/date');
+  checkValuationDate(
+    request.date,
+    todayAsLatest(today),
+    await firstOfferDate(db, dossier.countryCode),
+    '/date',
+  );
   const { content, countryCode } = dossier;
   const property = toPropertyToValue(countryCode, content.property);
   const search = searchOf(dossier, request);

@@ -151,6 +151,9 @@ describe('valuation inputs: lenient where the original is, one message per real 
     const byDossier = await light({ ...base, dossierId });
     expect(byDossier.statusCode, byDossier.body).toBe(200);
     expect(byDossier.json()).toMatchObject({ value: 360000, currency: 'EUR' });
+    // The same Valuation also as valuations[0][0], the shape the PHP client reads.
+    const { valuations, ...top } = byDossier.json<{ valuations: unknown[][] }>();
+    expect(valuations).toEqual([[top]]);
     const rent = await light({
       dealType: 'rent',
       countryCode: 'AT',

@@ -15,7 +15,8 @@ import { refuseBothInBody } from './validate.js';
 
 /**
  * The light valuation: one property (or a visible dossier) today, with the same model as the
- * full one; the answer is the Valuation itself. Both `property` and `dossierId` are refused
+ * full one; the answer is the Valuation itself, also as `valuations[0][0]` (schemas.ts
+ * LightValuationResponse). Both `property` and `dossierId` are refused
  * (validate.ts refuseBothInBody, which the route also runs before the schema). The light
  * property's single `condition` is accepted and not used (the model uses no condition).
  */
@@ -23,7 +24,7 @@ export async function valuePropertyLight(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueLightRequest,
-): Promise<Valuation> {
+): Promise<Valuation & { valuations: Valuation[][] }> {
   const countryCode = checkCountry(request.countryCode);
   const today = isoDay(deps.now());
   refuseBothInBody(request);
@@ -46,6 +47,6 @@ export async function valuePropertyLight(
     }
     const [valuation] = await valueAtDates(deps, db, property, request.dealType, [today]);
     if (!valuation) throw new Error('no valuation for one date');
-    return valuation;
+    return { ...valuation, valuations: [[valuation]] };
   });
 }

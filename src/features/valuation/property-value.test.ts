@@ -88,7 +88,30 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
   });
 
   it.each([
-    ['a date after today', { valuationDates: ['2026-06-16'] }, '/valuationDates/0'],
+    [
+      'a date more than five years after today',
+      { valuationDates: ['2026-01-01', '2031-06-16'] },
+      '/valuationDates/1',
+    ],
+    [
+      'an input’s own date more than five years after today',
+      { valuationInputs: [{ property, valuationDates: ['2031-06-16'] }] },
+      '/valuationInputs/0/valuationDates/0',
+    ],
+    [
+      'empty coordinates and no postcode',
+      { valuationInputs: [{ property: { ...property, location: { coordinates: {} } } }] },
+      '/valuationInputs/0/property/location/coordinates',
+    ],
+    [
+      'half coordinates',
+      {
+        valuationInputs: [
+          { property: { ...property, location: { coordinates: { latitude: 48.2 } } } },
+        ],
+      },
+      '/valuationInputs/0/property/location/coordinates/longitude',
+    ],
     [
       'an unknown postcode only',
       {
@@ -115,7 +138,112 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
       400,
       'validation_failed',
     );
-    expect(problem.errors?.map((e) => e.path)).toContain(path);
+    expect(
+      problem.errors?.map((e) => e.path),
+      JSON.stringify(problem.errors),
+    ).toContain(path);
+  });
+
+  it('values a date after today as of today (no forecast), up to five years ahead', async () => {
+    valuer.requests.length = 0;
+    const res = await post({
+      dealType: 'sale',
+      countryCode: 'AT',
+      valuationDates: ['2026-01-01', TODAY, '2027-06-15', '2031-06-15'],
+      valuationInputs: [{ property }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = res.json<{ valuations: Valuation[][] }>().valuations;
+    expect(row?.map((v) => v.value)).toEqual([200000, 250000, 250000, 250000]);
+    expect(valuer.requests.map((r) => r.date)).toEqual(['2026-01-01', TODAY, TODAY, TODAY]);
+  });
+
+  it('takes each input’s own dates, and the request’s dossier for inputs naming none (.NET)', async () => {
+    valuer.requests.length = 0;
+    // As the .NET client sends it: the dossier beside the inputs, which hold only their dates.
+    const net = await post({
+      dealType: 'sale',
+      valuationInputs: [{ valuationDates: ['2026-01-01T00:00:00'] }],
+      returnScores: false,
+      dossierId,
+      countryCode: 'AT',
+    });
+    expect(net.statusCode, net.body).toBe(200);
+    expect(net.json<{ valuations: Valuation[][] }>().valuations).toMatchObject([
+      [{ value: 288000 }],
+    ]);
+    // Inputs with dates of their own beside one taking the request's; the request's dossierId
+    // is not used by inputs that name their own property.
+    const mixed = await post({
+      dealType: 'sale',
+      countryCode: 'AT',
+      dossierId,
+      valuationDates: [TODAY],
+      valuationInputs: [{ property, valuationDates: ['2026-01-01', TODAY] }, { property }],
+    });
+    expect(mixed.statusCode, mixed.body).toBe(200);
+    expect(
+      mixed.json<{ valuations: Valuation[][] }>().valuations.map((row) => row.map((v) => v.value)),
+    ).toEqual([[200000, 250000], [250000]]);
+    // Pairs are counted over each input's own dates: 26 + 25 = 51.
+    const day = (i: number) => `2026-0${String(1 + (i % 5))}-${String(10 + (i % 15))}`;
+    const tooMany = expectProblem(
+      await post({
+        dealType: 'sale',
+        countryCode: 'AT',
+        valuationInputs: [
+          { property, valuationDates: Array.from({ length: 26 }, (_, i) => day(i)) },
+          { property, valuationDates: Array.from({ length: 25 }, (_, i) => day(i)) },
+        ],
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(tooMany.detail).toContain('51 property-date pairs');
+    // No property, no dossier, none beside: one message at the input.
+    const none = expectProblem(
+      await post({
+        dealType: 'sale',
+        countryCode: 'AT',
+        valuationInputs: [{ valuationDates: [TODAY] }],
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(none.errors?.[0]).toMatchObject({
+      path: '/valuationInputs/0',
+      message: 'must have property or dossierId',
+    });
+  });
+
+  it('reads empty coordinates as none (Ruby client 3.x) and accepts a language it ignores', async () => {
+    valuer.requests.length = 0;
+    const res = await post({
+      dealType: 'sale',
+      countryCode: 'AT',
+      language: 'de',
+      valuationInputs: [
+        {
+          property: {
+            ...property,
+            location: { address: { postCode: '1010' }, coordinates: {} },
+            condition: {},
+            quality: {},
+          },
+        },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Valued at the postcode's centroid, as a property given by its postcode alone.
+    const point = valuer.requests[0]?.property;
+    const byPostcode = await post({
+      dealType: 'sale',
+      countryCode: 'AT',
+      valuationInputs: [{ property: { ...property, location: { address: { postCode: '1010' } } } }],
+    });
+    expect(byPostcode.statusCode, byPostcode.body).toBe(200);
+    expect(valuer.requests[1]?.property).toEqual(point);
+    expect(point?.locationPrecision).toBe('postcode');
   });
 
   it('a dossier of another country is a 400, of another organization a 404', async () => {

@@ -10,12 +10,16 @@ import { valuePropertyLight } from './light.js';
 import { valueProperties } from './valuation.js';
 import { refuseBothInBody, refuseBothInInputs } from './validate.js';
 import {
+  dropEmptyCoordinatesOfBody,
+  dropEmptyCoordinatesOfInputs,
+} from '../dossiers/empty-coordinates.js';
+import {
   DossierValuationRequest,
   DossierValuationResponse,
   PropertyValueLightRequest,
   PropertyValueRequest,
   PropertyValueResponse,
-  ValuationSchema,
+  LightValuationResponse,
 } from './schemas.js';
 
 export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -30,12 +34,16 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         `same model as the property tracker. At most ${String(limits.valuation.maxPairs)} ` +
         'property-date pairs (inputs × dates), else 400. A `dossierId` must be a dossier of the ' +
         'caller’s organization (else 404, as for a missing one) in `countryCode` (else 400); ' +
-        `a \`property\` is written as in a dossier: ${LOCATION_TEXT} Dates may not be after ` +
-        'today nor before the country’s first offer. When the data cannot support a ' +
+        `a \`property\` is written as in a dossier: ${LOCATION_TEXT} An input may carry its ` +
+        'own `valuationDates`; one naming neither a property nor a dossier values the ' +
+        'request’s `dossierId`. Dates may not be before the country’s first offer nor more ' +
+        `than ${String(limits.valuation.futureYears)} years after today; a date after today is ` +
+        'valued as of today (the model does not forecast). When the data cannot support a ' +
         'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
         'parameter.',
       body: PropertyValueRequest,
       check: (request) => {
+        dropEmptyCoordinatesOfInputs(request.body);
         refuseBothInInputs(request.body);
       },
       response: { 200: PropertyValueResponse },
@@ -51,13 +59,15 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
       description:
         'One `property` with fewer facts (or a `dossierId`, not both), valued today in ' +
         '`dealType` with the same model as the full valuation. The answer is the Valuation ' +
-        'itself, not wrapped in `valuations` (the shape the original service’s clients read: ' +
-        '`confidence`, `currency`, `valueRange` at the top). Errors as for the full valuation.',
+        'itself (`confidence`, `currency`, `valueRange` at the top, as the .NET client reads ' +
+        'it) and the same Valuation as `valuations[0][0]` (the shape the original service ' +
+        'answered in, as the PHP client reads it). Errors as for the full valuation.',
       body: PropertyValueLightRequest,
       check: (request) => {
+        dropEmptyCoordinatesOfBody(request.body);
         refuseBothInBody(request.body);
       },
-      response: { 200: ValuationSchema },
+      response: { 200: LightValuationResponse },
       errors: [400, 404, 413, 415, 422],
     },
     (request) => valuePropertyLight(deps, callerOf(request), request.body),

@@ -12,6 +12,10 @@ import { LocationScoresSchema } from '../places/scores-schema.js';
 
 export const Range = Type.Object({ lower: Type.Number(), upper: Type.Number() });
 
+const RANGES_TEXT =
+  'Ranges are meant to hold the true value about two times in three (one forecast ' +
+  'standard deviation).';
+
 /** Interface document 2.4. */
 export const ValuationSchema = Type.Object(
   {
@@ -35,11 +39,7 @@ export const ValuationSchema = Type.Object(
     // With `returnScores: true` only; the same for each date of an input.
     scores: Type.Optional(LocationScoresSchema),
   },
-  {
-    description:
-      'Ranges are meant to hold the true value about two times in three (one forecast ' +
-      'standard deviation).',
-  },
+  { description: RANGES_TEXT },
 );
 
 /** A day, or a date-time whose day is used (clients send `2026-11-23T00:00:00`). */
@@ -52,6 +52,27 @@ export const DayText = Type.String({
 
 export const DateText = Type.String({ format: 'date', description: '`YYYY-MM-DD`.' });
 
+/** Valuation dates, as the request's or one input's. */
+const valuationDates = (description: string) =>
+  Type.Optional(
+    Type.Array(DayText, {
+      minItems: 1,
+      maxItems: limits.valuation.maxPairs,
+      description:
+        `${description} None before the country’s first offer nor more than ` +
+        `${String(limits.valuation.futureYears)} years after today; a date after today is ` +
+        'valued as of today (the model does not forecast).',
+    }),
+  );
+
+/**
+ * The caller's language, as the PHP client puts it in every body it also sends as
+ * `Accept-Language`: nothing in a valuation or a list of places depends on it.
+ */
+export const LanguageField = Type.Optional(
+  Type.String({ maxLength: 35, description: 'Accepted and ignored: answers hold no text.' }),
+);
+
 /**
  * One valuation input: exactly one of `property` or `dossierId`, checked by the service
  * (validate.ts) so that an error names only the real problem, not every alternative.
@@ -59,6 +80,10 @@ export const DateText = Type.String({ format: 'date', description: '`YYYY-MM-DD`
 export const ValuationInput = StrictObject(
   {
     property: Type.Optional(PropertyBody),
+    valuationDates: valuationDates(
+      'This input’s own dates, instead of the request’s `valuationDates` (the .NET client sends ' +
+        'them here).',
+    ),
     dossierId: Type.Optional(
       Type.String({ format: 'uuid', description: 'A dossier of the caller’s organization.' }),
     ),
@@ -75,7 +100,11 @@ export const ValuationInput = StrictObject(
       }),
     ),
   },
-  { description: 'Exactly one of `property` or `dossierId`.' },
+  {
+    description:
+      'Exactly one of `property` or `dossierId`; with neither, the request’s `dossierId` is ' +
+      'valued.',
+  },
 );
 export type ValuationInput = Static<typeof ValuationInput>;
 
@@ -86,15 +115,7 @@ export const PropertyValueRequest = Object.assign(
     dealType: StringEnum(DEAL_TYPES, {
       description: 'What `value` is: sale price or monthly rent.',
     }),
-    valuationDates: Type.Optional(
-      Type.Array(DayText, {
-        minItems: 1,
-        maxItems: limits.valuation.maxPairs,
-        description:
-          'Dates to value at, none after today nor before the country’s first offer (default: ' +
-          'today).',
-      }),
-    ),
+    valuationDates: valuationDates('Dates to value every input at (default: today).'),
     valuationInputs: Type.Array(ValuationInput, {
       minItems: 1,
       maxItems: limits.valuation.maxPairs,
@@ -111,10 +132,14 @@ export const PropertyValueRequest = Object.assign(
     dossierId: Type.Optional(
       Type.String({
         format: 'uuid',
-        description: 'Accepted and ignored (sent by some clients beside the inputs).',
+        description:
+          'The dossier valued by each input that names neither a `property` nor a `dossierId` ' +
+          '(the .NET client names it here, its inputs holding only their dates); ignored by ' +
+          'inputs that name their own.',
       }),
     ),
     countryCode: Type.String({ maxLength: 64, description: countryText }),
+    language: LanguageField,
   }),
   {
     examples: [
@@ -134,6 +159,21 @@ export const PropertyValueResponse = Type.Object({
     description: 'One array per input, in request order, holding one Valuation per date.',
   }),
 });
+
+/**
+ * The light valuation's answer: the Valuation at the top, as the .NET client reads it, and the
+ * same Valuation as `valuations[0][0]`, the shape the original service answered in (recorded by
+ * the PHP client). Each client ignores the other's members.
+ */
+export const LightValuationResponse = Type.Object(
+  {
+    ...ValuationSchema.properties,
+    valuations: Type.Array(Type.Array(ValuationSchema), {
+      description: 'The same Valuation, as `valuations[0][0]` (the full valuation’s shape).',
+    }),
+  },
+  { description: RANGES_TEXT },
+);
 
 const P = PropertyBody.properties;
 
@@ -166,6 +206,7 @@ export const PropertyValueLightRequest = Object.assign(
       Type.String({ format: 'uuid', description: 'A dossier of the caller’s organization.' }),
     ),
     countryCode: Type.String({ maxLength: 64, description: countryText }),
+    language: LanguageField,
   }),
   {
     examples: [

@@ -6,13 +6,18 @@ import type { ValuationInput } from './schemas.js';
 export type CheckedInput = { dossierId: string } | { property: DossierProperty };
 
 /**
- * Exactly one of `property` and `dossierId`. The schema leaves all of them optional so that a
+ * Exactly one of `property` and `dossierId` (an input with neither values the request's own
+ * `dossierId`, `requestDossierId`, where it has one). The schema leaves all of them optional so that a
  * wrong property is named alone, not beside every other alternative's complaints; this says the
  * rest in one message at the input (both given: refuseBoth, which the routes also run before the
  * schema). `buildingId` and `simulationId`, which the original service takes, are refused by
  * name.
  */
-export function checkInput(input: ValuationInput, path: string): CheckedInput {
+export function checkInput(
+  input: ValuationInput,
+  path: string,
+  requestDossierId?: string,
+): CheckedInput {
   for (const key of ['buildingId', 'simulationId'] as const) {
     if (input[key] !== undefined) {
       throw invalidField(
@@ -24,6 +29,8 @@ export function checkInput(input: ValuationInput, path: string): CheckedInput {
   refuseBoth(input, path);
   if (input.property !== undefined) return { property: input.property };
   if (input.dossierId !== undefined) return { dossierId: input.dossierId };
+  // The .NET client names the dossier beside the inputs, which then hold only their dates.
+  if (requestDossierId !== undefined) return { dossierId: requestDossierId };
   throw invalidField(path, 'must have property or dossierId');
 }
 

@@ -1,16 +1,19 @@
 import { invalidField } from '../../http/field-errors.js';
+import { limits } from '../../limits.js';
 
 /**
- * A valuation date must be known market: not after today, not before the country's first
- * offer (`first`, when it has offers). `path` names the field in the 400.
+ * A valuation date must be known market: not after `latest` (today, unless the caller allows
+ * later dates: `latestValuationDate`), not before the country's first offer (`first`, when it
+ * has offers). `path` names the field in the 400.
  */
 export function checkValuationDate(
   date: string,
-  today: string,
+  latest: { day: string; what: string },
   first: string | undefined,
   path: string,
 ): void {
-  if (date > today) throw invalidField(path, `must not be after today (${today})`);
+  if (date > latest.day)
+    throw invalidField(path, `must not be after ${latest.what} (${latest.day})`);
   if (first !== undefined && date < first) {
     throw invalidField(path, `must not be before the market data's first offer (${first})`);
   }
@@ -36,4 +39,20 @@ export function dayOf(text: string, path: string): string {
     throw invalidField(path, `${JSON.stringify(text)} is not a day of the calendar`);
   }
   return day;
+}
+
+/** Today, as the latest day a tracker's `date` may be. */
+export const todayAsLatest = (today: string) => ({ day: today, what: 'today' });
+
+/**
+ * The latest day a property valuation may be asked for: `limits.valuation.futureYears` after
+ * today (29 February falls back to the 28th). Such a date is valued at today's market.
+ */
+export function latestValuationDate(today: string): { day: string; what: string } {
+  const years = limits.valuation.futureYears;
+  const day = `${String(Number(today.slice(0, 4)) + years)}${today.slice(4)}`;
+  return {
+    day: day.endsWith('-02-29') ? `${day.slice(0, 8)}28` : day,
+    what: `${String(years)} years from today`,
+  };
 }

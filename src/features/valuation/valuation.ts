@@ -10,7 +10,7 @@ import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { resolveProperty } from '../dossiers/validate.js';
 import { firstOfferDate } from '../../market/queries/offer-dates.js';
-import { checkValuationDate, dayOf } from './valuation-date.js';
+import { checkValuationDate, dayOf, latestValuationDate } from './valuation-date.js';
 import { toPropertyToValue } from './property-input.js';
 import { netRentRatio, withRents } from './rent-ratio.js';
 import type { PropertyValueRequest } from './schemas.js';
@@ -68,8 +68,11 @@ export function dossierProperty(
 }
 
 /**
- * Values each input (a property, or a visible dossier of the same country) at each date
- * (default today): `valuations[input][date]`. At most `limits.valuation.maxPairs` pairs.
+ * Values each input (a property, or a visible dossier of the same country) at each of its dates
+ * (its own `valuationDates`, else the request's, else today): `valuations[input][date]`. At
+ * most `limits.valuation.maxPairs` pairs. An input naming neither a property nor a dossier
+ * values the request's `dossierId`. A date after today (up to `limits.valuation.futureYears`) is
+ * valued as of today: the model does not forecast.
  */
 export async function valueProperties(
   deps: PropertyValueDeps,
@@ -79,16 +82,21 @@ export async function valueProperties(
   const today = isoDay(deps.now());
   const countryCode = checkCountry(request.countryCode);
   const inputs = request.valuationInputs.map((input, i) =>
-    checkInput(input, `/valuationInputs/${String(i)}`),
+    checkInput(input, `/valuationInputs/${String(i)}`, request.dossierId),
   );
-  const dates = (request.valuationDates ?? [today]).map((text, i) =>
-    dayOf(text, `/valuationDates/${String(i)}`),
-  );
-  const pairs = dates.length * inputs.length;
+  const dates = request.valuationInputs.map((input, i) => {
+    const own = input.valuationDates !== undefined;
+    const base = own ? `/valuationInputs/${String(i)}/valuationDates` : '/valuationDates';
+    return (input.valuationDates ?? request.valuationDates ?? [today]).map((text, j) => ({
+      day: dayOf(text, `${base}/${String(j)}`),
+      path: `${base}/${String(j)}`,
+    }));
+  });
+  const pairs = dates.reduce((sum, row) => sum + row.length, 0);
   if (pairs > limits.valuation.maxPairs) {
     throw invalidField(
       '/valuationInputs',
-      `with ${String(dates.length)} dates makes ${String(pairs)} property-date pairs; at most ${String(limits.valuation.maxPairs)} are allowed`,
+      `with their dates make ${String(pairs)} property-date pairs; at most ${String(limits.valuation.maxPairs)} are allowed`,
     );
   }
   // Dossiers first: a foreign one is a 404 before anything else is looked at.
@@ -125,18 +133,20 @@ async function valueAll(
     countryCode: CountryCode;
     dealType: DealType;
     inputs: ReturnType<typeof checkInput>[];
-    dates: string[];
+    /** Each input's dates, with the field each came from (for a refusal). */
+    dates: { day: string; path: string }[][];
     dossiers: (Dossier | undefined)[];
     today: string;
     /** Whether each valuation carries the location scores of its property. */
     scores: boolean;
   },
 ): Promise<{ valuations: (Valuation & { scores?: LocationScores })[][] }> {
-  const { countryCode, dates, today } = job;
+  const { countryCode, today } = job;
   const first = await firstOfferDate(db, countryCode);
-  dates.forEach((date, i) => {
-    checkValuationDate(date, today, first, `/valuationDates/${String(i)}`);
-  });
+  const latest = latestValuationDate(today);
+  for (const row of job.dates) {
+    for (const date of row) checkValuationDate(date.day, latest, first, date.path);
+  }
   const properties: PropertyToValue[] = [];
   for (const [i, input] of job.inputs.entries()) {
     const path = `/valuationInputs/${String(i)}`;
@@ -153,8 +163,10 @@ async function valueAll(
     );
   }
   const valuations: (Valuation & { scores?: LocationScores })[][] = [];
-  for (const property of properties) {
-    const row = await valueAtDates(deps, db, property, job.dealType, dates);
+  for (const [i, property] of properties.entries()) {
+    // A later date is valued as of today (the model does not forecast).
+    const days = (job.dates[i] ?? []).map((date) => (date.day > today ? today : date.day));
+    const row = await valueAtDates(deps, db, property, job.dealType, days);
     if (!job.scores) valuations.push(row);
     else {
       const scores = await scoreLocation(db, countryCode, property);
