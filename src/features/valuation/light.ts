@@ -1,10 +1,10 @@
 import type { Caller } from '../../http/caller.js';
 import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { isoDay } from '../../dates.js';
-import type { Valuation } from '../../valuation/types.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import type { DossierProperty } from '../dossiers/dossier.js';
 import {
+  type DatedValuation,
   dossierProperty,
   requestedProperty,
   valueAtDates,
@@ -24,7 +24,7 @@ export async function valuePropertyLight(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueLightRequest,
-): Promise<Valuation & { valuations: Valuation[][] }> {
+): Promise<DatedValuation & { valuations: DatedValuation[][] }> {
   const countryCode = checkCountry(request.countryCode);
   const today = isoDay(deps.now());
   refuseBothInBody(request);

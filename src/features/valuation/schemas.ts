@@ -42,6 +42,27 @@ export const ValuationSchema = Type.Object(
   { description: RANGES_TEXT },
 );
 
+/**
+ * A Valuation of the valuation endpoints: also the day it is as of and its confidence under the
+ * names the .NET client's Valuation reads (`valuationDate`, `valuationConfidence`, as the
+ * dossier valuation's entries have them).
+ */
+export const DatedValuationSchema = Type.Object(
+  {
+    ...ValuationSchema.properties,
+    valuationDate: Type.String({
+      format: 'date',
+      description:
+        'The day the value is as of: the date asked for, or today for a date after today (the ' +
+        'model does not forecast).',
+    }),
+    valuationConfidence: StringEnum(CONFIDENCES, {
+      description: 'Same as `confidence`, under the name some clients read.',
+    }),
+  },
+  { description: RANGES_TEXT },
+);
+
 /** A day, or a date-time whose day is used (clients send `2026-11-23T00:00:00`). */
 export const DayText = Type.String({
   pattern: DAY_OR_DATE_TIME_PATTERN,
@@ -155,7 +176,7 @@ export const PropertyValueRequest = Object.assign(
 export type PropertyValueRequest = Static<typeof PropertyValueRequest>;
 
 export const PropertyValueResponse = Type.Object({
-  valuations: Type.Array(Type.Array(ValuationSchema), {
+  valuations: Type.Array(Type.Array(DatedValuationSchema), {
     description: 'One array per input, in request order, holding one Valuation per date.',
   }),
 });
@@ -167,8 +188,8 @@ export const PropertyValueResponse = Type.Object({
  */
 export const LightValuationResponse = Type.Object(
   {
-    ...ValuationSchema.properties,
-    valuations: Type.Array(Type.Array(ValuationSchema), {
+    ...DatedValuationSchema.properties,
+    valuations: Type.Array(Type.Array(DatedValuationSchema), {
       description: 'The same Valuation, as `valuations[0][0]` (the full valuation’s shape).',
     }),
   },

@@ -4,7 +4,7 @@ import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
 import type { CountryCode } from '../../market/countries.js';
-import type { DealType, PropertyToValue, Valuation } from '../../valuation/types.js';
+import type { Confidence, DealType, PropertyToValue, Valuation } from '../../valuation/types.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
@@ -22,6 +22,9 @@ export type PropertyValueDeps = Pick<
   'db' | 'market' | 'valueProperty' | 'now' | 'costlyWork'
 >;
 
+/** A valuation with the day it is as of and its confidence under the .NET client's names. */
+export type DatedValuation = Valuation & { valuationDate: string; valuationConfidence: Confidence };
+
 /**
  * Values a property at each date; rent valuations carry their gross and net rents (the net by
  * the ratio measured where the property is, rent-ratio.ts).
@@ -32,15 +35,19 @@ export async function valueAtDates(
   property: PropertyToValue,
   dealType: DealType,
   dates: readonly string[],
-): Promise<Valuation[]> {
+): Promise<DatedValuation[]> {
   const ratio =
     dealType === 'rent'
       ? (await netRentRatio(db, property.countryCode, property.postalCode)).ratio
       : undefined;
-  const row: Valuation[] = [];
+  const row: DatedValuation[] = [];
   for (const date of dates) {
     const valuation = await deps.valueProperty(db, { property, dealType, date });
-    row.push(ratio === undefined ? valuation : withRents(valuation, ratio));
+    row.push({
+      ...(ratio === undefined ? valuation : withRents(valuation, ratio)),
+      valuationDate: date,
+      valuationConfidence: valuation.confidence,
+    });
   }
   return row;
 }
@@ -78,7 +85,7 @@ export async function valueProperties(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueRequest,
-): Promise<{ valuations: (Valuation & { scores?: LocationScores })[][] }> {
+): Promise<{ valuations: (DatedValuation & { scores?: LocationScores })[][] }> {
   const today = isoDay(deps.now());
   const countryCode = checkCountry(request.countryCode);
   const inputs = request.valuationInputs.map((input, i) =>
@@ -140,7 +147,7 @@ async function valueAll(
     /** Whether each valuation carries the location scores of its property. */
     scores: boolean;
   },
-): Promise<{ valuations: (Valuation & { scores?: LocationScores })[][] }> {
+): Promise<{ valuations: (DatedValuation & { scores?: LocationScores })[][] }> {
   const { countryCode, today } = job;
   const first = await firstOfferDate(db, countryCode);
   const latest = latestValuationDate(today);
@@ -162,7 +169,7 @@ async function valueAll(
           ),
     );
   }
-  const valuations: (Valuation & { scores?: LocationScores })[][] = [];
+  const valuations: (DatedValuation & { scores?: LocationScores })[][] = [];
   for (const [i, property] of properties.entries()) {
     // A later date is valued as of today (the model does not forecast).
     const days = (job.dates[i] ?? []).map((date) => (date.day > today ? today : date.day));
