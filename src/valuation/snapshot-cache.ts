@@ -44,7 +44,7 @@ async function load(db: DuckDBConnection, key: string): Promise<SnapshotCache> {
   const rows = await queryPrepared(
     db,
     `select country_code, id, level6_id, level8_id, latitude, longitude from divisions
-     where level = 100 and latitude is not null`,
+     where level = 100 and latitude is not null order by country_code, id`,
     {},
   );
   for (const r of rows) {
@@ -143,7 +143,11 @@ export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: n
   return 6_371_000 * Math.sqrt(x * x + y * y);
 }
 
-/** The postcode of the property: the stated one when known, else the nearest centroid. */
+/**
+ * The postcode of the property: the stated one when known, else the nearest centroid; of codes
+ * at the same distance (many share a centroid in the source) the smallest id, the first of the
+ * list, as the import and the area indicators choose.
+ */
 export function locate(
   cache: SnapshotCache,
   countryCode: string,
