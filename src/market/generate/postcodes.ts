@@ -16,7 +16,10 @@ export interface Postcode {
   latitude: number;
   longitude: number;
   location: number;
-  /** Regional price effect of the postcode's level-6 division (stable per division). */
+  /**
+   * Regional price effect of the postcode's level-6 division (stable per division); without
+   * one, of its point (codes sharing a centroid share it).
+   */
   regional: number;
 }
 
@@ -33,13 +36,23 @@ export async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
     `select country_code, id, name, level6_id, level8_id, latitude, longitude from divisions
      where level = 100 and latitude is not null order by country_code, id`,
   );
+  // Codes per point, to tell the codes the source puts at one and the same point.
+  const pointKey = (r: (typeof rows)[number]) =>
+    `${String(r.country_code)}:${String(r.latitude)},${String(r.longitude)}`;
+  const atPoint = new Map<string, number>();
+  for (const r of rows) atPoint.set(pointKey(r), (atPoint.get(pointKey(r)) ?? 0) + 1);
   return rows.flatMap((r) => {
     const country = String(r.country_code);
     if (!isCountryCode(country)) return [];
     const latitude = Number(r.latitude);
     const longitude = Number(r.longitude);
     const level6 = r.level6_id === null ? null : String(r.level6_id);
-    const regionalRandom = new Random(hash(`${country}:${level6 ?? String(r.id)}`));
+    // Where the country has no level 6 (NL, SK) each postcode has its own effect, but codes the
+    // source puts at one and the same point (459 of Bratislava's) share it: offers drawn around
+    // one point at independent price levels are neighbours no market has.
+    const shared = (atPoint.get(pointKey(r)) ?? 0) > 1;
+    const district = level6 ?? (shared ? `${String(latitude)},${String(longitude)}` : String(r.id));
+    const regionalRandom = new Random(hash(`${country}:${district}`));
     return [
       {
         country,
