@@ -193,6 +193,14 @@ describeBackends('dossiers', (backend) => {
       expect((await d.get(world.memberA, id)).json<DossierRead>().property.location).toEqual(
         read.property.location,
       );
+      // In a merge patch they change nothing: the dossier stays postcode-precise.
+      const patched = await d.patch(world.memberA, id, {
+        property: { location: { coordinates: {} } },
+      });
+      expect(patched.statusCode, patched.body).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().property.location).toEqual(
+        read.property.location,
+      );
       // Without a postcode, empty coordinates are no location at all.
       const nowhere = dossier();
       (nowhere.property as { location: unknown }).location = { coordinates: {} };

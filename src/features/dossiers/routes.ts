@@ -132,6 +132,10 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
         `the postcode centroid when removed). ${RULES_TEXT} ${ACCESS_TEXT}`,
       params: DossierParams,
       body: DossierPatch,
+      // `coordinates: {}` changes nothing in a merge patch, as it means nothing on creation.
+      check: (request) => {
+        dropEmptyCoordinatesOfBody(request.body);
+      },
       response: { 204: NoContent },
       errors: [400, 404, 409, 413, 415],
     },

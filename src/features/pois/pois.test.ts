@@ -59,6 +59,8 @@ describe('points of interest', () => {
     // Without a radius: 1,000 m. The school 2.2 km away comes with a wider one.
     expect((await pois({})).totalItems).toBe(4);
     expect((await pois({ radius: 3000 })).totalItems).toBe(5);
+    // A `language` in the body (the PHP client's) changes nothing.
+    expect(await pois({ radius: 1000, language: 'de' })).toEqual(answer);
   });
 
   it('filters by group and kind, each narrowing the other; names without data match nothing', async () => {

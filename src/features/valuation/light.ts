@@ -4,7 +4,7 @@ import { isoDay } from '../../dates.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import type { DossierProperty } from '../dossiers/dossier.js';
 import {
-  type DatedValuation,
+  type ValuationOfDay,
   dossierProperty,
   requestedProperty,
   valueAtDates,
@@ -24,7 +24,7 @@ export async function valuePropertyLight(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueLightRequest,
-): Promise<DatedValuation & { valuations: DatedValuation[][] }> {
+): Promise<ValuationOfDay & { valuations: ValuationOfDay[][] }> {
   const countryCode = checkCountry(request.countryCode);
   const today = isoDay(deps.now());
   refuseBothInBody(request);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latestValuationDate } from './valuation-date.js';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
@@ -99,6 +100,22 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
       '/valuationInputs/0/valuationDates/0',
     ],
     [
+      'a request date not a day of the calendar, though each input has its own',
+      {
+        valuationDates: ['2026-02-30'],
+        valuationInputs: [{ property, valuationDates: ['2026-01-01'] }],
+      },
+      '/valuationDates/0',
+    ],
+    [
+      'a request date too far ahead, though each input has its own',
+      {
+        valuationDates: ['2036-01-01'],
+        valuationInputs: [{ property, valuationDates: ['2026-01-01'] }],
+      },
+      '/valuationDates/0',
+    ],
+    [
       'empty coordinates and no postcode',
       { valuationInputs: [{ property: { ...property, location: { coordinates: {} } } }] },
       '/valuationInputs/0/property/location/coordinates',
@@ -160,6 +177,22 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
     const dated = row as (Valuation & { valuationDate: string; valuationConfidence: string })[];
     expect(dated.map((v) => v.valuationDate)).toEqual(['2026-01-01', TODAY, TODAY, TODAY]);
     expect(dated.every((v) => v.valuationConfidence === v.confidence)).toBe(true);
+    const beyond = expectProblem(
+      await post({
+        dealType: 'sale',
+        countryCode: 'AT',
+        valuationDates: ['2031-06-16'],
+        valuationInputs: [{ property }],
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(beyond.errors).toEqual([
+      {
+        path: '/valuationDates/0',
+        message: 'must not be more than 5 years after today (2031-06-15)',
+      },
+    ]);
   });
 
   it('takes each input’s own dates, and the request’s dossier for inputs naming none (.NET)', async () => {
@@ -204,6 +237,20 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
       'validation_failed',
     );
     expect(tooMany.detail).toContain('51 property-date pairs');
+    // The request's dossier of another country is named where it was sent.
+    const elsewhere = expectProblem(
+      await post({
+        dealType: 'sale',
+        countryCode: 'DE',
+        dossierId,
+        valuationInputs: [{ valuationDates: [TODAY] }],
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(elsewhere.errors).toEqual([
+      { path: '/dossierId', message: 'is a dossier in AT, not DE' },
+    ]);
     // No property, no dossier, none beside: one message at the input.
     const none = expectProblem(
       await post({
@@ -304,5 +351,13 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
       payload: { dealType: 'sale', countryCode: 'AT', valuationInputs: [{ dossierId }] },
     });
     expect(res.statusCode, res.body).toBe(200);
+  });
+});
+
+describe('the latest valuation date', () => {
+  it('is five years after today, 29 February falling back to the 28th', () => {
+    expect(latestValuationDate('2026-06-15').day).toBe('2031-06-15');
+    expect(latestValuationDate('2028-02-29').day).toBe('2033-02-28');
+    expect(latestValuationDate('2027-02-28').day).toBe('2032-02-28');
   });
 });

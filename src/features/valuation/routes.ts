@@ -32,7 +32,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
       description:
         '`valuations[i][j]` values input `i` at date `j` (default: today) in `dealType`, with the ' +
         `same model as the property tracker. At most ${String(limits.valuation.maxPairs)} ` +
-        'property-date pairs (inputs × dates), else 400. A `dossierId` must be a dossier of the ' +
+        'property-date pairs (each input × its dates), else 400. A `dossierId` must be a dossier of the ' +
         'caller’s organization (else 404, as for a missing one) in `countryCode` (else 400); ' +
         `a \`property\` is written as in a dossier: ${LOCATION_TEXT} An input may carry its ` +
         'own `valuationDates`; one naming neither a property nor a dossier values the ' +

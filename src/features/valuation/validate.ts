@@ -2,8 +2,12 @@ import { invalidField } from '../../http/field-errors.js';
 import type { DossierProperty } from '../dossiers/dossier.js';
 import type { ValuationInput } from './schemas.js';
 
-/** A valuation input once it is known which one it is. */
-export type CheckedInput = { dossierId: string } | { property: DossierProperty };
+/**
+ * A valuation input once it is known which one it is; `dossierPath` names the field its dossier
+ * came from (the request's own `dossierId`, for an input that names none).
+ */
+export type CheckedInput =
+  { dossierId: string; dossierPath: string } | { property: DossierProperty };
 
 /**
  * Exactly one of `property` and `dossierId` (an input with neither values the request's own
@@ -28,9 +32,13 @@ export function checkInput(
   }
   refuseBoth(input, path);
   if (input.property !== undefined) return { property: input.property };
-  if (input.dossierId !== undefined) return { dossierId: input.dossierId };
+  if (input.dossierId !== undefined) {
+    return { dossierId: input.dossierId, dossierPath: `${path}/dossierId` };
+  }
   // The .NET client names the dossier beside the inputs, which then hold only their dates.
-  if (requestDossierId !== undefined) return { dossierId: requestDossierId };
+  if (requestDossierId !== undefined) {
+    return { dossierId: requestDossierId, dossierPath: '/dossierId' };
+  }
   throw invalidField(path, 'must have property or dossierId');
 }
 

@@ -8,12 +8,11 @@ import { limits } from '../../limits.js';
  */
 export function checkValuationDate(
   date: string,
-  latest: { day: string; what: string },
+  latest: LatestDay,
   first: string | undefined,
   path: string,
 ): void {
-  if (date > latest.day)
-    throw invalidField(path, `must not be after ${latest.what} (${latest.day})`);
+  if (date > latest.day) throw invalidField(path, `${latest.refusal} (${latest.day})`);
   if (first !== undefined && date < first) {
     throw invalidField(path, `must not be before the market data's first offer (${first})`);
   }
@@ -41,18 +40,27 @@ export function dayOf(text: string, path: string): string {
   return day;
 }
 
+/** The latest day a date may be, and what a later one is told. */
+export interface LatestDay {
+  day: string;
+  refusal: string;
+}
+
 /** Today, as the latest day a tracker's `date` may be. */
-export const todayAsLatest = (today: string) => ({ day: today, what: 'today' });
+export const todayAsLatest = (today: string): LatestDay => ({
+  day: today,
+  refusal: 'must not be after today',
+});
 
 /**
  * The latest day a property valuation may be asked for: `limits.valuation.futureYears` after
  * today (29 February falls back to the 28th). Such a date is valued at today's market.
  */
-export function latestValuationDate(today: string): { day: string; what: string } {
+export function latestValuationDate(today: string): LatestDay {
   const years = limits.valuation.futureYears;
   const day = `${String(Number(today.slice(0, 4)) + years)}${today.slice(4)}`;
   return {
     day: day.endsWith('-02-29') ? `${day.slice(0, 8)}28` : day,
-    what: `${String(years)} years from today`,
+    refusal: `must not be more than ${String(years)} years after today`,
   };
 }

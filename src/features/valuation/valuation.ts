@@ -23,7 +23,7 @@ export type PropertyValueDeps = Pick<
 >;
 
 /** A valuation with the day it is as of and its confidence under the .NET client's names. */
-export type DatedValuation = Valuation & { valuationDate: string; valuationConfidence: Confidence };
+export type ValuationOfDay = Valuation & { valuationDate: string; valuationConfidence: Confidence };
 
 /**
  * Values a property at each date; rent valuations carry their gross and net rents (the net by
@@ -35,12 +35,12 @@ export async function valueAtDates(
   property: PropertyToValue,
   dealType: DealType,
   dates: readonly string[],
-): Promise<DatedValuation[]> {
+): Promise<ValuationOfDay[]> {
   const ratio =
     dealType === 'rent'
       ? (await netRentRatio(db, property.countryCode, property.postalCode)).ratio
       : undefined;
-  const row: DatedValuation[] = [];
+  const row: ValuationOfDay[] = [];
   for (const date of dates) {
     const valuation = await deps.valueProperty(db, { property, dealType, date });
     row.push({
@@ -85,20 +85,24 @@ export async function valueProperties(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueRequest,
-): Promise<{ valuations: (DatedValuation & { scores?: LocationScores })[][] }> {
+): Promise<{ valuations: (ValuationOfDay & { scores?: LocationScores })[][] }> {
   const today = isoDay(deps.now());
   const countryCode = checkCountry(request.countryCode);
   const inputs = request.valuationInputs.map((input, i) =>
     checkInput(input, `/valuationInputs/${String(i)}`, request.dossierId),
   );
-  const dates = request.valuationInputs.map((input, i) => {
-    const own = input.valuationDates !== undefined;
-    const base = own ? `/valuationInputs/${String(i)}/valuationDates` : '/valuationDates';
-    return (input.valuationDates ?? request.valuationDates ?? [today]).map((text, j) => ({
+  const datesAt = (texts: readonly string[], base: string) =>
+    texts.map((text, j) => ({
       day: dayOf(text, `${base}/${String(j)}`),
       path: `${base}/${String(j)}`,
     }));
-  });
+  // The request's dates are checked even where every input brings its own.
+  const requestDates = datesAt(request.valuationDates ?? [today], '/valuationDates');
+  const dates = request.valuationInputs.map((input, i) =>
+    input.valuationDates === undefined
+      ? requestDates
+      : datesAt(input.valuationDates, `/valuationInputs/${String(i)}/valuationDates`),
+  );
   const pairs = dates.reduce((sum, row) => sum + row.length, 0);
   if (pairs > limits.valuation.maxPairs) {
     throw invalidField(
@@ -122,6 +126,7 @@ export async function valueProperties(
           countryCode,
           dealType: request.dealType,
           inputs,
+          requestDates,
           dates,
           dossiers,
           today,
@@ -140,18 +145,19 @@ async function valueAll(
     countryCode: CountryCode;
     dealType: DealType;
     inputs: ReturnType<typeof checkInput>[];
-    /** Each input's dates, with the field each came from (for a refusal). */
+    /** The request's dates, and each input's, with the field each came from (for a refusal). */
+    requestDates: { day: string; path: string }[];
     dates: { day: string; path: string }[][];
     dossiers: (Dossier | undefined)[];
     today: string;
     /** Whether each valuation carries the location scores of its property. */
     scores: boolean;
   },
-): Promise<{ valuations: (DatedValuation & { scores?: LocationScores })[][] }> {
+): Promise<{ valuations: (ValuationOfDay & { scores?: LocationScores })[][] }> {
   const { countryCode, today } = job;
   const first = await firstOfferDate(db, countryCode);
   const latest = latestValuationDate(today);
-  for (const row of job.dates) {
+  for (const row of [job.requestDates, ...job.dates]) {
     for (const date of row) checkValuationDate(date.day, latest, first, date.path);
   }
   const properties: PropertyToValue[] = [];
@@ -159,8 +165,8 @@ async function valueAll(
     const path = `/valuationInputs/${String(i)}`;
     const dossier = job.dossiers[i];
     properties.push(
-      dossier
-        ? dossierProperty(dossier, countryCode, `${path}/dossierId`)
+      dossier && 'dossierPath' in input
+        ? dossierProperty(dossier, countryCode, input.dossierPath)
         : await requestedProperty(
             db,
             countryCode,
@@ -169,7 +175,7 @@ async function valueAll(
           ),
     );
   }
-  const valuations: (DatedValuation & { scores?: LocationScores })[][] = [];
+  const valuations: (ValuationOfDay & { scores?: LocationScores })[][] = [];
   for (const [i, property] of properties.entries()) {
     // A later date is valued as of today (the model does not forecast).
     const days = (job.dates[i] ?? []).map((date) => (date.day > today ? today : date.day));
