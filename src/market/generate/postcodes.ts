@@ -17,8 +17,8 @@ export interface Postcode {
   longitude: number;
   location: number;
   /**
-   * Regional price effect of the postcode's level-6 division (stable per division); without
-   * one, of its point (codes sharing a centroid share it).
+   * Regional price effect of the postcode's district (stable per district): its level-6
+   * division, else its level-8 one, else its point (codes sharing a centroid share it).
    */
   regional: number;
 }
@@ -47,11 +47,15 @@ export async function loadPostcodes(build: SnapshotBuild): Promise<Postcode[]> {
     const latitude = Number(r.latitude);
     const longitude = Number(r.longitude);
     const level6 = r.level6_id === null ? null : String(r.level6_id);
-    // Where the country has no level 6 (NL, SK) each postcode has its own effect, but codes the
-    // source puts at one and the same point (459 of Bratislava's) share it: offers drawn around
-    // one point at independent price levels are neighbours no market has.
+    // The district is level 6, else level 8 where the country has no level 6 (the Netherlands'
+    // municipalities, Slovakia's okresy): an effect per postcode put independent ±10% jumps
+    // between neighbouring postcodes whose offers overlap. Codes without either share it with
+    // the codes the source puts at the same point (459 of Bratislava's): offers drawn around one
+    // point at independent price levels are neighbours no market has.
     const shared = (atPoint.get(pointKey(r)) ?? 0) > 1;
-    const district = level6 ?? (shared ? `${String(latitude)},${String(longitude)}` : String(r.id));
+    const level8 = r.level8_id === null ? null : String(r.level8_id);
+    const district =
+      level6 ?? level8 ?? (shared ? `${String(latitude)},${String(longitude)}` : String(r.id));
     const regionalRandom = new Random(hash(`${country}:${district}`));
     return [
       {
