@@ -1,5 +1,4 @@
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord } from '../../http/is-record.js';
 
 /**
  * `location.coordinates: {}` is no coordinates: the Ruby client (3.x) sends a property's

@@ -1,4 +1,5 @@
 import { invalidField } from '../../http/field-errors.js';
+import { isRecord } from '../../http/is-record.js';
 import type { DossierProperty } from '../dossiers/dossier.js';
 import type { ValuationInput } from './schemas.js';
 
@@ -41,9 +42,6 @@ export function checkInput(
   }
   throw invalidField(path, 'must have property or dossierId');
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
 
 /**
  * An input with both `property` and `dossierId` is refused for that, before the schema would
