@@ -149,7 +149,10 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     `${BASE}/:id`,
     {
       summary: 'Delete a dossier',
-      description: ACCESS_TEXT,
+      description:
+        'With its attachments, sharing links and valuation record. `204` with no body but ' +
+        '`Content-Type: application/json` (a client that parses only JSON answers reads it as ' +
+        `none). ${ACCESS_TEXT}`,
       params: DossierParams,
       response: { 204: NoContent },
       errors: [400, 404],
