@@ -7,14 +7,22 @@ import net from 'node:net';
 export class RawConnection {
   private received = Buffer.alloc(0);
   private readonly waiters: (() => void)[] = [];
-  /** When the connection was opened, by `performance.now()`. */
+  /**
+   * When the connection was opened, by `performance.now()`: taken before connecting, so that it
+   * is never later than the moment the server saw the connection (its deadlines start there; a
+   * time taken in the connect callback ran late on a busy machine, and a closing measured from
+   * it came out a few ms short of the deadline).
+   */
   readonly openedAt: number;
   /** Resolves when the server (or the network) has closed the connection, at `performance.now()`. */
   readonly closed: Promise<number>;
   private isClosed = false;
 
-  private constructor(private readonly socket: net.Socket) {
-    this.openedAt = performance.now();
+  private constructor(
+    private readonly socket: net.Socket,
+    openedAt: number,
+  ) {
+    this.openedAt = openedAt;
     this.closed = new Promise((resolve) => {
       socket.on('close', () => {
         this.isClosed = true;
@@ -32,9 +40,10 @@ export class RawConnection {
 
   static open(port: number): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
+      const openedAt = performance.now();
       const socket = net.connect({ port, host: '127.0.0.1' }, () => {
         socket.off('error', reject);
-        resolve(new RawConnection(socket));
+        resolve(new RawConnection(socket, openedAt));
       });
       socket.once('error', reject);
     });
