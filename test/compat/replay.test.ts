@@ -183,6 +183,9 @@ describe('replay of the client libraries’ recorded requests', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expectShape(res.json(), ruby.valuation?.response);
+    // The whole answer's confidence (ValuationResponse.Confidence) is its one valuation's.
+    const answer = res.json<{ confidence: string; valuations: { confidence: string }[][] }>();
+    expect(answer.confidence).toBe(answer.valuations[0]?.[0]?.confidence);
     // The dossier's own valuation on that day, asked the usual way.
     const usual = await post('/api/v1/valuation/property_value', {
       dealType: 'sale',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latestValuationDate } from './valuation-date.js';
+import { leastConfidence } from './valuation.js';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
@@ -45,6 +46,8 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
     ]);
     expect(valuations[0]?.[0]?.currency).toBe('EUR');
     expect(valuer.requests.map((r) => r.date)).toEqual(['2026-01-01', TODAY, '2026-01-01', TODAY]);
+    // The whole answer's confidence, as the .NET client reads it (every one is `medium` here).
+    expect(res.json<{ confidence: string }>().confidence).toBe('medium');
   });
 
   it('defaults to today, values rents, and takes a postcode-only property', async () => {
@@ -359,5 +362,16 @@ describe('the latest valuation date', () => {
     expect(latestValuationDate('2026-06-15').day).toBe('2031-06-15');
     expect(latestValuationDate('2028-02-29').day).toBe('2033-02-28');
     expect(latestValuationDate('2027-02-28').day).toBe('2032-02-28');
+  });
+});
+
+describe('leastConfidence', () => {
+  const of = (...names: ('poor' | 'medium' | 'good')[]) =>
+    leastConfidence(names.map((confidence) => ({ confidence })));
+  it('is the least sure of the valuations, whatever their order', () => {
+    expect(of('good', 'good')).toBe('good');
+    expect(of('good', 'medium', 'good')).toBe('medium');
+    expect(of('medium', 'good', 'poor')).toBe('poor');
+    expect(of('poor')).toBe('poor');
   });
 });

@@ -179,6 +179,11 @@ export const PropertyValueResponse = Type.Object({
   valuations: Type.Array(Type.Array(DatedValuationSchema), {
     description: 'One array per input, in request order, holding one Valuation per date.',
   }),
+  confidence: StringEnum(CONFIDENCES, {
+    description:
+      'The least confidence among `valuations`: `good` only if every one is `good` (the .NET ' +
+      'client reads a confidence for the whole answer).',
+  }),
 });
 
 /**

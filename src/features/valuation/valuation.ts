@@ -4,6 +4,7 @@ import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
 import type { CountryCode } from '../../market/countries.js';
+import { CONFIDENCES } from '../../valuation/types.js';
 import type { Confidence, DealType, PropertyToValue, Valuation } from '../../valuation/types.js';
 import type { Caller } from '../../http/caller.js';
 import type { Dossier } from '../dossiers/dossier.js';
@@ -52,6 +53,18 @@ export async function valueAtDates(
   return row;
 }
 
+/** The full valuation's answer: `valuations[input][date]` and the least confidence among them. */
+export type PropertyValuations = {
+  valuations: (ValuationOfDay & { scores?: LocationScores })[][];
+  confidence: Confidence;
+};
+
+/** The least confidence among valuations (`good` for none: there is nothing to be unsure of). */
+export function leastConfidence(valuations: readonly { confidence: Confidence }[]): Confidence {
+  const ranks = valuations.map((valuation) => CONFIDENCES.indexOf(valuation.confidence));
+  return CONFIDENCES[Math.min(CONFIDENCES.length - 1, ...ranks)] ?? 'poor';
+}
+
 /** A property given in a request, its location resolved, as the model takes it. */
 export async function requestedProperty(
   db: DuckDBConnection,
@@ -85,7 +98,7 @@ export async function valueProperties(
   deps: PropertyValueDeps,
   caller: Caller,
   request: PropertyValueRequest,
-): Promise<{ valuations: (ValuationOfDay & { scores?: LocationScores })[][] }> {
+): Promise<PropertyValuations> {
   const today = isoDay(deps.now());
   const countryCode = checkCountry(request.countryCode);
   const inputs = request.valuationInputs.map((input, i) =>
@@ -153,7 +166,7 @@ async function valueAll(
     /** Whether each valuation carries the location scores of its property. */
     scores: boolean;
   },
-): Promise<{ valuations: (ValuationOfDay & { scores?: LocationScores })[][] }> {
+): Promise<PropertyValuations> {
   const { countryCode, today } = job;
   const first = await firstOfferDate(db, countryCode);
   const latest = latestValuationDate(today);
@@ -186,5 +199,5 @@ async function valueAll(
       valuations.push(row.map((valuation) => ({ ...valuation, scores })));
     }
   }
-  return { valuations };
+  return { valuations, confidence: leastConfidence(valuations.flat()) };
 }
