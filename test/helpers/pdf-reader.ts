@@ -69,3 +69,44 @@ export async function imagesPerPage(bytes: Uint8Array): Promise<Map<number, numb
   }
   return counts;
 }
+
+/** A word poppler reads, with its box in points from the page's top left. */
+export interface WordBox {
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** The words of each page of a PDF with their boxes (`pdftotext -bbox`). */
+export async function wordBoxes(bytes: Uint8Array): Promise<WordBox[][]> {
+  const file = path.join(tempDir(), 'boxes.pdf');
+  writeFileSync(file, bytes);
+  const { stdout } = await run('pdftotext', ['-bbox', '-enc', 'UTF-8', file, '-'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const unescape = (text: string) =>
+    text
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+  return stdout
+    .split('<page ')
+    .slice(1)
+    .map((page) =>
+      [
+        ...page.matchAll(
+          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+        ),
+      ].map((m) => ({
+        text: unescape(m[5] ?? ''),
+        xMin: Number(m[1]),
+        yMin: Number(m[2]),
+        xMax: Number(m[3]),
+        yMax: Number(m[4]),
+      })),
+    );
+}

@@ -90,6 +90,10 @@ const en = {
   trendChart: 'Mean price per m² of similar offers',
   trendAround: 'Around {date}',
   trendRecent: 'Last six months',
+  trendScope:
+    'Mean asking price per m² of the offers of the same kind around this property with a living area of {min} to {max} (±25%); n is their number.',
+  noTrend:
+    'No offer of the same kind around this property has a living area of {min} to {max} (±25%) in either period: there is no mean price to show.',
   histogram: 'Comparable offers by price per m²',
   subject: 'This property',
   offers: 'Offers',
@@ -197,6 +201,10 @@ const de: Catalogue = {
   trendChart: 'Mittlerer Preis pro m² ähnlicher Angebote',
   trendAround: 'Um den {date}',
   trendRecent: 'Letzte sechs Monate',
+  trendScope:
+    'Mittlerer Angebotspreis pro m² der gleichartigen Angebote in der Umgebung mit einer Wohnfläche von {min} bis {max} (±25 %); n ist ihre Anzahl.',
+  noTrend:
+    'In keinem der beiden Zeiträume hat ein gleichartiges Angebot in der Umgebung eine Wohnfläche von {min} bis {max} (±25 %): Es gibt keinen mittleren Preis zu zeigen.',
   histogram: 'Vergleichsangebote nach Preis pro m²',
   subject: 'Diese Immobilie',
   offers: 'Angebote',
@@ -302,6 +310,10 @@ const fr: Catalogue = {
   trendChart: 'Prix moyen au m² des offres similaires',
   trendAround: 'Autour du {date}',
   trendRecent: 'Six derniers mois',
+  trendScope:
+    'Prix moyen demandé au m² des offres de même type autour du bien, d’une surface habitable de {min} à {max} (±25 %) ; n est leur nombre.',
+  noTrend:
+    'Aucune offre de même type autour du bien n’a une surface habitable de {min} à {max} (±25 %) sur l’une ou l’autre période : il n’y a pas de prix moyen à montrer.',
   histogram: 'Offres comparables par prix au m²',
   subject: 'Ce bien',
   offers: 'Offres',
@@ -408,6 +420,10 @@ const it: Catalogue = {
   trendChart: 'Prezzo medio al m² di offerte simili',
   trendAround: 'Intorno al {date}',
   trendRecent: 'Ultimi sei mesi',
+  trendScope:
+    'Prezzo medio richiesto al m² delle offerte dello stesso tipo nei dintorni, con superficie abitabile da {min} a {max} (±25%); n è il loro numero.',
+  noTrend:
+    'In nessuno dei due periodi un’offerta dello stesso tipo nei dintorni ha una superficie abitabile da {min} a {max} (±25%): non c’è un prezzo medio da mostrare.',
   histogram: 'Offerte comparabili per prezzo al m²',
   subject: 'Questo immobile',
   offers: 'Offerte',
@@ -512,6 +528,10 @@ const nl: Catalogue = {
   trendChart: 'Gemiddelde prijs per m² van vergelijkbaar aanbod',
   trendAround: 'Rond {date}',
   trendRecent: 'Laatste zes maanden',
+  trendScope:
+    'Gemiddelde vraagprijs per m² van gelijksoortig aanbod in de omgeving met een woonoppervlakte van {min} tot {max} (±25%); n is het aantal.',
+  noTrend:
+    'In geen van beide perioden heeft gelijksoortig aanbod in de omgeving een woonoppervlakte van {min} tot {max} (±25%): er is geen gemiddelde prijs te tonen.',
   histogram: 'Vergelijkbaar aanbod naar prijs per m²',
   subject: 'Deze woning',
   offers: 'Aanbod',
@@ -617,6 +637,10 @@ const cs: Catalogue = {
   trendChart: 'Průměrná cena za m² podobných nabídek',
   trendAround: 'Kolem {date}',
   trendRecent: 'Posledních šest měsíců',
+  trendScope:
+    'Průměrná nabídková cena za m² nabídek stejného druhu v okolí s obytnou plochou {min} až {max} (±25 %); n je jejich počet.',
+  noTrend:
+    'V žádném z obou období nemá žádná nabídka stejného druhu v okolí obytnou plochu {min} až {max} (±25 %): průměrnou cenu nelze ukázat.',
   histogram: 'Srovnatelné nabídky podle ceny za m²',
   subject: 'Tato nemovitost',
   offers: 'Nabídky',
@@ -721,6 +745,10 @@ const sk: Catalogue = {
   trendChart: 'Priemerná cena za m² podobných ponúk',
   trendAround: 'Okolo {date}',
   trendRecent: 'Posledných šesť mesiacov',
+  trendScope:
+    'Priemerná ponuková cena za m² ponúk rovnakého druhu v okolí s obytnou plochou {min} až {max} (±25 %); n je ich počet.',
+  noTrend:
+    'V žiadnom z oboch období nemá žiadna ponuka rovnakého druhu v okolí obytnú plochu {min} až {max} (±25 %): priemernú cenu nemožno ukázať.',
   histogram: 'Porovnateľné ponuky podľa ceny za m²',
   subject: 'Táto nehnuteľnosť',
   offers: 'Ponuky',

@@ -83,10 +83,6 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       payload: { templateId: providerTemplateId('AT', 'appraisal'), locale },
     });
     expect(res.statusCode, res.body).toBe(200);
-    fs.writeFileSync(
-      `/tmp/places-${dossier === vienna ? 'vienna' : 'graz'}-${locale}.pdf`,
-      res.rawPayload,
-    );
     return readPdf(res.rawPayload);
   };
 

@@ -15,12 +15,13 @@ export const showsPlaces = (sections: Section[]): boolean =>
 
 /**
  * The places data around a point as of the valuation date's year (indicators of later years
- * are left out), from one snapshot.
+ * are left out), from one snapshot; the indicators of the stated postcode where there is one.
  */
 export async function placesAround(
   db: DuckDBConnection,
   countryCode: CountryCode,
   point: { latitude: number; longitude: number },
+  postcode: string | undefined,
   date: string,
 ): Promise<ReportPlaces> {
   const around = { countryCode, point, radius: limits.places.coverageRadius };
@@ -30,6 +31,7 @@ export async function placesAround(
   const { area, indicators } = await indicatorsAround(db, {
     countryCode,
     point,
+    postcode,
     year: Number(date.slice(0, 4)),
   });
   return { scores, amenities, stops, area, indicators };

@@ -5,7 +5,12 @@ import { printVersionOfPng } from '../../pdf/print-version.js';
 import { importRows, OFFER_KEY_COLUMNS, PROJECT_COLUMNS } from '../../../test/helpers/market.js';
 import { coverForm, multipart } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
-import { imagesPerPage, outlineTitles, readPdf } from '../../../test/helpers/pdf-reader.js';
+import {
+  imagesPerPage,
+  outlineTitles,
+  readPdf,
+  wordBoxes,
+} from '../../../test/helpers/pdf-reader.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
@@ -272,6 +277,44 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     for (const page of headlines) expect(page).toContain('on 15 June 2026');
   });
 
+  it('fits a long title and its address into the title page’s band, and leaves out what the fonts cannot draw', async () => {
+    const title =
+      'Gründerzeithaus mit Dachterrasse und Blick über Wien 🏠✨ – Verkaufsauftrag der ' +
+      'Erbengemeinschaft Lüdenscheidt & Söhne, Nr. 2026/ÄÖÜ-0042, Übergabe im dritten Quartal ' +
+      '2026, Besichtigung n. Vereinbarung';
+    expect(Array.from(title).length).toBeLessThanOrEqual(200);
+    const street = 'Untere Weißgerberstraße gegenüber dem Hundertwasserhaus, Stiege 3';
+    const id = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      title,
+      property: {
+        ...EXAMPLE_DOSSIER.property,
+        location: {
+          ...EXAMPLE_DOSSIER.property.location,
+          address: { postCode: '1010', city: 'Wien-Innere Stadt 🏙️', street, houseNumber: '12' },
+        },
+      },
+    });
+    const res = await report({ templateId: template }, world.memberA, id);
+    expect(res.statusCode, res.body).toBe(200);
+    // Page 0 is the front cover. The band ends at 330 pt; the facts panel starts below it.
+    const words = (await wordBoxes(res.rawPayload))[1] ?? [];
+    const printed = (text: string) => text.replace(/ ?\p{Extended_Pictographic}\uFE0F?/gu, '');
+    for (const word of [...printed(title).split(' '), ...street.split(' '), 'Wien-Innere']) {
+      const box = words.find((w) => w.text === word);
+      expect(box, word).toBeDefined();
+      expect(box?.yMax, word).toBeLessThanOrEqual(330);
+    }
+    // The address below the title's last line, not under it.
+    const lastTitleWord = words.find((w) => w.text === 'Vereinbarung');
+    const firstAddressWord = words.find((w) => w.text === 'Untere');
+    expect(firstAddressWord?.yMin).toBeGreaterThan(lastTitleWord?.yMax ?? Infinity);
+    // No emoji (the typefaces have none: they would print as empty boxes), on any page.
+    const text = (await readPdf(res.rawPayload)).pages.join('\n');
+    expect(text).not.toMatch(/\p{Extended_Pictographic}/u);
+    expect(text).toContain('Blick über Wien – Verkaufsauftrag');
+  });
+
   it('compares with a year back when no date is asked for, and so lists the offers of that year', async () => {
     const res = await report({ templateId: template });
     expect(res.statusCode, res.body).toBe(200);
@@ -431,6 +474,28 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(
       Buffer.from(after.print_content).equals(printVersionOfPng(Buffer.from(after.content))),
     ).toBe(true);
+  });
+
+  it('says which offers the mean prices count, and that there are none rather than an empty chart', async () => {
+    const collapsed = async (id: string) => {
+      const res = await report({ templateId: template, locale: 'de' }, world.memberA, id);
+      expect(res.statusCode, res.body).toBe(200);
+      return (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    };
+    const said = (key: 'trendScope' | 'noTrend', min: string, max: string) =>
+      say('de', key, { min: `${min} m²`, max: `${max} m²` }).replace(/\s+/g, ' ');
+    // 72 m²: offers of 54–90 m² are counted (the tracker's ±25%), and the offers have such sizes.
+    const text = await collapsed(dossier);
+    expect(text).toContain(said('trendScope', '54', '90'));
+    expect(text).not.toContain(said('noTrend', '54', '90'));
+    // 300 m²: no offer of 225–375 m² (they have 45–114 m²): a sentence, not bars of n = 0.
+    const large = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      property: { ...EXAMPLE_DOSSIER.property, livingArea: 300 },
+    });
+    const none = await collapsed(large);
+    expect(none).toContain(said('noTrend', '225', '375'));
+    expect(none).not.toContain('n = 0');
   });
 
   it('says where the market data cannot value the dossier, instead of showing numbers', async () => {

@@ -239,7 +239,7 @@ async function gatherAndRender(
   },
 ): Promise<RenderedReport> {
   const { dossier, template, date, today } = job;
-  const { coordinates } = dossier.content.property.location;
+  const { coordinates, address } = dossier.content.property.location;
   const [{ tracker, offerPrices }, attachments, front, back, organization, places] =
     await Promise.all([
       insights(deps, caller, dossier, date),
@@ -254,7 +254,13 @@ async function gatherAndRender(
       showsPlaces(template.sections)
         ? deps.market.read((db, view) =>
             deps.costlyWork.queries('places', db, view, (db) =>
-              placesAround(db, dossier.countryCode, coordinates, date),
+              placesAround(
+                db,
+                dossier.countryCode,
+                coordinates,
+                address?.postCode === undefined ? undefined : String(address.postCode),
+                date,
+              ),
             ),
           )
         : null,

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CountryCode } from '../countries.js';
+import { normalizePostcode, type CountryCode } from '../countries.js';
 import { queryPrepared } from '../duck.js';
 import { numberOf, textOrNull } from './values.js';
 
@@ -30,8 +30,9 @@ export interface AreaIndicator {
 }
 
 /**
- * The indicators of the divisions containing a point: those of the postcode nearest to it, of
- * that postcode's level-8 division and of its level-6 division. For each indicator the finest
+ * The indicators of the divisions containing a point: those of its postcode (the stated one
+ * where the data has it, else the one nearest to the point, as the valuation places a
+ * property), of that postcode's level-8 division and of its level-6 division. For each indicator the finest
  * of those divisions that has a value up to `year` is used, with its latest such year, and the
  * next coarser one beside it for comparison. Nothing is computed: every number is an imported
  * value, named with its division, year and source.
@@ -41,6 +42,8 @@ export async function indicatorsAround(
   search: {
     countryCode: CountryCode;
     point: { latitude: number; longitude: number };
+    /** The postcode the caller states (a dossier's address), if any. */
+    postcode?: string | undefined;
     year: number;
   },
 ): Promise<{ area: AreaDivision[]; indicators: AreaIndicator[] }> {
@@ -49,7 +52,8 @@ export async function indicatorsAround(
     `with n as (
        select id, level6_id, level8_id from divisions
        where country_code = $country and level = 100 and latitude is not null
-       order by (latitude - $lat) ** 2 + ((longitude - $lon) * cos(radians($lat))) ** 2, id
+       order by id = $postcode desc nulls last,
+         (latitude - $lat) ** 2 + ((longitude - $lon) * cos(radians($lat))) ** 2, id
        limit 1),
      keys as (
        select 100 as level, id from n
@@ -58,7 +62,12 @@ export async function indicatorsAround(
      select k.level, k.id, d.name from keys k
      join divisions d on d.country_code = $country and d.level = k.level and d.id = k.id
      order by k.level desc`,
-    { country: search.countryCode, lat: search.point.latitude, lon: search.point.longitude },
+    {
+      country: search.countryCode,
+      lat: search.point.latitude,
+      lon: search.point.longitude,
+      postcode: search.postcode === undefined ? null : normalizePostcode(search.postcode),
+    },
   );
   const area = divisions.map((d) => ({
     level: numberOf(d.level),

@@ -1,6 +1,5 @@
 import { sourcesNote } from './attribution.js';
 import { pointsMap } from './charts.js';
-import { clip } from './clip.js';
 import { facts, paragraph, STYLE, subheading, table, type Column } from './page.js';
 import type { ReportModel } from '../model.js';
 import type { SectionContext } from './sections.js';
@@ -55,7 +54,7 @@ export function accessibility(ctx: SectionContext): void {
   table(
     doc,
     columns,
-    places.stops.map((s) => [clip(doc, columns, 0, s.name ?? t('unnamed')), f.meters(s.distance)]),
+    places.stops.map((s) => [s.name ?? t('unnamed'), f.meters(s.distance)]),
   );
   paragraph(doc, t('transitNote'), { size: 8.5, color: STYLE.grey });
   sourcesNote(

@@ -10,7 +10,6 @@ import type { ReportModel } from '../model.js';
 import { limits } from '../../../limits.js';
 import { sourcesNote } from './attribution.js';
 import { pointsMap, type MapLayer } from './charts.js';
-import { clip } from './clip.js';
 import { paragraph, STYLE, subheading, table, type Column } from './page.js';
 import type { SectionContext } from './sections.js';
 
@@ -103,7 +102,7 @@ export function amenities(ctx: SectionContext, section: Section): void {
       doc,
       columns,
       list.map((p) => [
-        clip(doc, columns, 0, p.name ?? t('unnamed')),
+        p.name ?? t('unnamed'),
         t(`category.${p.kind as PoiCategory}`),
         f.meters(p.distance),
       ]),

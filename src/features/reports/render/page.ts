@@ -50,12 +50,27 @@ type MakeFont = new (doc: Doc, font: object, id: string) => EmbeddedFont;
 
 /** pdfkit's inner font state, as of the pinned version: what `reuseParsedFonts` fills in. */
 interface FontInternals {
-  _font: EmbeddedFont & { font: object; constructor: MakeFont };
+  _font: EmbeddedFont & { font: ParsedFont; constructor: MakeFont };
   _fontCount: number;
   _fontFamilies: Record<string, unknown>;
 }
 
-let parsed: { make: MakeFont; regular: object; bold: object } | undefined;
+/** A parsed typeface (fontkit's Font), as far as the reports ask it. */
+type ParsedFont = object & { hasGlyphForCodePoint(codePoint: number): boolean };
+
+let parsed: { make: MakeFont; regular: ParsedFont; bold: ParsedFont } | undefined;
+
+/**
+ * Whether both report typefaces draw `codePoint` (false before the first document is made).
+ * What they lack (emoji, CJK) would print as empty boxes.
+ */
+export function drawable(codePoint: number): boolean {
+  return (
+    parsed !== undefined &&
+    parsed.regular.hasGlyphForCodePoint(codePoint) &&
+    parsed.bold.hasGlyphForCodePoint(codePoint)
+  );
+}
 
 /** Words laid out per typeface, shared by the worker's documents; renewed when this large. */
 const LAYOUT_CACHE_WORDS = 50_000;
@@ -217,6 +232,29 @@ export function facts(doc: Doc, pairs: [string, string][]): void {
   doc.y = top + height + FACTS_GAP;
 }
 
+/**
+ * Writes `text` in `font` at `(x, y)` at the largest of `sizes` (largest first) at which it fits
+ * `width` × `height`, at the smallest cut with an ellipsis where it still does not; returns the
+ * height it took. A dossier's title may be 200 characters, or one word as long.
+ */
+export function fittedText(
+  doc: Doc,
+  text: string,
+  at: { x: number; y: number; width: number; height: number },
+  style: { font: 'regular' | 'bold'; sizes: readonly number[]; lineGap: number },
+): number {
+  const options = { width: at.width, lineGap: style.lineGap };
+  doc.font(style.font);
+  const size =
+    style.sizes.find((s) => doc.fontSize(s).heightOfString(text, options) <= at.height) ??
+    style.sizes[style.sizes.length - 1] ??
+    10;
+  doc.fontSize(size);
+  const height = Math.min(doc.heightOfString(text, options), at.height);
+  doc.text(text, at.x, at.y, { ...options, height: at.height, ellipsis: true });
+  return height;
+}
+
 /** `text` in the current font, shortened with an ellipsis to fit `width` on one line. */
 export function oneLine(doc: Doc, text: string, width: number): string {
   if (doc.widthOfString(text) <= width) return text;
@@ -241,16 +279,14 @@ export function table(doc: Doc, columns: Column[], rows: string[][]): void {
     let x = STYLE.margin;
     columns.forEach((c, i) => {
       const w = c.width * scale;
-      doc
-        .font(font)
-        .fontSize(size)
-        .fillColor(color)
-        .text(texts[i] ?? '', x + 4, y + 5, {
-          width: w - 8,
-          align: c.align ?? 'left',
-          lineBreak: false,
-          ellipsis: true,
-        });
+      doc.font(font).fontSize(size).fillColor(color);
+      // A row is one line: a longer text would run into the row below (pdfkit wraps a text
+      // wider than its width whatever its options), so it is cut with an ellipsis.
+      doc.text(oneLine(doc, texts[i] ?? '', w - 8), x + 4, y + 5, {
+        width: w - 8,
+        align: c.align ?? 'left',
+        lineBreak: false,
+      });
       x += w;
     });
   };

@@ -2,11 +2,15 @@ import { say } from '../messages.js';
 import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
 import { insertPages, pageCount } from './merge.js';
+import { printableStrings } from './printable.js';
 import {
   CONTENT_BOTTOM,
   CONTENT_WIDTH,
+  drawable,
   facts,
+  fittedText,
   newDocument,
+  oneLine,
   SECTION_BAND_ROOM,
   sectionBand,
   sectionPage,
@@ -21,6 +25,9 @@ import {
   type SectionContext,
 } from './sections.js';
 
+/** The most of the title page's band the address takes: four lines. */
+const TITLE_ADDRESS_ROOM = 4 * 15 + 8;
+
 function titlePage(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
   doc.addPage();
@@ -32,14 +39,37 @@ function titlePage(ctx: SectionContext): void {
     .fontSize(10)
     .fillColor('#9cc6d6')
     .text(t('reportTitle').toUpperCase(), STYLE.margin, 110, { characterSpacing: 2 });
-  doc
-    .font('bold')
-    .fontSize(28)
-    .fillColor('#ffffff')
-    .text(model.dossier.title, STYLE.margin, 132, { width: CONTENT_WIDTH, lineGap: 2 });
-  doc.moveDown(0.4);
-  doc.font('regular').fontSize(12).fillColor('#dbe7ef');
-  for (const line of model.dossier.addressLines) doc.text(line, { width: CONTENT_WIDTH });
+  // Title and address share the band: the address keeps up to four lines, the title the rest,
+  // smaller the longer it is, cut with an ellipsis only where it fits at no size.
+  const top = 132;
+  const bottom = bandHeight - 18;
+  const address = model.dossier.addressLines.join('\n');
+  doc.font('regular').fontSize(12);
+  const addressHeight = Math.min(
+    address === '' ? 0 : doc.heightOfString(address, { width: CONTENT_WIDTH }) + 8,
+    TITLE_ADDRESS_ROOM,
+  );
+  doc.fillColor('#ffffff');
+  const titleHeight = fittedText(
+    doc,
+    model.dossier.title,
+    { x: STYLE.margin, y: top, width: CONTENT_WIDTH, height: bottom - top - addressHeight },
+    { font: 'bold', sizes: [28, 24, 20, 17, 14], lineGap: 2 },
+  );
+  if (address !== '') {
+    doc.fillColor('#dbe7ef');
+    fittedText(
+      doc,
+      address,
+      {
+        x: STYLE.margin,
+        y: top + titleHeight + 8,
+        width: CONTENT_WIDTH,
+        height: addressHeight - 8,
+      },
+      { font: 'regular', sizes: [12, 10], lineGap: 0 },
+    );
+  }
   doc.y = bandHeight + 40;
   doc.x = STYLE.margin;
   const d = model.dossier;
@@ -82,10 +112,10 @@ function footers(doc: Doc, model: ReportModel, numberOf: (page: number) => numbe
       .lineWidth(0.5);
     doc.strokeColor(STYLE.rule).stroke();
     doc.font('regular').fontSize(8).fillColor(STYLE.grey);
-    doc.text(model.dossier.title, STYLE.margin, y, {
+    // Cut to one line: pdfkit wraps a text wider than its width even without line breaks.
+    doc.text(oneLine(doc, model.dossier.title, CONTENT_WIDTH * 0.7), STYLE.margin, y, {
       width: CONTENT_WIDTH * 0.7,
       lineBreak: false,
-      ellipsis: true,
     });
     doc.text(say(model.locale, 'page', { page: numberOf(i), pages: total }), STYLE.margin, y, {
       width: CONTENT_WIDTH,
@@ -114,8 +144,10 @@ function finish(doc: Doc): Promise<Buffer> {
  * page, except sections with nothing to show, which follow on the page before;
  * the covers and PDF attachments are then put in with pdf-lib (merge.ts).
  */
-export async function renderReport(model: ReportModel): Promise<Uint8Array> {
-  const doc = newDocument(model.dossier.title, model.organization);
+export async function renderReport(given: ReportModel): Promise<Uint8Array> {
+  // The document's metadata keeps the title as given; the pages print what the fonts can.
+  const doc = newDocument(given.dossier.title, given.organization);
+  const model = printableStrings(given, drawable);
   const ctx: SectionContext = {
     doc,
     model,

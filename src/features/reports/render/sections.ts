@@ -260,6 +260,28 @@ const offerRow = (f: Formats, o: OfferItem, date = f.date) => [
   date(o.startDate),
 ];
 
+type Trend = { value?: number; count: number } | undefined;
+
+/** The tracker's two trends (around the date asked for, the last six months) as two bars. */
+function trendBars({ doc, model, f, t }: SectionContext, around: Trend, recent: Trend): void {
+  barChart(
+    doc,
+    [
+      {
+        label: t('trendAround', { date: f.date(model.date) }),
+        value: around?.value,
+        note: `n = ${f.number(around?.count ?? 0)}`,
+      },
+      {
+        label: t('trendRecent'),
+        value: recent?.value,
+        note: `n = ${f.number(recent?.count ?? 0)}`,
+      },
+    ],
+    f.perArea,
+  );
+}
+
 function comparables(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
   if (!model.tracker) {
@@ -309,22 +331,16 @@ function comparables(ctx: SectionContext, section: Section): void {
   if (config(section, 'market_trends')) {
     subheading(doc, t('trendChart'), 180);
     const [around, recent] = model.tracker.trends;
-    barChart(
-      doc,
-      [
-        {
-          label: t('trendAround', { date: f.date(model.date) }),
-          value: around?.value,
-          note: `n = ${f.number(around?.count ?? 0)}`,
-        },
-        {
-          label: t('trendRecent'),
-          value: recent?.value,
-          note: `n = ${f.number(recent?.count ?? 0)}`,
-        },
-      ],
-      f.perArea,
-    );
+    // The tracker's rule for a similar offer (±25% of the living area), said beside its counts.
+    const sizes = {
+      min: f.area(model.dossier.livingArea * 0.75),
+      max: f.area(model.dossier.livingArea * 1.25),
+    };
+    if ((around?.count ?? 0) + (recent?.count ?? 0) === 0) paragraph(doc, t('noTrend', sizes));
+    else {
+      trendBars(ctx, around, recent);
+      paragraph(doc, t('trendScope', sizes), { size: 8.5, color: STYLE.grey });
+    }
     const perSqm = model.offerPrices.map((o) => o.pricePerSquareMeter);
     const now = model.tracker.valuations[1];
     if (perSqm.length > 0) {

@@ -9,7 +9,6 @@ import type { ReportModel } from '../model.js';
 import type { MessageKey } from '../messages.js';
 import { sourcesNote } from './attribution.js';
 import type { Formats } from './format.js';
-import { clip } from './clip.js';
 import { paragraph, STYLE, subheading, table, type Column } from './page.js';
 import type { SectionContext } from './sections.js';
 
@@ -19,7 +18,6 @@ const UNIT_KEYS: Record<string, MessageKey> = {
   'persons per km²': 'unit.density',
   years: 'unit.years',
   'km²': 'unit.km2',
-  'EUR per year': 'unit.eurYear',
   '%': 'unit.percent',
   'per 1,000 inhabitants': 'unit.per1000',
   dwellings: 'unit.dwellings',
@@ -28,10 +26,16 @@ const UNIT_KEYS: Record<string, MessageKey> = {
 const shownNumber = (f: Formats, v: IndicatorValue) =>
   f.number(v.value, Math.abs(v.value) < 1000 ? 1 : 0);
 
-function shownUnit(ctx: SectionContext, v: IndicatorValue): string {
-  if (v.unit === null) return '';
-  const key = UNIT_KEYS[v.unit];
-  return key ? ctx.t(key) : v.unit;
+/** An amount a year in a currency (`EUR per year`, `CHF per year`), said in every locale. */
+const PER_YEAR = /^([A-Z]{3}) per year$/;
+
+/** An indicator's unit in the report's language: as imported where the catalogue lacks it. */
+export function shownUnit(t: SectionContext['t'], unit: string | null): string {
+  if (unit === null) return '';
+  const key = UNIT_KEYS[unit];
+  if (key) return t(key);
+  const currency = PER_YEAR.exec(unit)?.[1];
+  return currency === undefined ? unit : t('unit.perYear', { currency });
 }
 
 /** The indicators of the groups the section enables (none: the section says "no data"). */
@@ -86,9 +90,9 @@ export function socio(ctx: SectionContext, section: Section): void {
       doc,
       columns,
       mine.map(({ value, wider }) => [
-        clip(doc, columns, 0, t(`indicator.${value.indicator as keyof typeof SOCIO_INDICATORS}`)),
+        t(`indicator.${value.indicator as keyof typeof SOCIO_INDICATORS}`),
         shownNumber(f, value),
-        shownUnit(ctx, value),
+        shownUnit(t, value.unit),
         String(value.year),
         wider ? `${shownNumber(f, wider)} (${String(wider.year)})` : '–',
       ]),
