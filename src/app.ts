@@ -62,6 +62,9 @@ export interface BuildAppOptions {
   loginThrottle?: LoginThrottle;
   /** The budget for costly requests (default: `limits.work`); tests pass smaller bounds. */
   costlyWork?: CostlyWork;
+  /** The upload checker (default: one with `limits.covers` and `limits.uploads`); tests pass
+   * one they can watch. Closed with the app. */
+  pdfInspector?: PdfInspector;
 }
 
 function loggerOptions(
@@ -160,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     now,
     valueProperty: model.valueProperty,
-    pdfInspector: new PdfInspector(),
+    pdfInspector: options.pdfInspector ?? new PdfInspector(),
     costlyWork: options.costlyWork ?? new CostlyWork(),
     renderReport: (model) => renderer.render(model),
   };

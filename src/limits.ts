@@ -299,6 +299,13 @@ export const limits = {
      * upload and shown by reports: a full A4 page's width at 300 dpi is about 2,480. */
     printSide: 2400,
   },
+  /** Uploads (covers, attachments) of one organization under way at once, counted by the
+   * length each declares (the most a body may have when it declares none): the next one beyond
+   * is refused with `429` and `Retry-After` before its body is read. Each is held in memory while
+   * it is read, checked and stored; four of the largest, or dozens of ordinary covers. */
+  uploads: {
+    bytesUnderWayPerOrganization: 4 * uploadBytes.requestBytes,
+  },
   /** Downloads of stored files (covers, attachments). */
   downloads: {
     /** Stored files are read from the account database this many bytes at a time, and the next

@@ -1,6 +1,7 @@
 import { limits } from '../limits.js';
 import { CappedWorker } from '../work/capped-worker.js';
 import { FairQueue } from '../work/fair-queue.js';
+import { UploadBudget } from '../work/upload-budget.js';
 import type { AttachmentFacts } from './image-inspection.js';
 import { PdfRefusal, type PdfFacts } from './pdf-inspection.js';
 import type { InspectionAnswer, InspectionKind, InspectionRequest } from './pdf-worker.js';
@@ -11,6 +12,8 @@ export interface InspectorLimits {
   /** Inspections of one organization waiting at once, and how long one may wait. */
   waitingPerOrganization?: number;
   maxWaitMs?: number;
+  /** Bytes of one organization's uploads under way at once (`UploadBudget`). */
+  uploadBytesPerOrganization?: number;
 }
 
 /**
@@ -22,6 +25,8 @@ export interface InspectorLimits {
  */
 export class PdfInspector {
   readonly queue: FairQueue;
+  /** The uploads whose bodies are read and checked here: admitted before they are read. */
+  readonly uploads: UploadBudget;
   private readonly worker: CappedWorker<
     InspectionRequest,
     InspectionAnswer,
@@ -41,6 +46,9 @@ export class PdfInspector {
         bounds.waitingPerOrganization ?? limits.covers.pdfChecksWaitingPerOrganization,
       maxWaitMs: bounds.maxWaitMs ?? limits.covers.pdfCheckMaxWaitMs,
     });
+    this.uploads = new UploadBudget(
+      bounds.uploadBytesPerOrganization ?? limits.uploads.bytesUnderWayPerOrganization,
+    );
     this.worker = new CappedWorker({
       base: import.meta.url,
       name: 'pdf-worker',

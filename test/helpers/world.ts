@@ -76,10 +76,16 @@ export interface WorldOptions {
   env?: Record<string, string>;
   beforeReady?: (app: FastifyInstance) => void;
   /** Extra app options: a fixed clock, a valuation model, shorter timeouts, a log sink, a
-   * login throttle. */
+   * login throttle, the costly-work budget, the upload checker. */
   app?: Pick<
     BuildAppOptions,
-    'now' | 'valueProperty' | 'timeouts' | 'logStream' | 'loginThrottle' | 'costlyWork'
+    | 'now'
+    | 'valueProperty'
+    | 'timeouts'
+    | 'logStream'
+    | 'loginThrottle'
+    | 'costlyWork'
+    | 'pdfInspector'
   >;
   /** The account database as the app sees it, e.g. with a plugin that observes its queries. */
   appDb?: (db: AccountDb) => AccountDb;

@@ -4,12 +4,13 @@ import type { AttachmentRow } from '../../accounts/tables.js';
 import type { Caller } from '../../http/caller.js';
 import { invalidField, invalidFields } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
+import { mib } from '../../bytes-text.js';
 import { limits } from '../../limits.js';
 import type { AttachmentFacts } from '../../pdf/image-inspection.js';
 import { PdfRefusal } from '../../pdf/pdf-inspection.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
-import type { FormUpload } from '../covers/upload.js';
+import type { FormUpload, PendingUpload } from '../covers/upload.js';
 import type { AttachmentCreated, AttachmentItem, AttachmentList } from './schemas.js';
 import {
   deleteAttachment,
@@ -25,8 +26,6 @@ export type AttachmentDeps = Pick<ServiceDeps, 'db' | 'pdfInspector' | 'now'>;
 
 export const attachmentUrl = (dossierId: string, id: string): string =>
   `/api/v1/dossiers/${dossierId}/attachments/${id}`;
-
-const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '');
 
 const EXTENSIONS = { 'image/png': 'png', 'image/jpeg': 'jpg', 'application/pdf': 'pdf' } as const;
 
@@ -69,18 +68,51 @@ async function inspect(
 }
 
 /**
- * Reads the upload only once the dossier is known to be the caller's (a foreign dossier's body is
- * never read), checks its fields and its bytes (in the inspection worker), then stores row and
- * bytes in one transaction that also holds the per-dossier cap: all or nothing.
+ * Reads the upload only once the dossier is known to be the caller's and has room for another
+ * attachment (a foreign or full dossier's body is never read) and the organization's uploads
+ * under way leave room for it (`UploadBudget`, else 429), checks its fields and its bytes (in
+ * the inspection worker), then stores row and bytes in one transaction that holds the
+ * per-dossier caps again: all or nothing.
  */
 export async function addAttachment(
   deps: AttachmentDeps,
   caller: Caller,
   dossierId: string,
-  readUpload: () => Promise<FormUpload>,
+  upload: PendingUpload<FormUpload>,
 ): Promise<AttachmentCreated> {
   await visibleDossier(deps.db, caller, dossierId);
-  const upload = await readUpload();
+  refuseWhenFull(await selectAttachments(deps.db, caller, dossierId), 0);
+  return deps.pdfInspector.uploads.run(caller.organizationId, upload.declaredBytes, async () =>
+    storeAttachment(deps, caller, dossierId, await upload.read()),
+  );
+}
+
+/** A 409 when a dossier holding `existing` cannot take a file of `size` bytes more. */
+function refuseWhenFull(existing: readonly { size: number }[], size: number): void {
+  const max = limits.attachments.perDossier;
+  if (existing.length >= max) {
+    throw new AppError(
+      'conflict',
+      `This dossier already has ${String(max)} attachments, the most allowed; delete one first`,
+    );
+  }
+  const bytes = existing.reduce((sum, a) => sum + a.size, 0) + size;
+  const maxBytes = limits.attachments.bytesPerDossier;
+  if (bytes > maxBytes || (size === 0 && bytes >= maxBytes)) {
+    throw new AppError(
+      'conflict',
+      `This dossier's attachments would take ${mib(bytes)} MiB with this file; at most ` +
+        `${mib(maxBytes)} MiB are allowed; delete one first`,
+    );
+  }
+}
+
+async function storeAttachment(
+  deps: AttachmentDeps,
+  caller: Caller,
+  dossierId: string,
+  upload: FormUpload,
+): Promise<AttachmentCreated> {
   const checked = checkFields(upload.fields);
   if ('errors' in checked) throw invalidFields(checked.errors);
   const fields = checked.ok;
@@ -102,23 +134,7 @@ export async function addAttachment(
   };
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
-    const existing = await selectAttachments(trx, caller, dossierId);
-    const max = limits.attachments.perDossier;
-    if (existing.length >= max) {
-      throw new AppError(
-        'conflict',
-        `This dossier already has ${max} attachments, the most allowed; delete one first`,
-      );
-    }
-    const bytes = existing.reduce((sum, a) => sum + a.size, 0) + row.size;
-    const maxBytes = limits.attachments.bytesPerDossier;
-    if (bytes > maxBytes) {
-      throw new AppError(
-        'conflict',
-        `This dossier's attachments would take ${mib(bytes)} MiB with this file; at most ` +
-          `${mib(maxBytes)} MiB are allowed; delete one first`,
-      );
-    }
+    refuseWhenFull(await selectAttachments(trx, caller, dossierId), row.size);
     // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
     const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
     await insertAttachment(trx, row, upload.bytes, print);

@@ -5,7 +5,7 @@ import { callerOf } from '../../http/auth.js';
 import { sendStored } from '../../http/download.js';
 import { featureRoutes, type FeatureRouteDefaults } from '../../http/routes.js';
 import { limits } from '../../limits.js';
-import { readForm, uploadScope, type FormSpec } from '../covers/upload.js';
+import { pendingForm, uploadScope, type FormSpec } from '../covers/upload.js';
 import {
   addAttachment,
   attachmentFile,
@@ -103,7 +103,8 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
           'arrives. Refusals store nothing: not multipart → 415; over a size limit → 413; not ' +
           'a PNG, JPEG or PDF, an image too large or not decodable, a bad `type` or `title`, a ' +
           'missing or extra field → 400; the dossier already holding its most attachments, or ' +
-          'bytes with this file → 409. ' +
+          'bytes with this file → 409 (a full dossier before the body is read); the organization ' +
+          'already having 4 × 25 MiB of uploads under way → 429. ' +
           ACCESS_TEXT,
         params: AttachmentListParams,
         body: AttachmentUploadBody,
@@ -112,8 +113,11 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
       async (request, reply) => {
         const { id } = request.params;
-        const created = await addAttachment(deps, callerOf(request), id, () =>
-          readForm(ATTACHMENT_FORM, request),
+        const created = await addAttachment(
+          deps,
+          callerOf(request),
+          id,
+          pendingForm(ATTACHMENT_FORM, request),
         );
         return reply.code(201).header('location', attachmentUrl(id, created.id)).send(created);
       },

@@ -516,6 +516,17 @@ describeBackends('covers', (backend) => {
       const res = await upload(world.memberB, 'user', side, await makePdf());
       expect(expectProblem(res, 409, 'conflict').detail).toMatch(/already 10 back covers/);
       expect(await storedFiles()).toBe(before);
+      // Refused before its body is read: the answer comes while the body has not been sent.
+      const connection = await RawConnection.open(await listening());
+      connection.write(
+        `POST ${base('user', side)} HTTP/1.1\r\nHost: propdata\r\n` +
+          `Authorization: Bearer ${world.memberB.token}\r\n` +
+          'Content-Type: multipart/form-data; boundary=x\r\n' +
+          `Content-Length: ${String(limits.covers.requestBytes)}\r\n\r\n--x\r\n`,
+      );
+      const early = await connection.response();
+      expect(early.head).toMatch(/^HTTP\/1\.1 409 /);
+      connection.destroy();
       expect(await uuids(world.memberB, 'user', side)).toEqual(ids);
       // Other sides and owners have their own count.
       const other = await uploaded(world.memberB, 'user', 'front', 'other side');

@@ -19,6 +19,7 @@ import {
   type CoverRow,
 } from './store.js';
 import { orderErrors, titleFromFileName } from './validate.js';
+import type { PendingUpload } from './upload.js';
 
 export const coverUrl = (id: string): string => `/api/v1/user-settings/covers/file/${id}`;
 
@@ -69,19 +70,44 @@ export interface Upload {
 }
 
 /**
- * Reads the upload only once the caller may add covers here (a refused caller's body is never
- * read), checks it is an acceptable PDF, then stores it as the last cover of its kind, bytes and
- * all, in one transaction: either the cover exists with its file or nothing was stored.
+ * Reads the upload only once the caller may add covers here and the side has room (a refused
+ * caller's body is never read) and the organization's uploads under way leave room for it
+ * (`UploadBudget`, else 429), checks it is an acceptable PDF, then stores it as the last cover
+ * of its kind, bytes and all, in one transaction that checks the room again: either the cover
+ * exists with its file or nothing was stored.
  */
 export async function addCover(
   deps: CoverDeps,
   caller: Caller,
   path: CoverPath,
-  readUpload: () => Promise<Upload>,
+  pending: PendingUpload<Upload>,
 ): Promise<CoverCreated> {
   requireCoverEditor(caller, path);
   const kind = coverKind(caller, path);
-  const upload = await readUpload();
+  refuseWhenFull(kind, await selectCovers(deps.db, kind));
+  return deps.pdfInspector.uploads.run(caller.organizationId, pending.declaredBytes, async () =>
+    storeCover(deps, caller, kind, await pending.read()),
+  );
+}
+
+/** A 409 when the side of `kind` holding `existing` covers has no room for another. */
+function refuseWhenFull(kind: CoverKind, existing: readonly unknown[]): void {
+  const max = limits.covers.perOwnerAndSide;
+  if (existing.length >= max) {
+    throw new AppError(
+      'conflict',
+      `There are already ${String(max)} ${kind.side} covers here, the most allowed; remove one ` +
+        '(PUT the list without it) before adding another',
+    );
+  }
+}
+
+async function storeCover(
+  deps: CoverDeps,
+  caller: Caller,
+  kind: CoverKind,
+  upload: Upload,
+): Promise<CoverCreated> {
   let pages: number;
   try {
     ({ pages } = await deps.pdfInspector.inspect(upload.bytes, caller.organizationId));
@@ -103,14 +129,7 @@ export async function addCover(
   await deps.db.transaction().execute(async (trx) => {
     await lockOwner(trx, kind);
     const existing = await selectCovers(trx, kind);
-    const max = limits.covers.perOwnerAndSide;
-    if (existing.length >= max) {
-      throw new AppError(
-        'conflict',
-        `There are already ${max} ${kind.side} covers here, the most allowed; remove one ` +
-          '(PUT the list without it) before adding another',
-      );
-    }
+    refuseWhenFull(kind, existing);
     row.position = Math.max(-1, ...existing.map((c) => c.position)) + 1;
     await insertCover(trx, row, upload.bytes);
   });

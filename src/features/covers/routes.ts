@@ -16,7 +16,7 @@ import {
   CoverPdf,
   CoverUploadBody,
 } from './schemas.js';
-import { COVER_FORM, readUpload, uploadScope } from './upload.js';
+import { COVER_FORM, pendingCover, uploadScope } from './upload.js';
 
 const KIND_PATH = '/api/v1/user-settings/covers/:scope/:side';
 const FILE_PATH = '/api/v1/user-settings/covers/file/:uuid';
@@ -89,7 +89,9 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
           'length is declared or not (chunked: counted as it arrives). Refusals store nothing: ' +
           'not multipart → 415; over a size limit → 413; not a readable PDF, too many pages, a ' +
           'missing or extra field, a part that is not a form field, a cover without a file ' +
-          'name → 400; the side already full → 409. Organization covers: admins only (403). ' +
+          'name → 400; the side already full → 409 (before the body is read); the organization ' +
+          'already having 4 × 25 MiB of uploads under way → 429. Organization covers: admins ' +
+          'only (403). ' +
           'The title is the file name.',
         params: CoverKindParams,
         body: CoverUploadBody,
@@ -97,8 +99,11 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
         errors: [400, 403, 409, 413, 415],
       },
       async (request, reply) => {
-        const created = await addCover(deps, callerOf(request), request.params, () =>
-          readUpload(request),
+        const created = await addCover(
+          deps,
+          callerOf(request),
+          request.params,
+          pendingCover(request),
         );
         return reply.code(201).header('location', coverUrl(created.uuid)).send(created);
       },

@@ -220,12 +220,35 @@ export async function readForm(spec: FormSpec, request: FastifyRequest): Promise
   return { ...file, fields };
 }
 
-/** The cover form as read: its one file. */
-export async function readUpload(
+/** An upload whose body has not been read: the bytes it may take, and how to read it. */
+export interface PendingUpload<T> {
+  /** Its declared length, else the most a body of its form may have (chunked). */
+  declaredBytes: number;
+  read(): Promise<T>;
+}
+
+/** The form upload of `request` of form `spec`, not read yet. */
+export function pendingForm(spec: FormSpec, request: FastifyRequest): PendingUpload<FormUpload> {
+  const declared = Number(request.headers['content-length']);
+  return {
+    // The length was checked against the form's limit before the handler ran.
+    declaredBytes: Number.isSafeInteger(declared) && declared >= 0 ? declared : spec.requestBytes,
+    read: () => readForm(spec, request),
+  };
+}
+
+/** The cover form of `request`, not read yet: its one file. */
+export function pendingCover(
   request: FastifyRequest,
-): Promise<{ fileName: string; bytes: Buffer }> {
-  const { fileName, bytes } = await readForm(COVER_FORM, request);
-  return { fileName, bytes };
+): PendingUpload<{ fileName: string; bytes: Buffer }> {
+  const form = pendingForm(COVER_FORM, request);
+  return {
+    declaredBytes: form.declaredBytes,
+    read: async () => {
+      const { fileName, bytes } = await form.read();
+      return { fileName, bytes };
+    },
+  };
 }
 
 /**
