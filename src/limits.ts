@@ -308,11 +308,11 @@ export const limits = {
   },
   /** Downloads of stored files (covers, attachments). */
   downloads: {
-    /** Stored files are read from the account database this many bytes at a time, and the next
-     * chunk only once the client has taken the one before: a client that stops reading holds a
-     * few chunks of memory (until the send deadline), not the whole file (up to 25 MiB). Large
-     * enough that a 25 MiB file is 25 queries (SQLite loads the whole value for each, ~30 ms on
-     * 25 MiB), small enough that 30 stalled downloads hold well under 100 MB. */
+    /** Stored files are kept in rows of this many bytes (src/accounts/stored-bytes.ts) and a
+     * download reads one row at a time, the next only once the client has taken the one before:
+     * a client that stops reading holds a few chunks of memory (until the send deadline), not the
+     * whole file (up to 25 MiB); 30 stalled downloads hold well under 100 MB. Rows already stored
+     * keep the size they were cut at. */
     chunkBytes: 1024 * 1024,
   },
   /** PDF reports. */

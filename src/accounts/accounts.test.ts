@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeBackends, freshDatabaseUrl } from '../../test/helpers/backends.js';
+import { migratedTo } from '../../test/helpers/migrations.js';
 import { openAccountDatabase, type AccountDatabase } from './database.js';
 import {
   countOrganizations,
@@ -117,22 +118,23 @@ describeBackends('account store', (backend) => {
 
   it('gives names that collided before the name keys existed keys of their own', async () => {
     // The database as it was before migration 0009, with two spellings of one name.
-    await sql`drop index organizations_name_key_unique`.execute(store.db);
-    await sql`alter table organizations drop column name_key`.execute(store.db);
-    await sql`delete from kysely_migration where name = '0009_organization_name_keys'`.execute(
-      store.db,
-    );
+    await store.close();
+    url = await freshDatabaseUrl(backend);
+    const old = await migratedTo(url, '0008_attachment_prints');
     const rows = [
       ['00000000-0000-4000-8000-000000000001', 'Acme', '2026-01-01T00:00:00.000Z'],
       ['00000000-0000-4000-8000-000000000002', 'ACME', '2026-02-01T00:00:00.000Z'],
       ['00000000-0000-4000-8000-000000000003', 'Other', '2026-03-01T00:00:00.000Z'],
     ];
-    for (const [id, name, at] of rows) {
-      await sql`insert into organizations (id, name, created_at) values (${id}, ${name}, ${at})`.execute(
-        store.db,
-      );
+    try {
+      for (const [id, name, at] of rows) {
+        await sql`insert into organizations (id, name, created_at) values (${id}, ${name}, ${at})`.execute(
+          old,
+        );
+      }
+    } finally {
+      await old.destroy();
     }
-    await store.close();
     store = await openAccountDatabase(url);
     // The older keeps the name; the other is still there, under a key no name can take.
     expect((await findOrganizationByName(store.db, 'acme'))?.name).toBe('Acme');

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { organizationNameKey } from './organization-name.js';
+import { chunksOf } from './stored-bytes.js';
 
 // Migrations are code, listed in order, and never edited once released: add a new one instead.
 // They must run on both SQLite and PostgreSQL, so they use only portable column types (binary
@@ -278,6 +279,46 @@ const migrations: Record<string, Migration> = {
         .on('organizations')
         .column('name_key')
         .execute();
+    },
+  },
+  // Stored files in rows of 1 MiB (STORED_CHUNK_BYTES): a download reads one row per chunk. As
+  // one value, SQLite loaded the whole file for every chunk a download read (25 loads of 25 MiB
+  // for one download of a large cover, a third of a second of the server's one thread). The
+  // files already stored are cut into rows here; an attachment keeps its print version whole.
+  '0010_file_chunks': {
+    async up(db: Kysely<unknown>) {
+      const binary = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+      for (const [table, owner, ownerTable] of [
+        ['cover_chunks', 'cover_id', 'covers'],
+        ['attachment_chunks', 'attachment_id', 'attachments'],
+      ] as const) {
+        await db.schema
+          .createTable(table)
+          .addColumn(owner, 'text', (c) =>
+            c.notNull().references(`${ownerTable}.id`).onDelete('cascade'),
+          )
+          .addColumn('seq', 'integer', (c) => c.notNull())
+          .addColumn('bytes', binary, (c) => c.notNull())
+          .addPrimaryKeyConstraint(`${table}_pk`, [owner, 'seq'])
+          .execute();
+      }
+      const copy = async (from: string, owner: string, to: string) => {
+        const ids = await sql<{ id: string }>`
+          select ${sql.ref(owner)} as id from ${sql.table(from)}`.execute(db);
+        // One file at a time: a file is at most 25 MiB.
+        for (const { id } of ids.rows) {
+          const { rows } = await sql<{ content: Uint8Array }>`
+            select content from ${sql.table(from)} where ${sql.ref(owner)} = ${id}`.execute(db);
+          for (const [seq, bytes] of chunksOf(rows[0]?.content ?? new Uint8Array()).entries()) {
+            await sql`insert into ${sql.table(to)} (${sql.ref(owner)}, seq, bytes)
+              values (${id}, ${seq}, ${bytes})`.execute(db);
+          }
+        }
+      };
+      await copy('cover_files', 'cover_id', 'cover_chunks');
+      await db.schema.dropTable('cover_files').execute();
+      await copy('attachment_files', 'attachment_id', 'attachment_chunks');
+      await db.schema.alterTable('attachment_files').dropColumn('content').execute();
     },
   },
 };

@@ -1,22 +1,30 @@
 import { Readable } from 'node:stream';
-import { sql, type RawBuilder } from 'kysely';
 import { limits } from '../limits.js';
 
 /**
- * `length` bytes of a stored binary column from `offset` (0-based), computed in the database so
- * that only the slice leaves it. `substr` on a BLOB (SQLite) and on a `bytea` (PostgreSQL) counts
- * bytes from 1 on both backends.
+ * Stored files (covers, attachments) are kept in rows of `limits.downloads.chunkBytes` bytes, in
+ * order (`seq` from 0): a download reads one row per chunk, which costs the database that row
+ * only (a part of one large value cost SQLite the whole value). Reading works whatever size the
+ * rows were cut at; a file of 0 bytes has no row.
  */
-export function storedSlice(
-  column: string,
-  offset: number,
-  length: number,
-): RawBuilder<Uint8Array> {
-  return sql<Uint8Array>`substr(${sql.ref(column)}, ${offset + 1}, ${length})`;
+export function chunksOf(
+  bytes: Uint8Array,
+  chunkBytes: number = limits.downloads.chunkBytes,
+): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let offset = 0; offset < bytes.byteLength; offset += chunkBytes) {
+    chunks.push(bytes.subarray(offset, offset + chunkBytes));
+  }
+  return chunks;
 }
 
-/** Reads `length` bytes from `offset` of one stored file; undefined when it is gone. */
-export type ReadStoredChunk = (offset: number, length: number) => Promise<Uint8Array | undefined>;
+/** A stored file's rows, in order, as one buffer. */
+export function joinedChunks(chunks: readonly Uint8Array[]): Buffer {
+  return Buffer.concat(chunks);
+}
+
+/** Reads row `seq` of one stored file; undefined when there is none (or the file is gone). */
+export type ReadStoredChunk = (seq: number) => Promise<Uint8Array | undefined>;
 
 /** A stored file to download: its size as stored, and its bytes chunk by chunk. */
 export interface StoredBytes {
@@ -25,38 +33,36 @@ export interface StoredBytes {
 }
 
 /**
- * The bytes of a stored file of `size` bytes, read `chunkBytes` at a time and only as fast as the
- * consumer takes them: a chunk is read once the one before it has left the stream's buffer, so a
+ * The bytes of a stored file of `size` bytes, read a row at a time and only as fast as the
+ * consumer takes them: a row is read once the one before it has left the stream's buffer, so a
  * download to a client that stops reading holds a chunk or two, not the file. Destroying the
  * stream (the client went away, the send deadline cut it) stops the reads. A file that is deleted
- * or changed while it is read ends the stream with an error rather than with other bytes.
+ * while it is read, or whose rows do not add up to its size, ends the stream with an error rather
+ * than with other bytes.
  */
-export function storedBytes(
-  size: number,
-  readChunk: ReadStoredChunk,
-  chunkBytes: number = limits.downloads.chunkBytes,
-): StoredBytes {
+export function storedBytes(size: number, readChunk: ReadStoredChunk): StoredBytes {
   return {
     size,
     stream() {
       let offset = 0;
+      let seq = 0;
       return new Readable({
         // One chunk waits in the stream at most; the next is read when it has been taken.
-        highWaterMark: chunkBytes,
+        highWaterMark: limits.downloads.chunkBytes,
         read() {
           if (offset >= size) {
             this.push(null);
             return;
           }
-          const length = Math.min(chunkBytes, size - offset);
-          readChunk(offset, length).then(
+          readChunk(seq).then(
             (chunk) => {
               if (this.destroyed) return;
-              if (chunk?.byteLength !== length) {
+              if (!chunk || chunk.byteLength === 0 || offset + chunk.byteLength > size) {
                 this.destroy(new Error(`stored file changed while read at byte ${String(offset)}`));
                 return;
               }
-              offset += length;
+              offset += chunk.byteLength;
+              seq += 1;
               this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
             },
             (error: unknown) => this.destroy(error as Error),

@@ -37,7 +37,7 @@ export interface TokensTable {
 export const COVER_SIDES = ['front', 'back'] as const;
 export type CoverSide = (typeof COVER_SIDES)[number];
 
-/** A PDF cover: an organization's (`user_id` null) or one user's. Its bytes are in `cover_files`. */
+/** A PDF cover: an organization's (`user_id` null) or one user's. Its bytes are in `cover_chunks`. */
 export interface CoversTable {
   id: string;
   organization_id: string;
@@ -51,10 +51,12 @@ export interface CoversTable {
   created_at: string;
 }
 
-/** The PDF bytes, apart from `covers` so that listing covers never reads them. */
-export interface CoverFilesTable {
+/** The PDF bytes in rows of 1 MiB (src/accounts/stored-bytes.ts), apart from `covers` so that
+ * listing covers never reads them. */
+export interface CoverChunksTable {
   cover_id: string;
-  content: Uint8Array;
+  seq: number;
+  bytes: Uint8Array;
 }
 
 export interface AccountTables {
@@ -63,12 +65,13 @@ export interface AccountTables {
   tokens: TokensTable;
   templates: TemplatesTable;
   covers: CoversTable;
-  cover_files: CoverFilesTable;
+  cover_chunks: CoverChunksTable;
   dossiers: DossiersTable;
   dossier_links: DossierLinksTable;
   dossier_valuations: DossierValuationsTable;
   attachments: AttachmentsTable;
   attachment_files: AttachmentFilesTable;
+  attachment_chunks: AttachmentChunksTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -149,7 +152,7 @@ export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 export const ATTACHMENT_CONTENT_TYPES = ['image/png', 'image/jpeg', 'application/pdf'] as const;
 export type AttachmentContentType = (typeof ATTACHMENT_CONTENT_TYPES)[number];
 
-/** A file kept with a dossier (its bytes are in `attachment_files`). Images have their
+/** A file kept with a dossier (its bytes are in `attachment_chunks`). Images have their
  * dimensions, PDFs their page count. */
 export interface AttachmentsTable {
   id: string;
@@ -165,11 +168,17 @@ export interface AttachmentsTable {
   created_at: string;
 }
 
+/** What reports show of a PNG pdfkit cannot embed as it is (src/pdf/print-version.ts). */
 export interface AttachmentFilesTable {
   attachment_id: string;
-  content: Uint8Array;
-  /** What reports show of a PNG pdfkit cannot embed as it is (src/pdf/print-version.ts). */
   print_content: Uint8Array | null;
+}
+
+/** An attachment's bytes as uploaded, in rows of 1 MiB (src/accounts/stored-bytes.ts). */
+export interface AttachmentChunksTable {
+  attachment_id: string;
+  seq: number;
+  bytes: Uint8Array;
 }
 
 export type AttachmentRow = Selectable<AttachmentsTable>;

@@ -124,8 +124,8 @@ describe('slow and idle clients on a real socket', () => {
 
   const storedCovers = async (server: Server) => {
     const row = await server.world.stores.accounts.db
-      .selectFrom('cover_files')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .selectFrom('cover_chunks')
+      .select((eb) => eb.fn.count<string | number>('cover_id').distinct().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };

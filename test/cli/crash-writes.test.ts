@@ -88,8 +88,8 @@ describeBackends('a server killed during account writes', (backend) => {
       try {
         const orphans = await sql<{ n: number }>`
         select (select count(*) from covers c
-                 where not exists (select 1 from cover_files f where f.cover_id = c.id))
-             + (select count(*) from cover_files f
+                 where not exists (select 1 from cover_chunks f where f.cover_id = c.id))
+             + (select count(*) from cover_chunks f
                  where not exists (select 1 from covers c where c.id = f.cover_id)) as n`.execute(
           check.db,
         );

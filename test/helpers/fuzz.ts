@@ -14,10 +14,11 @@ const ACCOUNT_TABLES = [
   'tokens',
   'templates',
   'covers',
-  'cover_files',
+  'cover_chunks',
   'dossiers',
   'attachments',
   'attachment_files',
+  'attachment_chunks',
 ];
 
 /** A hash of every row of every account table: equal hashes, unchanged store. */
@@ -26,7 +27,7 @@ export async function accountState(db: AccountDb): Promise<string> {
   for (const table of ACCOUNT_TABLES) {
     const rows = await sql<
       Record<string, unknown>
-    >`select * from ${sql.table(table)} order by 1`.execute(db);
+    >`select * from ${sql.table(table)} order by 1, 2`.execute(db);
     hash.update(table);
     hash.update(
       JSON.stringify(rows.rows, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : v)),

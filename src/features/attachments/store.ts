@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { AccountTables, AttachmentRow } from '../../accounts/tables.js';
 import type { Viewer } from '../../http/caller.js';
-import { storedBytes, storedSlice, type StoredBytes } from '../../accounts/stored-bytes.js';
+import {
+  chunksOf,
+  joinedChunks,
+  storedBytes,
+  type StoredBytes,
+} from '../../accounts/stored-bytes.js';
 
 type Db = Kysely<AccountTables>;
 
@@ -31,9 +36,15 @@ export async function insertAttachment(
   printContent: Uint8Array | null,
 ): Promise<void> {
   await trx.insertInto('attachments').values(row).execute();
+  for (const [seq, bytes] of chunksOf(content).entries()) {
+    await trx
+      .insertInto('attachment_chunks')
+      .values({ attachment_id: row.id, seq, bytes })
+      .execute();
+  }
   await trx
     .insertInto('attachment_files')
-    .values({ attachment_id: row.id, content, print_content: printContent })
+    .values({ attachment_id: row.id, print_content: printContent })
     .execute();
 }
 
@@ -44,11 +55,10 @@ export interface AttachmentContent {
   printed?: boolean;
 }
 
-/** The stored file of one attachment, if the viewer may see it. */
-function visibleAttachmentFile(db: Db, viewer: Viewer, dossierId: string, id: string) {
+/** One attachment, if the viewer may see it. */
+function visibleAttachment(db: Db, viewer: Viewer, dossierId: string, id: string) {
   return db
     .selectFrom('attachments')
-    .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
     .where('attachments.id', '=', id)
     .where('attachments.dossier_id', '=', dossierId)
     .where('attachments.organization_id', '=', viewer.organizationId);
@@ -59,22 +69,24 @@ export interface AttachmentDownload {
   bytes: StoredBytes;
 }
 
-/** One attachment to download, if the viewer may see it: its row, and its bytes in chunks. */
+/** One attachment to download, if the viewer may see it: its row, and its bytes row by row. */
 export async function findAttachmentDownload(
   db: Db,
   viewer: Viewer,
   dossierId: string,
   id: string,
 ): Promise<AttachmentDownload | undefined> {
-  const row = await visibleAttachmentFile(db, viewer, dossierId, id)
+  const row = await visibleAttachment(db, viewer, dossierId, id)
     .selectAll('attachments')
     .executeTakeFirst();
   if (!row) return undefined;
-  const bytes = storedBytes(row.size, async (offset, length) => {
-    const found = await visibleAttachmentFile(db, viewer, dossierId, id)
-      .select(storedSlice('attachment_files.content', offset, length).as('chunk'))
+  const bytes = storedBytes(row.size, async (seq) => {
+    const found = await visibleAttachment(db, viewer, dossierId, id)
+      .innerJoin('attachment_chunks', 'attachment_chunks.attachment_id', 'attachments.id')
+      .where('attachment_chunks.seq', '=', seq)
+      .select('attachment_chunks.bytes')
       .executeTakeFirst();
-    return found?.chunk;
+    return found?.bytes;
   });
   return { row, bytes };
 }
@@ -92,19 +104,34 @@ export async function selectAttachmentFiles(
     .selectFrom('attachments')
     .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
     .selectAll('attachments')
-    .select((eb) =>
-      eb.fn
-        .coalesce('attachment_files.print_content', 'attachment_files.content')
-        .$castTo<Uint8Array>()
-        .as('content'),
-    )
-    .select((eb) => eb('attachment_files.print_content', 'is not', null).as('printed'))
+    .select('attachment_files.print_content')
     .where('attachments.dossier_id', '=', dossierId)
     .where('attachments.organization_id', '=', viewer.organizationId)
     .orderBy('attachments.created_at')
     .orderBy('attachments.id')
     .execute();
-  return rows.map(({ content, printed, ...row }) => ({ row, content, printed: Boolean(printed) }));
+  // The bytes as uploaded, of those without a print version only.
+  const uploaded = rows.filter((r) => r.print_content === null).map((r) => r.id);
+  const chunks = new Map<string, Uint8Array[]>();
+  if (uploaded.length > 0) {
+    const found = await db
+      .selectFrom('attachment_chunks')
+      .innerJoin('attachments', 'attachments.id', 'attachment_chunks.attachment_id')
+      .select(['attachment_chunks.attachment_id', 'attachment_chunks.bytes'])
+      .where('attachments.organization_id', '=', viewer.organizationId)
+      .where('attachment_chunks.attachment_id', 'in', uploaded)
+      .orderBy('attachment_chunks.attachment_id')
+      .orderBy('attachment_chunks.seq')
+      .execute();
+    for (const { attachment_id: id, bytes } of found) {
+      chunks.set(id, [...(chunks.get(id) ?? []), bytes]);
+    }
+  }
+  return rows.map(({ print_content: print, ...row }) => ({
+    row,
+    content: print ?? joinedChunks(chunks.get(row.id) ?? []),
+    printed: print !== null,
+  }));
 }
 
 /**

@@ -96,8 +96,8 @@ describeBackends('covers', (backend) => {
     });
   const storedFiles = async () => {
     const row = await world.stores.accounts.db
-      .selectFrom('cover_files')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .selectFrom('cover_chunks')
+      .select((eb) => eb.fn.count<string | number>('cover_id').distinct().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };

@@ -3,7 +3,12 @@ import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import type { AccountTables, CoverSide, CoversTable } from '../../accounts/tables.js';
 import type { Viewer } from '../../http/caller.js';
 import type { Selectable } from 'kysely';
-import { storedBytes, storedSlice, type StoredBytes } from '../../accounts/stored-bytes.js';
+import {
+  chunksOf,
+  joinedChunks,
+  storedBytes,
+  type StoredBytes,
+} from '../../accounts/stored-bytes.js';
 
 type Db = Kysely<AccountTables>;
 export type CoverRow = Selectable<CoversTable>;
@@ -44,10 +49,12 @@ export async function lockOwner(trx: Db, kind: CoverKind): Promise<void> {
 
 export async function insertCover(trx: Db, row: CoverRow, content: Uint8Array): Promise<void> {
   await trx.insertInto('covers').values(row).execute();
-  await trx.insertInto('cover_files').values({ cover_id: row.id, content }).execute();
+  for (const [seq, bytes] of chunksOf(content).entries()) {
+    await trx.insertInto('cover_chunks').values({ cover_id: row.id, seq, bytes }).execute();
+  }
 }
 
-/** Deletes covers (their bytes go with them: `cover_files` cascades). */
+/** Deletes covers (their bytes go with them: `cover_chunks` cascades). */
 export async function deleteCovers(trx: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await trx.deleteFrom('covers').where('id', 'in', ids).execute();
@@ -65,13 +72,12 @@ export interface CoverFile {
 }
 
 /**
- * The stored files of the cover `id` if `viewer` may see it (members see their organization's
- * covers and their own); anyone else's answer is the same as a missing one.
+ * The cover `id` if `viewer` may see it (members see their organization's covers and their
+ * own); anyone else's answer is the same as a missing one.
  */
-function visibleCoverFile(db: Db, viewer: Viewer, id: string) {
+function visibleCover(db: Db, viewer: Viewer, id: string) {
   return db
     .selectFrom('covers')
-    .innerJoin('cover_files', 'cover_files.cover_id', 'covers.id')
     .where('covers.id', '=', id)
     .where('covers.organization_id', '=', viewer.organizationId)
     .where((eb) =>
@@ -80,27 +86,38 @@ function visibleCoverFile(db: Db, viewer: Viewer, id: string) {
 }
 
 /** A cover's bytes, whole (for reports, which embed it), if `viewer` may see it. */
-export function findCoverFile(db: Db, viewer: Viewer, id: string): Promise<CoverFile | undefined> {
-  return visibleCoverFile(db, viewer, id)
-    .select(['covers.title', 'cover_files.content'])
-    .executeTakeFirst();
+export async function findCoverFile(
+  db: Db,
+  viewer: Viewer,
+  id: string,
+): Promise<CoverFile | undefined> {
+  const rows = await visibleCover(db, viewer, id)
+    .innerJoin('cover_chunks', 'cover_chunks.cover_id', 'covers.id')
+    .select(['covers.title', 'cover_chunks.bytes'])
+    .orderBy('cover_chunks.seq')
+    .execute();
+  const [first] = rows;
+  if (!first) return undefined;
+  return { title: first.title, content: joinedChunks(rows.map((r) => r.bytes)) };
 }
 
-/** A cover to download, if `viewer` may see it: its title, and its bytes read in chunks. */
+/** A cover to download, if `viewer` may see it: its title, and its bytes read row by row. */
 export async function findCoverDownload(
   db: Db,
   viewer: Viewer,
   id: string,
 ): Promise<{ title: string; bytes: StoredBytes } | undefined> {
-  const found = await visibleCoverFile(db, viewer, id)
+  const found = await visibleCover(db, viewer, id)
     .select(['covers.title', 'covers.size'])
     .executeTakeFirst();
   if (!found) return undefined;
-  const bytes = storedBytes(found.size, async (offset, length) => {
-    const row = await visibleCoverFile(db, viewer, id)
-      .select(storedSlice('cover_files.content', offset, length).as('chunk'))
+  const bytes = storedBytes(found.size, async (seq) => {
+    const row = await visibleCover(db, viewer, id)
+      .innerJoin('cover_chunks', 'cover_chunks.cover_id', 'covers.id')
+      .where('cover_chunks.seq', '=', seq)
+      .select('cover_chunks.bytes')
       .executeTakeFirst();
-    return row?.chunk;
+    return row?.bytes;
   });
   return { title: found.title, bytes };
 }

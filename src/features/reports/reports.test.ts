@@ -456,12 +456,20 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
       .where('dossier_id', '=', dossier)
       .where('type', '=', 'floorplan')
       .executeTakeFirstOrThrow();
-    const stored = () =>
-      db
+    const stored = async () => {
+      const chunks = await db
+        .selectFrom('attachment_chunks')
+        .select('bytes')
+        .where('attachment_id', '=', floorplan.id)
+        .orderBy('seq')
+        .execute();
+      const { print_content } = await db
         .selectFrom('attachment_files')
-        .select(['content', 'print_content'])
+        .select('print_content')
         .where('attachment_id', '=', floorplan.id)
         .executeTakeFirstOrThrow();
+      return { content: Buffer.concat(chunks.map((c) => c.bytes)), print_content };
+    };
     await db
       .updateTable('attachment_files')
       .set({ print_content: null })
