@@ -21,12 +21,15 @@ async function pointOf(deps: IndicatorsDeps, caller: Caller, request: Indicators
   if ((request.coordinates === undefined) === (request.dossierId === undefined)) {
     throw invalidField('', 'must have exactly one of coordinates or dossierId');
   }
-  if (request.coordinates) return { countryCode, point: request.coordinates };
+  if (request.coordinates) return { countryCode, point: request.coordinates, postcode: undefined };
   const dossier = await visibleDossier(deps.db, caller, request.dossierId ?? '');
   if (dossier.countryCode !== countryCode) {
     throw invalidField('/dossierId', `is a dossier in ${dossier.countryCode}, not ${countryCode}`);
   }
-  return { countryCode, point: dossier.content.property.location.coordinates };
+  const { coordinates, address } = dossier.content.property.location;
+  // A dossier's stated postcode is its postcode, as for its valuation and its report.
+  const postcode = address?.postCode === undefined ? undefined : String(address.postCode);
+  return { countryCode, point: coordinates, postcode };
 }
 
 /**
@@ -38,13 +41,13 @@ export async function findIndicators(
   caller: Caller,
   request: IndicatorsRequest,
 ): Promise<IndicatorsResponse> {
-  const { countryCode, point } = await pointOf(deps, caller, request);
+  const { countryCode, point, postcode } = await pointOf(deps, caller, request);
   const year = request.year ?? deps.now().getUTCFullYear();
   const found = await deps.market.read((db, view) =>
     deps.costlyWork.queries('places', db, view, async (db) => {
       // A dossier's point was checked when it was stored.
       if (request.coordinates) await checkInCountry(db, countryCode, point, '/coordinates');
-      return indicatorsAround(db, { countryCode, point, year });
+      return indicatorsAround(db, { countryCode, point, postcode, year });
     }),
   );
   return {

@@ -5,7 +5,7 @@ import { POI_CATEGORIES, POI_CATEGORY_NAMES } from '../../market/places/categori
 import { poisNear } from '../../market/queries/places.js';
 import type { PoisRequest, PoisResponse } from './schemas.js';
 
-export type PoisDeps = Pick<ServiceDeps, 'market'>;
+export type PoisDeps = Pick<ServiceDeps, 'market' | 'costlyWork'>;
 
 /**
  * The categories a request asks for: in the original interface a point's `category` is the
@@ -28,16 +28,19 @@ export async function findPois(deps: PoisDeps, request: PoisRequest): Promise<Po
   const countryCode = checkCountry(request.countryCode);
   const categories = wantedCategories(request);
   if (categories.length === 0) return { items: [], totalItems: 0 };
-  const page = await deps.market.read((db) =>
-    poisNear(
-      db,
-      {
-        countryCode,
-        point: request.coordinates,
-        radius: request.radius ?? limits.pois.defaultRadius,
-        categories,
-      },
-      { limit: request.limit ?? limits.pois.defaultLimit, offset: request.offset ?? 0 },
+  // Within the deadline of every request's market queries.
+  const page = await deps.market.read((db, view) =>
+    deps.costlyWork.queries('places', db, view, (db) =>
+      poisNear(
+        db,
+        {
+          countryCode,
+          point: request.coordinates,
+          radius: request.radius ?? limits.pois.defaultRadius,
+          categories,
+        },
+        { limit: request.limit ?? limits.pois.defaultLimit, offset: request.offset ?? 0 },
+      ),
     ),
   );
   return {

@@ -2,7 +2,9 @@ import type { Caller } from '../../http/caller.js';
 import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { isoDay } from '../../dates.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
-import type { DossierProperty } from '../dossiers/dossier.js';
+import type { Dossier, DossierProperty } from '../dossiers/dossier.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CountryCode } from '../../market/countries.js';
 import {
   type ValuationOfDay,
   dossierProperty,
@@ -32,21 +34,35 @@ export async function valuePropertyLight(
     request.dossierId === undefined
       ? undefined
       : await visibleDossier(deps.db, caller, request.dossierId);
-  return deps.market.read(async (db) => {
-    let property;
-    if (dossier) {
-      property = dossierProperty(dossier, countryCode, '/dossierId');
-    } else if (request.property) {
-      // The light property is a dossier property but for its one-word `condition`, not used.
-      const facts = Object.fromEntries(
-        Object.entries(request.property).filter(([key]) => key !== 'condition'),
-      ) as DossierProperty;
-      property = await requestedProperty(db, countryCode, facts, '/property');
-    } else {
-      throw invalidField('/property', 'is required unless dossierId is given');
-    }
-    const [valuation] = await valueAtDates(deps, db, property, request.dealType, [today]);
-    if (!valuation) throw new Error('no valuation for one date');
-    return { ...valuation, valuations: [[valuation]] };
-  });
+  // Within the deadline of every request's market queries, as the full valuation.
+  return deps.market.read((db, view) =>
+    deps.costlyWork.queries('valuation', db, view, (db) =>
+      valueLight(deps, db, request, countryCode, today, dossier),
+    ),
+  );
+}
+
+async function valueLight(
+  deps: PropertyValueDeps,
+  db: DuckDBConnection,
+  request: PropertyValueLightRequest,
+  countryCode: CountryCode,
+  today: string,
+  dossier: Dossier | undefined,
+): Promise<ValuationOfDay & { valuations: ValuationOfDay[][] }> {
+  let property;
+  if (dossier) {
+    property = dossierProperty(dossier, countryCode, '/dossierId');
+  } else if (request.property) {
+    // The light property is a dossier property but for its one-word `condition`, not used.
+    const facts = Object.fromEntries(
+      Object.entries(request.property).filter(([key]) => key !== 'condition'),
+    ) as DossierProperty;
+    property = await requestedProperty(db, countryCode, facts, '/property');
+  } else {
+    throw invalidField('/property', 'is required unless dossierId is given');
+  }
+  const [valuation] = await valueAtDates(deps, db, property, request.dealType, [today]);
+  if (!valuation) throw new Error('no valuation for one date');
+  return { ...valuation, valuations: [[valuation]] };
 }
