@@ -70,11 +70,17 @@ describe('problem+json errors', () => {
     expectProblem(await login(''), 400, 'invalid_json');
   });
 
-  it('400 for __proto__ keys', async () => {
-    expectProblem(
-      await login('{"__proto__": {"x": 1}, "username": "a", "password": "b"}'),
-      400,
-      'invalid_json',
+  it('400 for __proto__ and constructor.prototype keys, saying that is why', async () => {
+    for (const body of [
+      '{"__proto__": {"x": 1}, "username": "a", "password": "b"}',
+      '{"constructor": {"prototype": {"x": 1}}, "username": "a", "password": "b"}',
+    ]) {
+      const problem = expectProblem(await login(body), 400, 'invalid_json');
+      expect(problem.detail).toMatch(/"__proto__" or "constructor"."prototype" key/);
+    }
+    // Malformed JSON is still said to be malformed.
+    expect(expectProblem(await login('{"__proto__": '), 400, 'invalid_json').detail).toMatch(
+      /not valid JSON/,
     );
   });
 

@@ -37,6 +37,29 @@ export function registerJsonType(app: FastifyInstance, contentType: string): voi
       done(null, undefined);
       return;
     }
-    void parseJson(request, text, done);
+    void parseJson(request, text, (error, value) => {
+      if (error && isPlainJson(text)) {
+        // Well-formed JSON refused for its keys: say so, not that it is malformed.
+        done(
+          new AppError(
+            'invalid_json',
+            'Body has a "__proto__" or "constructor"."prototype" key, which is refused ' +
+              '(prototype poisoning)',
+          ),
+        );
+        return;
+      }
+      done(error, value);
+    });
   });
+}
+
+/** Whether `text` parses as JSON at all (asked only of a body the parser refused). */
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
