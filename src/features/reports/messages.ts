@@ -75,6 +75,8 @@ const en = {
   rangeMeaning:
     'The range is where the value lies about two times in three: one standard deviation of the estimate on both sides.',
   noValuation: 'The market data around this property is too thin for a valuation.',
+  noValuationType:
+    'Multi-family houses are not valued: the market data holds offers of apartments and houses only.',
   noData: 'No data is available for this area yet.',
   noTransactions: 'No transaction data is available for this area yet.',
   offersTable: 'Nearest comparable offers',
@@ -96,6 +98,7 @@ const en = {
     'No offer of the same kind around this property has a living area of {min} to {max} (±25%) in either period: there is no mean price to show.',
   histogram: 'Comparable offers by price per m²',
   subject: 'This property',
+  subjectGross: 'This property, gross rent',
   offers: 'Offers',
   projects: 'Projects',
   scale: 'Scale',
@@ -186,6 +189,8 @@ const de: Catalogue = {
   rangeMeaning:
     'Der Wert liegt etwa zwei von drei Malen in der Spanne: eine Standardabweichung der Schätzung nach beiden Seiten.',
   noValuation: 'Die Marktdaten um diese Immobilie reichen für eine Bewertung nicht aus.',
+  noValuationType:
+    'Mehrfamilienhäuser werden nicht bewertet: Die Marktdaten enthalten nur Angebote von Wohnungen und Häusern.',
   noData: 'Für dieses Gebiet liegen noch keine Daten vor.',
   noTransactions: 'Für dieses Gebiet liegen noch keine Transaktionsdaten vor.',
   offersTable: 'Nächstgelegene Vergleichsangebote',
@@ -207,6 +212,7 @@ const de: Catalogue = {
     'In keinem der beiden Zeiträume hat ein gleichartiges Angebot in der Umgebung eine Wohnfläche von {min} bis {max} (±25 %): Es gibt keinen mittleren Preis zu zeigen.',
   histogram: 'Vergleichsangebote nach Preis pro m²',
   subject: 'Diese Immobilie',
+  subjectGross: 'Diese Immobilie, Bruttomiete',
   offers: 'Angebote',
   projects: 'Projekte',
   scale: 'Maßstab',
@@ -295,6 +301,8 @@ const fr: Catalogue = {
   rangeMeaning:
     'La valeur se trouve dans la fourchette environ deux fois sur trois : un écart type de l’estimation de part et d’autre.',
   noValuation: 'Les données de marché autour de ce bien sont trop rares pour une évaluation.',
+  noValuationType:
+    'Les immeubles de rapport ne sont pas évalués : les données de marché ne contiennent que des offres d’appartements et de maisons.',
   noData: 'Aucune donnée n’est encore disponible pour ce secteur.',
   noTransactions: 'Aucune donnée de transaction n’est encore disponible pour ce secteur.',
   offersTable: 'Offres comparables les plus proches',
@@ -316,6 +324,7 @@ const fr: Catalogue = {
     'Aucune offre de même type autour du bien n’a une surface habitable de {min} à {max} (±25 %) sur l’une ou l’autre période : il n’y a pas de prix moyen à montrer.',
   histogram: 'Offres comparables par prix au m²',
   subject: 'Ce bien',
+  subjectGross: 'Ce bien, loyer brut',
   offers: 'Offres',
   projects: 'Projets',
   scale: 'Échelle',
@@ -405,6 +414,8 @@ const it: Catalogue = {
     'Il valore cade nell’intervallo circa due volte su tre: una deviazione standard della stima per lato.',
   noValuation:
     'I dati di mercato intorno a questo immobile sono troppo scarsi per una valutazione.',
+  noValuationType:
+    'Le case plurifamiliari non vengono valutate: i dati di mercato contengono solo offerte di appartamenti e case.',
   noData: 'Per questa zona non sono ancora disponibili dati.',
   noTransactions: 'Per questa zona non sono ancora disponibili dati sulle transazioni.',
   offersTable: 'Offerte comparabili più vicine',
@@ -426,6 +437,7 @@ const it: Catalogue = {
     'In nessuno dei due periodi un’offerta dello stesso tipo nei dintorni ha una superficie abitabile da {min} a {max} (±25%): non c’è un prezzo medio da mostrare.',
   histogram: 'Offerte comparabili per prezzo al m²',
   subject: 'Questo immobile',
+  subjectGross: 'Questo immobile, affitto lordo',
   offers: 'Offerte',
   projects: 'Progetti',
   scale: 'Scala',
@@ -513,6 +525,8 @@ const nl: Catalogue = {
   rangeMeaning:
     'De waarde ligt ongeveer twee op de drie keer binnen de bandbreedte: één standaardafwijking van de schatting naar beide kanten.',
   noValuation: 'De marktgegevens rond deze woning zijn te schaars voor een waardering.',
+  noValuationType:
+    'Meergezinswoningen worden niet gewaardeerd: de marktgegevens bevatten alleen aanbod van appartementen en huizen.',
   noData: 'Voor dit gebied zijn nog geen gegevens beschikbaar.',
   noTransactions: 'Voor dit gebied zijn nog geen transactiegegevens beschikbaar.',
   offersTable: 'Dichtstbijzijnd vergelijkbaar aanbod',
@@ -534,6 +548,7 @@ const nl: Catalogue = {
     'In geen van beide perioden heeft gelijksoortig aanbod in de omgeving een woonoppervlakte van {min} tot {max} (±25%): er is geen gemiddelde prijs te tonen.',
   histogram: 'Vergelijkbaar aanbod naar prijs per m²',
   subject: 'Deze woning',
+  subjectGross: 'Deze woning, brutohuur',
   offers: 'Aanbod',
   projects: 'Projecten',
   scale: 'Schaal',
@@ -622,6 +637,7 @@ const cs: Catalogue = {
   rangeMeaning:
     'Hodnota leží v rozpětí přibližně dvakrát ze tří: jedna směrodatná odchylka odhadu na každou stranu.',
   noValuation: 'Tržních údajů v okolí této nemovitosti je na ocenění příliš málo.',
+  noValuationType: 'Bytové domy se neoceňují: tržní údaje obsahují pouze nabídky bytů a domů.',
   noData: 'Pro tuto oblast zatím nejsou k dispozici žádné údaje.',
   noTransactions: 'Pro tuto oblast zatím nejsou k dispozici údaje o transakcích.',
   offersTable: 'Nejbližší srovnatelné nabídky',
@@ -643,6 +659,7 @@ const cs: Catalogue = {
     'V žádném z obou období nemá žádná nabídka stejného druhu v okolí obytnou plochu {min} až {max} (±25 %): průměrnou cenu nelze ukázat.',
   histogram: 'Srovnatelné nabídky podle ceny za m²',
   subject: 'Tato nemovitost',
+  subjectGross: 'Tato nemovitost, hrubé nájemné',
   offers: 'Nabídky',
   projects: 'Projekty',
   scale: 'Měřítko',
@@ -730,6 +747,7 @@ const sk: Catalogue = {
   rangeMeaning:
     'Hodnota leží v rozpätí približne dvakrát z troch: jedna smerodajná odchýlka odhadu na každú stranu.',
   noValuation: 'Trhových údajov v okolí tejto nehnuteľnosti je na ocenenie príliš málo.',
+  noValuationType: 'Bytové domy sa neoceňujú: trhové údaje obsahujú iba ponuky bytov a domov.',
   noData: 'Pre túto oblasť zatiaľ nie sú k dispozícii žiadne údaje.',
   noTransactions: 'Pre túto oblasť zatiaľ nie sú k dispozícii údaje o transakciách.',
   offersTable: 'Najbližšie porovnateľné ponuky',
@@ -751,6 +769,7 @@ const sk: Catalogue = {
     'V žiadnom z oboch období nemá žiadna ponuka rovnakého druhu v okolí obytnú plochu {min} až {max} (±25 %): priemernú cenu nemožno ukázať.',
   histogram: 'Porovnateľné ponuky podľa ceny za m²',
   subject: 'Táto nehnuteľnosť',
+  subjectGross: 'Táto nehnuteľnosť, hrubé nájomné',
   offers: 'Ponuky',
   projects: 'Projekty',
   scale: 'Mierka',

@@ -329,6 +329,25 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
   it('shows the net rents the valuation gives where the template asks for net rents', async () => {
     const member = world.memberA;
     const id = await createDossier(world, member, { ...EXAMPLE_DOSSIER, dealType: 'rent' });
+    // Rent offers around it (gross rents, as listings state them), for the price histogram.
+    await importRows(
+      world,
+      'offers',
+      [...OFFER_KEY_COLUMNS, 'rentGross', 'livingArea', 'latitude', 'longitude', 'postalCode'],
+      Array.from({ length: 12 }, (_, i) => [
+        `r${String(i)}`,
+        'AT',
+        'rent',
+        'apartment',
+        `2026-0${String(1 + (i % 5))}-10`,
+        1500 + 40 * i,
+        60 + i,
+        LAT + 0.0005 * Math.sin(i),
+        LON + 0.0005 * Math.cos(i),
+        '1010',
+      ]),
+      TODAY,
+    );
     const t = await call(world.app, {
       method: 'POST',
       url: '/api/v1/user-settings/templates/',
@@ -342,7 +361,7 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
         backCover: false,
         sections: defaultSections('AT', 'appraisal').map((s) => ({
           ...s,
-          enabled: s.type === 'valuation',
+          enabled: s.type === 'valuation' || s.type === 'comparables',
         })),
       },
     });
@@ -372,6 +391,9 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).toContain(say('en', 'estimatedNetRent').toUpperCase());
     expect(text).toContain(money.format(api.rentNet));
     expect(text).not.toContain(money.format(api.rentGross));
+    // The histogram of the offers' gross rents marks the property at its gross rent, and says so.
+    expect(text).toContain(say('en', 'histogram'));
+    expect(text).toContain(say('en', 'subjectGross'));
   });
 
   it('counts in each map legend the points that map draws', async () => {
@@ -523,6 +545,16 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
     expect(text).toContain(say('it', 'noValuation'));
     expect(text).not.toContain(say('it', 'estimatedValue').toUpperCase());
+    // A multi-family house is not valued for its type, and the report says that instead.
+    const house = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      property: { ...EXAMPLE_DOSSIER.property, propertyType: { code: 'multi_family_house' } },
+    });
+    const mfh = await report({ templateId: template, locale: 'de' }, world.memberA, house);
+    expect(mfh.statusCode, mfh.body).toBe(200);
+    const said = (await readPdf(mfh.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    expect(said).toContain(say('de', 'noValuationType'));
+    expect(said).not.toContain(say('de', 'noValuation'));
   });
 
   it('lists the offers of its postcode for a dossier known by its postcode only, those without coordinates too', async () => {

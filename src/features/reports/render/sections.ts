@@ -85,12 +85,16 @@ function map(ctx: SectionContext, offers: OfferItem[] | null, projects: ProjectI
 const shownValuations = (model: ReportModel) =>
   model.netRents?.valuations ?? model.tracker?.valuations ?? [];
 
+/** Why a report shows no value: a property type the model does not value, or thin data. */
+const noValuation = ({ model, t }: SectionContext): string =>
+  t(model.dossier.propertyType === 'multi_family_house' ? 'noValuationType' : 'noValuation');
+
 /** The headline value: large, with its range and confidence beside it. */
 function valueBlock(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
   const valuation = shownValuations(model)[1];
   if (!valuation) {
-    paragraph(doc, t('noValuation'));
+    paragraph(doc, noValuation(ctx));
     return;
   }
   room(doc, 90);
@@ -286,7 +290,7 @@ function comparables(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
   if (!model.tracker) {
     // Without a valuation the tracker answered nothing: no offers were looked for.
-    paragraph(doc, t('noValuation'));
+    paragraph(doc, noValuation(ctx));
     return;
   }
   const offers = model.tracker.offers;
@@ -348,7 +352,14 @@ function comparables(ctx: SectionContext, section: Section): void {
       histogram(
         doc,
         perSqm,
-        now ? { value: now.value / model.dossier.livingArea, label: t('subject') } : undefined,
+        // The offers' prices are gross rents: the property is marked at its gross rent too,
+        // and says so where the headline shows the net rent.
+        now
+          ? {
+              value: now.value / model.dossier.livingArea,
+              label: t(model.netRents ? 'subjectGross' : 'subject'),
+            }
+          : undefined,
         f.perArea,
       );
     }
