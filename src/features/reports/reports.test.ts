@@ -404,6 +404,31 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).toMatch(/Offers \([1-9]\d*\)/);
     expect(text).not.toContain('Offers (0)');
     expect(text.match(/Projects \(2\)/g)).toHaveLength(2);
+    expect(text).not.toMatch(/Offers \(\d+ of \d+\)/);
+    // More offers than the map draws: the legend counts the 60 drawn, a note the rest.
+    await importRows(
+      world,
+      'offers',
+      [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'latitude', 'longitude', 'postalCode'],
+      Array.from({ length: 70 }, (_, i) => [
+        `m${String(i)}`,
+        'AT',
+        'sale',
+        'apartment',
+        '2026-04-10',
+        700000,
+        70,
+        Number((LAT + 0.004 * Math.sin(i)).toFixed(6)),
+        Number((LON + 0.006 * Math.cos(i)).toFixed(6)),
+        '1010',
+      ]),
+      TODAY,
+    );
+    const more = await report({ templateId: template, date: '2026-01-15' });
+    const moreText = (await readPdf(more.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    const total = Number(/(\d+) offers of the same kind found since/.exec(moreText)?.[1]);
+    expect(total).toBeGreaterThan(60);
+    expect(moreText).toContain(`Offers (60 of ${String(total)})`);
   });
 
   it('names a provider template in the report’s language, a user template as its owner wrote it', async () => {

@@ -11,6 +11,8 @@ export interface MapLabels {
   subject: string;
   offers: string;
   projects: string;
+  /** The offers' legend entry with its count, where it is not the number of points drawn. */
+  offersWithCount?: string;
 }
 
 const EARTH_M_PER_DEGREE = 111_195;
@@ -35,12 +37,16 @@ export interface MapLayer {
   shape: 'circle' | 'square';
   color: string;
   label: string;
+  /** The legend entry, count included (default: the label and the points drawn). */
+  legend?: string;
 }
 
 /**
  * A location map: the subject, the comparable offers and the building projects as dots on a
  * plain plane, with a scale bar and a legend. `offers` null: a map of projects only, whose
- * legend has no offers entry (an "Offers (0)" there would contradict the overview's map).
+ * legend has no offers entry (an "Offers (0)" there would contradict the overview's map); on a
+ * map with offers, projects have an entry only where there are some (many countries' data has
+ * none, and their reports no projects section).
  */
 export function locationMap(
   doc: Doc,
@@ -50,11 +56,18 @@ export function locationMap(
   labels: MapLabels,
   format: (meters: number) => string,
 ): void {
-  const layers: MapLayer[] = [
-    { points: projects, shape: 'square', color: STYLE.orange, label: labels.projects },
-  ];
+  const layers: MapLayer[] =
+    offers && projects.length === 0
+      ? []
+      : [{ points: projects, shape: 'square', color: STYLE.orange, label: labels.projects }];
   if (offers)
-    layers.push({ points: offers, shape: 'circle', color: STYLE.teal, label: labels.offers });
+    layers.push({
+      points: offers,
+      shape: 'circle',
+      color: STYLE.teal,
+      label: labels.offers,
+      ...(labels.offersWithCount ? { legend: labels.offersWithCount } : {}),
+    });
   pointsMap(doc, subject, labels.subject, layers, { format });
 }
 
@@ -178,7 +191,7 @@ export function pointsMap(
       (x, y) => {
         mark(layer, x, y, 3.5);
       },
-      `${layer.label} (${String(layer.points.length)})`,
+      layer.legend ?? `${layer.label} (${String(layer.points.length)})`,
     );
   }
   doc.x = STYLE.margin;

@@ -69,12 +69,25 @@ const located = (items: Located[]) =>
 /** The location map; `offers` null for the projects' own map, which shows none. */
 function map(ctx: SectionContext, offers: OfferItem[] | null, projects: ProjectItem[]): void {
   const d = ctx.model.dossier;
+  const drawn = offers && located(offers);
+  // The legend counts the points drawn; where the lists count more (the map draws the nearest
+  // 60, and offers without a point not at all), it says of how many.
+  const total = ctx.model.tracker?.offers.totalItems ?? 0;
+  const offersLabel =
+    drawn && total > drawn.length
+      ? `${ctx.t('offers')} (${ctx.t('ofTotal', { shown: ctx.f.number(drawn.length), total: ctx.f.number(total) })})`
+      : undefined;
   locationMap(
     ctx.doc,
     { latitude: d.latitude, longitude: d.longitude },
-    offers && located(offers),
+    drawn,
     located(projects),
-    { subject: ctx.t('subject'), offers: ctx.t('offers'), projects: ctx.t('projects') },
+    {
+      subject: ctx.t('subject'),
+      offers: ctx.t('offers'),
+      projects: ctx.t('projects'),
+      ...(offersLabel ? { offersWithCount: offersLabel } : {}),
+    },
     ctx.f.meters,
   );
   if (d.precision === 'postcode')
