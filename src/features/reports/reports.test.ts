@@ -553,6 +553,39 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(none).not.toContain('n = 0');
   });
 
+  it('heads the statement that there are no transaction data where a template asks for them', async () => {
+    const berlin = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      countryCode: 'DE',
+      property: {
+        ...EXAMPLE_DOSSIER.property,
+        location: {
+          address: { postCode: '10115', city: 'Berlin' },
+          coordinates: { latitude: 52.532, longitude: 13.384 },
+        },
+      },
+    });
+    const res = await report(
+      { templateId: providerTemplateId('DE', 'appraisal'), locale: 'de' },
+      world.memberA,
+      berlin,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain(`${say('de', 'transactionsHeading')} ${say('de', 'noTransactions')}`);
+  });
+
+  it('sets a label and its value as each language does: French with a space before the colon', async () => {
+    const text = async (locale: 'fr' | 'en') => {
+      const res = await report({ templateId: template, locale }, world.memberA, dossier);
+      expect(res.statusCode, res.body).toBe(200);
+      return (await readPdf(res.rawPayload)).pages.join(' ');
+    };
+    // The histogram's marker: the property and its price per m².
+    expect(await text('fr')).toMatch(/Ce bien\s: \d/u);
+    expect(await text('en')).toMatch(/This property: €\d/);
+  });
+
   it('says where the market data cannot value the dossier, instead of showing numbers', async () => {
     const id = await createDossier(world, world.memberA, {
       ...EXAMPLE_DOSSIER,

@@ -8,7 +8,7 @@ import type { SectionContext } from './sections.js';
 export function sourcesNote(ctx: SectionContext, sources: (string | null)[]): void {
   const distinct = [...new Set(sources.filter((s): s is string => s !== null))].sort();
   if (distinct.length === 0) return;
-  paragraph(ctx.doc, `${ctx.t('sources')}: ${distinct.join('; ')}`, {
+  paragraph(ctx.doc, ctx.t('labelled', { label: ctx.t('sources'), value: distinct.join('; ') }), {
     size: 8,
     color: STYLE.grey,
   });

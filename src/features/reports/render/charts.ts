@@ -1,4 +1,4 @@
-import { CONTENT_WIDTH, room, STYLE, type Doc } from './page.js';
+import { CONTENT_WIDTH, oneLine, room, STYLE, type Doc } from './page.js';
 
 // Vector charts drawn with the document's own paths: no raster, no tiles, text stays text.
 
@@ -198,6 +198,9 @@ export function pointsMap(
   doc.y = ly + 22;
 }
 
+/** The most the histogram's marker text may take: a label, a colon and a price per m². */
+const MARKER_TEXT_WIDTH = 220;
+
 export interface Bar {
   label: string;
   value: number | undefined;
@@ -262,7 +265,8 @@ export function barChart(doc: Doc, bars: Bar[], format: (value: number) => strin
 export function histogram(
   doc: Doc,
   values: number[],
-  marker: { value: number; label: string } | undefined,
+  /** The property's own value, and the text beside its line. */
+  marker: { value: number; text: string } | undefined,
   format: (value: number) => string,
 ): void {
   if (values.length === 0) return;
@@ -321,14 +325,14 @@ export function histogram(
       .lineWidth(1.6)
       .strokeColor(STYLE.orange)
       .stroke();
-    doc
-      .font('bold')
-      .fontSize(8)
-      .fillColor(STYLE.orange)
-      .text(`${marker.label}: ${format(marker.value)}`, Math.min(x + 4, left + width - 150), top, {
-        width: 150,
-        lineBreak: false,
-      });
+    doc.font('bold').fontSize(8).fillColor(STYLE.orange);
+    // Beside the line, or left of the chart's right edge where the line is near it; one line.
+    const text = oneLine(doc, marker.text, MARKER_TEXT_WIDTH);
+    const textWidth = doc.widthOfString(text);
+    doc.text(text, Math.min(x + 4, left + width - textWidth), top, {
+      width: textWidth + 1,
+      lineBreak: false,
+    });
   }
   doc.x = STYLE.margin;
   doc.y = top + height + 4;

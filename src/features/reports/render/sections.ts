@@ -370,7 +370,10 @@ function comparables(ctx: SectionContext, section: Section): void {
         now
           ? {
               value: now.value / model.dossier.livingArea,
-              label: t(model.netRents ? 'subjectGross' : 'subject'),
+              text: t('labelled', {
+                label: t(model.netRents ? 'subjectGross' : 'subject'),
+                value: f.perArea(now.value / model.dossier.livingArea),
+              }),
             }
           : undefined,
         f.perArea,
@@ -378,6 +381,7 @@ function comparables(ctx: SectionContext, section: Section): void {
     }
   }
   if (config(section, 'transactions') || config(section, 'transaction_details')) {
+    subheading(doc, t('transactionsHeading'), 20);
     paragraph(doc, t('noTransactions'));
   }
 }

@@ -65,7 +65,10 @@ export function socio(ctx: SectionContext, section: Section): void {
   const wider = [...new Set(rows.flatMap((r) => (r.wider ? [r.wider.divisionName] : [])))];
   paragraph(doc, t('socioArea', { area: areas.join(', ') }), { size: 9, color: STYLE.grey });
   if (wider.length > 0) {
-    paragraph(doc, `${t('comparedWith')}: ${wider.join(', ')}`, { size: 9, color: STYLE.grey });
+    paragraph(doc, t('labelled', { label: t('comparedWith'), value: wider.join(', ') }), {
+      size: 9,
+      color: STYLE.grey,
+    });
   }
   const order = Object.keys(SOCIO_INDICATORS);
   for (const group of groups) {
