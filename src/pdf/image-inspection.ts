@@ -3,6 +3,7 @@ import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
 import { needsPrintVersion, printVersion } from './print-version.js';
+import { pngDataComplete } from './png-data.js';
 
 /**
  * What the service keeps about an accepted attachment file. `print`: the version of a PNG that
@@ -30,12 +31,21 @@ interface Size {
   height: number;
 }
 
+/** A PNG's size and bits per channel (1, 2, 4, 8 or 16). */
+interface PngHeader extends Size {
+  bitDepth: number;
+}
+
 /** A PNG's size from its header chunk (IHDR must come first), before anything is decoded. */
-export function pngSize(bytes: Buffer): Size {
-  if (bytes.length < 24 || bytes.toString('latin1', 12, 16) !== 'IHDR') {
+export function pngSize(bytes: Buffer): PngHeader {
+  if (bytes.length < 25 || bytes.toString('latin1', 12, 16) !== 'IHDR') {
     throw new PdfRefusal('is not a readable PNG (no IHDR header chunk)');
   }
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  return {
+    width: bytes.readUInt32BE(16),
+    height: bytes.readUInt32BE(20),
+    bitDepth: bytes.readUInt8(24),
+  };
 }
 
 // Start-of-frame markers: baseline, extended, progressive, lossless (not DHT C4, JPG C8, DAC CC).
@@ -67,14 +77,25 @@ export function jpegSize(bytes: Buffer): Size {
   throw new PdfRefusal('is not a readable JPEG (no frame header before the image data)');
 }
 
-/** Refuses, before decoding, an image whose pixels would take more memory than allowed. */
-function checkSize({ width, height }: Size): void {
-  const { maxPixels, maxSide } = limits.attachments;
+/**
+ * Refuses, before decoding, an image whose pixels would take more memory or time than allowed:
+ * a 16-bit PNG's pixels cost the decoder about four times an 8-bit one's (measured), so it may
+ * have a quarter of the pixels.
+ */
+function checkSize({ width, height }: Size, bitDepth = 8): void {
+  const { maxPixels, maxSide, sixteenBitPixelCost } = limits.attachments;
   if (width < 1 || height < 1) throw new PdfRefusal('is an image without pixels');
   if (width > maxSide || height > maxSide || width * height > maxPixels) {
     throw new PdfRefusal(
       `is an image of ${width}×${height} pixels; at most ${maxPixels} pixels and ` +
         `${maxSide} on a side are allowed`,
+    );
+  }
+  const most16 = maxPixels / sixteenBitPixelCost;
+  if (bitDepth === 16 && width * height > most16) {
+    throw new PdfRefusal(
+      `is a 16-bit image of ${width}×${height} pixels; 16-bit images may have at most ` +
+        `${most16} pixels (or save it with 8 bits per channel)`,
     );
   }
 }
@@ -94,13 +115,18 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
     return { contentType, ...(await inspectPdf(buffer, limits.attachments.pages)) };
   }
   if (contentType === 'image/png') {
-    const size = pngSize(buffer);
-    checkSize(size);
+    const { bitDepth, ...size } = pngSize(buffer);
+    checkSize(size, bitDepth);
     let pixels: PNG;
     try {
       pixels = PNG.sync.read(buffer, { checkCRC: true });
     } catch (error) {
       throw new PdfRefusal(`is not a readable PNG (${pngMessage(error)})`);
+    }
+    if (!pngDataComplete(buffer)) {
+      throw new PdfRefusal(
+        'is not a readable PNG (its image data does not hold the pixels its header declares)',
+      );
     }
     // Made once here, where the pixels are decoded anyway, rather than on every report.
     return needsPrintVersion(buffer)

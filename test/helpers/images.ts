@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 
@@ -39,11 +39,11 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A small PNG whose header declares `width`×`height` pixels: a decompression bomb if decoded. */
-export function pngBomb(width: number, height: number): Buffer {
+export function pngBomb(width: number, height: number, bitDepth = 8): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
+  header[8] = bitDepth;
   header[9] = 6; // RGBA
   const valid = makePng(4, 4);
   // The real image data of a 4×4 image: its IDAT would not fill the declared size.
@@ -69,4 +69,44 @@ export function jpegBomb(width: number, height: number): Buffer {
     at += 2 + bytes.readUInt16BE(at + 2);
   }
   throw new Error('no frame header');
+}
+
+/**
+ * A PNG written by hand, as PNG defines it: `width`×`height` pixels of 8-bit RGB, Adam7
+ * interlaced (`interlaced`) or not, every scanline unfiltered; `cut` bytes fewer of image data
+ * than its header declares. No encoder at hand writes interlaced PNGs.
+ */
+export function handMadePng(width: number, height: number, interlaced: boolean, cut = 0): Buffer {
+  const passes = interlaced
+    ? ([
+        [0, 0, 8, 8],
+        [4, 0, 8, 8],
+        [0, 4, 4, 8],
+        [2, 0, 4, 4],
+        [0, 2, 2, 4],
+        [1, 0, 2, 2],
+        [0, 1, 1, 2],
+      ] as const)
+    : ([[0, 0, 1, 1]] as const);
+  const lines: Buffer[] = [];
+  for (const [x0, y0, dx, dy] of passes) {
+    for (let y = y0; y < height; y += dy) {
+      const pixels: number[] = [];
+      for (let x = x0; x < width; x += dx) pixels.push((x * 7) % 256, (y * 11) % 256, 90);
+      if (pixels.length > 0) lines.push(Buffer.from([0, ...pixels]));
+    }
+  }
+  const raw = Buffer.concat(lines);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2; // RGB
+  header[12] = interlaced ? 1 : 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw.subarray(0, raw.length - cut))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

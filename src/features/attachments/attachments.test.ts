@@ -224,6 +224,14 @@ describeBackends('dossier attachments', (backend) => {
       await refused(fileParts(jpegBomb(65_000, 65_000)), '/file', /65000×65000 pixels/);
       // Within the side limit but beyond the pixel count.
       await refused(fileParts(pngBomb(10_000, 4_001)), '/file', /at most 40000000 pixels/);
+      // 16 bits per channel: a quarter of the pixels (the decoder takes four times as long).
+      await refused(
+        fileParts(pngBomb(4_000, 2_501, 16)),
+        '/file',
+        /16-bit image of 4000×2501 pixels; 16-bit images may have at most 10000000 pixels/,
+      );
+      // Within it, the file is decoded (and this one found not whole).
+      await refused(fileParts(pngBomb(4_000, 2_500, 16)), '/file', /not a readable PNG/);
     });
 
     it('refuses a wrong type or title, and fields the form does not have', async () => {

@@ -11,7 +11,8 @@ export const ATTACHMENT_RULES =
   `An attachment is a PNG, JPEG or PDF, recognised by its content (not its name or declared ` +
   `type), of at most ${MiB(limits.attachments.fileBytes)} (${limits.attachments.fileBytes} ` +
   `bytes). Images are measured from their headers before they are decoded: at most ` +
-  `${limits.attachments.maxPixels} pixels and ${limits.attachments.maxSide} on a side; then ` +
+  `${limits.attachments.maxPixels} pixels (a quarter of that for a 16-bit PNG) and ` +
+  `${limits.attachments.maxSide} on a side; then ` +
   `decoded in full to prove they are whole. PDFs have 1 to ${limits.attachments.pages} pages, ` +
   `neither encrypted nor truncated. A dossier has at most ${limits.attachments.perDossier} ` +
   `attachments of ${MiB(limits.attachments.bytesPerDossier)} together (a report holds them ` +
