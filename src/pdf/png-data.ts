@@ -4,7 +4,7 @@ import { inflateSync } from 'node:zlib';
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
 /** Adam7's seven passes: where each starts and how far apart its pixels are, in x and y. */
-const ADAM7 = [
+export const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
   [0, 4, 4, 8],
