@@ -160,6 +160,11 @@ describe('requests refused before routing, on a real socket', () => {
       'not_implemented',
     );
     expect(transfer.detail).toBe('The Transfer-Encoding gzip is not supported; only chunked is');
+    // A refusal of what the client asked for, logged as one: not an error-level entry.
+    const logged = log
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((entry) => entry.reqId === transfer.requestId && Number(entry.level) >= 40);
+    expect(logged).toEqual([]);
     // Without a body the header says nothing (some clients send it on every GET).
     const get = await RawConnection.open(port);
     get.write('GET /health HTTP/1.1\r\nHost: propdata\r\nContent-Encoding: gzip\r\n\r\n');

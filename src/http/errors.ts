@@ -111,10 +111,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
     // Shedding load is the server working as meant: a warning without a stack, which would
-    // only flood the log while the server is busiest.
+    // only flood the log while the server is busiest. A 501 answers what a client asked for (a
+    // transfer coding, CONNECT), not a fault here: a refusal, so that clients cannot write
+    // error-level entries at will.
+    const fault = appError.status >= 500 && appError.code !== 'not_implemented';
     if (appError.code === 'overloaded') {
       request.log.warn({ code: appError.code, detail: appError.detail }, 'request shed');
-    } else if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    } else if (fault) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code, detail: appError.detail }, 'request refused');
     return sendProblem(reply, appError);
   });
