@@ -140,6 +140,11 @@ export const limits = {
      * even in the countryside, so a point in the country always has one, and a point in another
      * country or the sea has none. */
     countryReachKm: 30,
+    /** A stated postcode's centroid may lie at most this far from the stated coordinates (else
+     * `400`): a centroid's nearest neighbour is at most 5–15 km away in 99% of each country's
+     * postcodes (shipped divisions), so no postcode area reaches this far from its centre;
+     * 1010 Wien and 8010 Graz are 145 km apart. */
+    postcodeDistanceKm: 50,
     pageSize: 100,
     defaultPageSize: 20,
     /** A merge patch is written only onto the body it merged onto; when another write came

@@ -63,8 +63,58 @@ function withLowercaseUuids(schema: unknown): unknown {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(withLowercaseUuids(schema) as object);
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const prepared = withLowercaseUuids(schema) as object;
+  if (httpPart === 'body') return bodyAjv.compile(prepared);
+  return decimalOnly(schema, textAjv.compile(prepared));
+};
+
+/** How a number is written in a query or path: decimal digits, a sign, a decimal point. */
+const DECIMAL: Record<string, RegExp> = {
+  integer: /^[+-]?\d+$/,
+  number: /^[+-]?(\d+\.?\d*|\.\d+)$/,
+};
+
+/**
+ * A query or path validator that refuses numbers not written in decimal before ajv coerces them:
+ * ajv reads text as JavaScript does, so `0x10` was 16, `1e3` 1000 and ` 5` 5 (a typo in an
+ * offset must not quietly page elsewhere).
+ */
+function decimalOnly(
+  schema: unknown,
+  validate: ReturnType<Ajv['compile']>,
+): ReturnType<Ajv['compile']> {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties;
+  const numeric = Object.entries(properties ?? {}).flatMap(([key, property]) => {
+    const pattern = typeof property.type === 'string' ? DECIMAL[property.type] : undefined;
+    return pattern ? [{ key, type: String(property.type), pattern }] : [];
+  });
+  if (numeric.length === 0) return validate;
+  const check = ((data: Record<string, unknown>) => {
+    const errors: ErrorObject[] = numeric.flatMap(({ key, type, pattern }) => {
+      const value = data[key];
+      if (typeof value !== 'string' || pattern.test(value)) return [];
+      const instancePath = `/${escapePointer(key)}`;
+      return [
+        {
+          instancePath,
+          schemaPath: '',
+          keyword: 'type',
+          params: { type },
+          message: `must be ${type === 'integer' ? 'a whole number' : 'a number'} written in decimal`,
+        },
+      ];
+    });
+    if (errors.length > 0) {
+      check.errors = errors;
+      return false;
+    }
+    const valid = validate(data);
+    check.errors = validate.errors;
+    return valid;
+  }) as ReturnType<Ajv['compile']>;
+  return check;
+}
 
 const PART_NAMES: Record<string, RequestPart> = {
   body: 'body',

@@ -267,6 +267,40 @@ describeBackends('dossiers', (backend) => {
     expectProblem(moved, 400, 'validation_failed');
   });
 
+  it('refuses a stated postcode far from the stated point, a near or unknown one not', async () => {
+    const withPostcode = (postCode: string) => {
+      const body = structuredClone(EXAMPLE_DOSSIER);
+      return {
+        ...body,
+        property: {
+          ...body.property,
+          location: { ...body.property.location, address: { postCode, city: 'Wien' } },
+        },
+      };
+    };
+    // The Graben with Graz's postcode: 145 km from its point.
+    const refused = expectProblem(
+      await d.create(world.memberA, withPostcode('8010')),
+      400,
+      'validation_failed',
+    );
+    expect(refused.errors?.[0]?.path).toBe('/property/location/address/postCode');
+    expect(refused.errors?.[0]?.message).toMatch(
+      /^"8010" is centred 1[34]\d km from the coordinates/,
+    );
+    // Another Vienna postcode, and one the data does not know, pass: the point decides.
+    expect((await d.create(world.memberA, withPostcode('1020'))).statusCode).toBe(201);
+    expect((await d.create(world.memberA, withPostcode('9999'))).statusCode).toBe(201);
+    // A patch that gives a far postcode is refused the same way.
+    const id = await created(d.create(world.memberA, dossier()));
+    const patched = await d.patch(world.memberA, id, {
+      property: { location: { address: { postCode: '6020' } } },
+    });
+    expect(expectProblem(patched, 400, 'validation_failed').errors?.[0]?.path).toBe(
+      '/property/location/address/postCode',
+    );
+  });
+
   describe('PATCH (JSON merge patch)', () => {
     it('merges objects, removes with null, replaces values; plain JSON works too', async () => {
       const id = await created(d.create(world.memberA, dossier()));
@@ -548,6 +582,14 @@ describeBackends('dossiers', (backend) => {
       for (const query of ['?limit=0', '?limit=101', '?offset=-1', '?limit=x', '?sort=id']) {
         expectProblem(await d.list(world.memberB, query), 400, 'validation_failed');
       }
+      // Numbers are written in decimal: JavaScript's readings of text (hex, exponents, spaces)
+      // are refused, naming the parameter.
+      for (const query of ['?offset=0x10', '?limit=1e1', '?limit=%205', '?offset=0b1', '?limit=']) {
+        const problem = expectProblem(await d.list(world.memberB, query), 400, 'validation_failed');
+        expect(problem.errors?.[0]?.path, query).toMatch(/^\/(offset|limit)$/);
+        expect(problem.detail, query).toMatch(/whole number written in decimal/);
+      }
+      expect((await page('?limit=3&offset=01')).items).toHaveLength(3);
     });
   });
 });

@@ -37,7 +37,8 @@ export const LOCATION_TEXT =
   '`precision` says how it was found: `coordinates` (given) or `postcode` (the postcode’s ' +
   'centroid). Writing `precision: "postcode"` keeps a dossier postcode-precise (the centroid is ' +
   'looked up again and any `coordinates` sent are ignored), so a dossier read and written back ' +
-  'unchanged stays the same.';
+  'unchanged stays the same. A known `address.postCode` beside `coordinates` must be centred ' +
+  'within 50 km of them (else 400).';
 
 /** The property, as dossiers hold it and as the valuation endpoint takes it. */
 export const PropertyBody = StrictObject(

@@ -5,6 +5,7 @@ import type { CountryCode } from '../../market/countries.js';
 import type { Dossier, DossierContent, DossierProperty } from './dossier.js';
 import { limits } from '../../limits.js';
 import { nearCountry, postcodeCentroid } from '../../market/queries/divisions.js';
+import { haversineMeters } from '../../valuation/baselines.js';
 import { DossierBody } from './schemas.js';
 
 /** Rules between fields that the schema cannot say. */
@@ -62,6 +63,9 @@ export async function resolveProperty(
   property = { ...property, location };
   if (location.coordinates && location.precision !== 'postcode') {
     await checkInCountry(db, countryCode, location.coordinates, `${path}/location/coordinates`);
+    if (postCode !== undefined) {
+      await checkPostcodeNear(db, countryCode, postCode, location.coordinates, path);
+    }
     return {
       ...property,
       location: { ...location, coordinates: location.coordinates, precision: 'coordinates' },
@@ -83,6 +87,32 @@ export async function resolveProperty(
     );
   }
   return { ...property, location: { ...location, coordinates: centroid, precision: 'postcode' } };
+}
+
+/**
+ * A stated postcode must lie near the stated point: the valuation takes the postcode's market
+ * where one is stated, so a Vienna point with a Graz postcode was valued (or refused) as a
+ * flat in Graz. A postcode the data does not know passes (the point decides then).
+ */
+async function checkPostcodeNear(
+  db: DuckDBConnection,
+  countryCode: CountryCode,
+  postCode: string,
+  point: { latitude: number; longitude: number },
+  path: string,
+): Promise<void> {
+  const centroid = await postcodeCentroid(db, countryCode, postCode);
+  if (!centroid) return;
+  const km =
+    haversineMeters(point.latitude, point.longitude, centroid.latitude, centroid.longitude) / 1000;
+  const most = limits.dossiers.postcodeDistanceKm;
+  if (km > most) {
+    throw invalidField(
+      `${path}/location/address/postCode`,
+      `${JSON.stringify(postCode)} is centred ${km.toFixed(0)} km from the coordinates; a ` +
+        `postcode more than ${String(most)} km from its point is taken for a mistake in one of them`,
+    );
+  }
 }
 
 /** Checks a whole content (schema already passed) and resolves its location. */
