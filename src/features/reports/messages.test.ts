@@ -16,6 +16,19 @@ describe('report message catalogue', () => {
     }
   });
 
+  it('keeps a sign with what it belongs to: no plain space where a line could break', () => {
+    for (const locale of LOCALES) {
+      for (const [key, text] of Object.entries(CATALOGUES[locale])) {
+        // A number and its per cent sign stay on one line.
+        expect(text, `${locale} ${key}`).not.toMatch(/\d %/);
+      }
+    }
+    // French sets a narrow no-break space before : ; ! ? and %, never a plain one.
+    for (const [key, text] of Object.entries(CATALOGUES.fr)) {
+      expect(text, `fr ${key}`).not.toMatch(/ [:;!?%]/);
+    }
+  });
+
   it('fills in placeholders', () => {
     expect(say('de', 'page', { page: 3, pages: 9 })).toBe('Seite 3 von 9');
   });

@@ -212,9 +212,9 @@ const de: Catalogue = {
   trendAround: 'Um den {date}',
   trendRecent: 'Letzte sechs Monate',
   trendScope:
-    'Mittlerer Angebotspreis pro m² der gleichartigen Angebote in der Umgebung mit einer Wohnfläche von {min} bis {max} (±25 %); n ist ihre Anzahl.',
+    'Mittlerer Angebotspreis pro m² der gleichartigen Angebote in der Umgebung mit einer Wohnfläche von {min} bis {max} (±25\u00a0%); n ist ihre Anzahl.',
   noTrend:
-    'In keinem der beiden Zeiträume hat ein gleichartiges Angebot in der Umgebung eine Wohnfläche von {min} bis {max} (±25 %): Es gibt keinen mittleren Preis zu zeigen.',
+    'In keinem der beiden Zeiträume hat ein gleichartiges Angebot in der Umgebung eine Wohnfläche von {min} bis {max} (±25\u00a0%): Es gibt keinen mittleren Preis zu zeigen.',
   histogram: 'Vergleichsangebote nach Preis pro m²',
   subject: 'Diese Immobilie',
   labelled: '{label}: {value}',
@@ -306,10 +306,10 @@ const fr: Catalogue = {
   valueAt: 'Valeur au {date}',
   change: 'Évolution',
   rangeMeaning:
-    'La valeur se trouve dans la fourchette environ deux fois sur trois : un écart type de l’estimation de part et d’autre.',
+    'La valeur se trouve dans la fourchette environ deux fois sur trois\u202f: un écart type de l’estimation de part et d’autre.',
   noValuation: 'Les données de marché autour de ce bien sont trop rares pour une évaluation.',
   noValuationType:
-    'Les immeubles de rapport ne sont pas évalués : les données de marché ne contiennent que des offres d’appartements et de maisons.',
+    'Les immeubles de rapport ne sont pas évalués\u202f: les données de marché ne contiennent que des offres d’appartements et de maisons.',
   noData: 'Aucune donnée n’est encore disponible pour ce secteur.',
   noTransactions: 'Aucune donnée de transaction n’est encore disponible pour ce secteur.',
   transactionsHeading: 'Transactions',
@@ -327,9 +327,9 @@ const fr: Catalogue = {
   trendAround: 'Autour du {date}',
   trendRecent: 'Six derniers mois',
   trendScope:
-    'Prix moyen demandé au m² des offres de même type autour du bien, d’une surface habitable de {min} à {max} (±25 %) ; n est leur nombre.',
+    'Prix moyen demandé au m² des offres de même type autour du bien, d’une surface habitable de {min} à {max} (±25\u202f%)\u202f; n est leur nombre.',
   noTrend:
-    'Aucune offre de même type autour du bien n’a une surface habitable de {min} à {max} (±25 %) sur l’une ou l’autre période : il n’y a pas de prix moyen à montrer.',
+    'Aucune offre de même type autour du bien n’a une surface habitable de {min} à {max} (±25\u202f%) sur l’une ou l’autre période\u202f: il n’y a pas de prix moyen à montrer.',
   histogram: 'Offres comparables par prix au m²',
   subject: 'Ce bien',
   labelled: '{label}\u202f: {value}',
@@ -352,22 +352,22 @@ const fr: Catalogue = {
   meanPricePerSqm: 'Prix moyen au m²',
   count: 'Nombre',
   noAttachments: 'Aucun document de ce type n’est joint au dossier.',
-  attachedPages: '{title} : {pages} pages suivent.',
+  attachedPages: '{title}\u202f: {pages} pages suivent.',
   highlights: 'Points forts',
   precisionPostcode:
-    'Localisé par son code postal seulement : le point sur la carte en est le centre.',
+    'Localisé par son code postal seulement\u202f: le point sur la carte en est le centre.',
   page: 'Page {page} sur {pages}',
   comparedWithDate: 'Comparé au',
   asOf: 'au {date}',
   dateColumn: 'Date',
   estimatedNetRent: 'Loyer mensuel hors charges estimé',
   rentNetShown:
-    'Les loyers sont hors charges : le loyer charges comprises estimé × {share}, {basis}. Les offres comparables indiquent des loyers charges comprises.',
+    'Les loyers sont hors charges\u202f: le loyer charges comprises estimé × {share}, {basis}. Les offres comparables indiquent des loyers charges comprises.',
   'rentShare.region':
     'la part médiane du loyer hors charges dans le loyer charges comprises des offres de la région qui indiquent les deux',
   'rentShare.country':
     'la part médiane du loyer hors charges dans le loyer charges comprises des offres du pays qui indiquent les deux',
-  'rentShare.default': 'une part par défaut : trop peu d’offres indiquent les deux loyers',
+  'rentShare.default': 'une part par défaut\u202f: trop peu d’offres indiquent les deux loyers',
   'template.appraisal': 'Rapport d’évaluation',
   'template.brochure': 'Brochure de vente',
   ...placesFr,
@@ -671,9 +671,9 @@ const cs: Catalogue = {
   trendAround: 'Kolem {date}',
   trendRecent: 'Posledních šest měsíců',
   trendScope:
-    'Průměrná nabídková cena za m² nabídek stejného druhu v okolí s obytnou plochou {min} až {max} (±25 %); n je jejich počet.',
+    'Průměrná nabídková cena za m² nabídek stejného druhu v okolí s obytnou plochou {min} až {max} (±25\u00a0%); n je jejich počet.',
   noTrend:
-    'V žádném z obou období nemá žádná nabídka stejného druhu v okolí obytnou plochu {min} až {max} (±25 %): průměrnou cenu nelze ukázat.',
+    'V žádném z obou období nemá žádná nabídka stejného druhu v okolí obytnou plochu {min} až {max} (±25\u00a0%): průměrnou cenu nelze ukázat.',
   histogram: 'Srovnatelné nabídky podle ceny za m²',
   subject: 'Tato nemovitost',
   labelled: '{label}: {value}',
@@ -784,9 +784,9 @@ const sk: Catalogue = {
   trendAround: 'Okolo {date}',
   trendRecent: 'Posledných šesť mesiacov',
   trendScope:
-    'Priemerná ponuková cena za m² ponúk rovnakého druhu v okolí s obytnou plochou {min} až {max} (±25 %); n je ich počet.',
+    'Priemerná ponuková cena za m² ponúk rovnakého druhu v okolí s obytnou plochou {min} až {max} (±25\u00a0%); n je ich počet.',
   noTrend:
-    'V žiadnom z oboch období nemá žiadna ponuka rovnakého druhu v okolí obytnú plochu {min} až {max} (±25 %): priemernú cenu nemožno ukázať.',
+    'V žiadnom z oboch období nemá žiadna ponuka rovnakého druhu v okolí obytnú plochu {min} až {max} (±25\u00a0%): priemernú cenu nemožno ukázať.',
   histogram: 'Porovnateľné ponuky podľa ceny za m²',
   subject: 'Táto nehnuteľnosť',
   labelled: '{label}: {value}',

@@ -225,13 +225,13 @@ export const placesFr: PlacesCatalogue = {
   'category.convenience': 'Épicerie',
   'category.shopping_centre': 'Centre commercial',
   amenitiesIntro:
-    'Lieux autour du bien tels que les données de marché les contiennent, comptés dans un rayon de 500 m et de 1 km (environ 6 et 12 minutes à pied) ; distances à vol d’oiseau.',
+    'Lieux autour du bien tels que les données de marché les contiennent, comptés dans un rayon de 500 m et de 1 km (environ 6 et 12 minutes à pied)\u202f; distances à vol d’oiseau.',
   within500: 'À moins de 500 m',
   within1000: 'À moins de 1 km',
   nearest: 'Le plus proche',
   score: 'Note (0–10)',
   scoreNote:
-    'Note : 10 · w / (w + h), où w compte chaque lieu à moins de 1 km pour 1 − sa distance en km et h est le nombre pour lequel le groupe obtient 5.',
+    'Note\u202f: 10 · w / (w + h), où w compte chaque lieu à moins de 1 km pour 1 − sa distance en km et h est le nombre pour lequel le groupe obtient 5.',
   groupNoData: 'Les données de marché ne contiennent aucun lieu de ce type pour ce secteur.',
   place: 'Lieu',
   kind: 'Type',
@@ -241,7 +241,7 @@ export const placesFr: PlacesCatalogue = {
   stopsTable: 'Arrêts les plus proches',
   stops: 'Arrêts',
   transitNote:
-    'Les quais d’un arrêt portent son nom et comptent une fois ; distances à vol d’oiseau.',
+    'Les quais d’un arrêt portent son nom et comptent une fois\u202f; distances à vol d’oiseau.',
   'socio.demographics': 'Démographie',
   'socio.economics': 'Économie',
   'socio.housing': 'Ménages',
