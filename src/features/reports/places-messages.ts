@@ -43,7 +43,8 @@ export const placesEn = {
   within500: 'Within 500 m',
   within1000: 'Within 1 km',
   nearest: 'Nearest',
-  score: 'Score (0–10)',
+  // A word joiner after the dash: in a narrow column the scale broke as "(0–" / "10)".
+  score: 'Score (0–\u206010)',
   scoreNote:
     'Score: 10 · w / (w + h), where w counts each place within 1 km as 1 − its distance in km and h is the count at which the group scores 5.',
   groupNoData: 'The market data holds no places of this kind for this area.',
@@ -137,7 +138,7 @@ export const placesDe: PlacesCatalogue = {
   within500: 'Bis 500 m',
   within1000: 'Bis 1 km',
   nearest: 'Nächster',
-  score: 'Wertung (0–10)',
+  score: 'Wertung (0–\u206010)',
   scoreNote:
     'Wertung: 10 · w / (w + h); w zählt jeden Ort im Umkreis von 1 km mit 1 − seiner Entfernung in km, h ist die Zahl, bei der die Gruppe 5 erreicht.',
   groupNoData: 'Die Marktdaten enthalten für dieses Gebiet keine Orte dieser Art.',
@@ -229,7 +230,7 @@ export const placesFr: PlacesCatalogue = {
   within500: 'À moins de 500 m',
   within1000: 'À moins de 1 km',
   nearest: 'Le plus proche',
-  score: 'Note (0–10)',
+  score: 'Note (0–\u206010)',
   scoreNote:
     'Note\u202f: 10 · w / (w + h), où w compte chaque lieu à moins de 1 km pour 1 − sa distance en km et h est le nombre pour lequel le groupe obtient 5.',
   groupNoData: 'Les données de marché ne contiennent aucun lieu de ce type pour ce secteur.',
@@ -321,7 +322,7 @@ export const placesIt: PlacesCatalogue = {
   within500: 'Entro 500 m',
   within1000: 'Entro 1 km',
   nearest: 'Il più vicino',
-  score: 'Punteggio (0–10)',
+  score: 'Punteggio (0–\u206010)',
   scoreNote:
     'Punteggio: 10 · w / (w + h), dove w conta ogni luogo entro 1 km come 1 − la sua distanza in km e h è il numero con cui il gruppo ottiene 5.',
   groupNoData: 'I dati di mercato non contengono luoghi di questo tipo per questa zona.',
@@ -413,7 +414,7 @@ export const placesNl: PlacesCatalogue = {
   within500: 'Binnen 500 m',
   within1000: 'Binnen 1 km',
   nearest: 'Dichtstbij',
-  score: 'Score (0–10)',
+  score: 'Score (0–\u206010)',
   scoreNote:
     'Score: 10 · w / (w + h), waarbij w elke plaats binnen 1 km telt als 1 − de afstand in km en h het aantal is waarbij de groep 5 scoort.',
   groupNoData: 'De marktgegevens bevatten voor dit gebied geen plaatsen van deze soort.',
@@ -505,7 +506,7 @@ export const placesCs: PlacesCatalogue = {
   within500: 'Do 500 m',
   within1000: 'Do 1 km',
   nearest: 'Nejbližší',
-  score: 'Hodnocení (0–10)',
+  score: 'Hodnocení (0–\u206010)',
   scoreNote:
     'Hodnocení: 10 · w / (w + h), kde w počítá každé místo do 1 km jako 1 − jeho vzdálenost v km a h je počet, při kterém skupina dosáhne 5.',
   groupNoData: 'Tržní data neobsahují pro tuto oblast žádná místa tohoto druhu.',
@@ -597,7 +598,7 @@ export const placesSk: PlacesCatalogue = {
   within500: 'Do 500 m',
   within1000: 'Do 1 km',
   nearest: 'Najbližšie',
-  score: 'Hodnotenie (0–10)',
+  score: 'Hodnotenie (0–\u206010)',
   scoreNote:
     'Hodnotenie: 10 · w / (w + h), kde w počíta každé miesto do 1 km ako 1 − jeho vzdialenosť v km a h je počet, pri ktorom skupina dosiahne 5.',
   groupNoData: 'Trhové údaje neobsahujú pre túto oblasť žiadne miesta tohto druhu.',
