@@ -15,6 +15,7 @@ import { HALF_SCORE } from '../../market/places/scores.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { providerTemplateId } from '../templates/provider-templates.js';
 import { LOCALES, say } from './messages.js';
+import { limits } from '../../limits.js';
 
 const { path: SOURCE, available } = sharedData('vienna-places', 'pois.csv');
 
@@ -121,6 +122,10 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
     expect(text).toContain(
       `Health ${String(within(500))} ${String(within(1000))} ${String(Math.round(pharmacies[0]?.meters ?? 0))} m ${score.toFixed(1)}`,
     );
+    // The map's legend: the nearest it draws, of all those the table counts within 1 km.
+    const drawn = Math.min(limits.places.reportPlacesPerGroup, within(1000));
+    expect(drawn).toBeLessThan(within(1000));
+    expect(text).toContain(`Health (${String(drawn)} of ${String(within(1000))})`);
     // The district's indicators with their year: Innere Stadt's population as published.
     const published = fs
       .readFileSync(path.join(SOURCE, 'district-indicators.csv'), 'utf8')

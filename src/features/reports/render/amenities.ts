@@ -71,14 +71,25 @@ export function amenities(ctx: SectionContext, section: Section): void {
           ];
     }),
   );
-  const layers: MapLayer[] = groups.map((g) => ({
-    points: nearestOf(places.amenities, g)
+  const layers: MapLayer[] = groups.map((g) => {
+    const points = nearestOf(places.amenities, g)
       .filter((p) => p.distance <= 1000)
-      .map((p) => p.coordinates),
-    shape: 'circle',
-    color: GROUP_COLORS[g],
-    label: t(`group.${g}`),
-  }));
+      .map((p) => p.coordinates);
+    // The map draws the nearest few of a group; the table counts all within 1 km: the legend
+    // says of how many where it draws fewer.
+    const within = places.scores.amenities[g]?.within1000m ?? points.length;
+    const counted =
+      within > points.length
+        ? t('ofTotal', { shown: f.number(points.length), total: f.number(within) })
+        : f.number(points.length);
+    return {
+      points,
+      shape: 'circle',
+      color: GROUP_COLORS[g],
+      label: t(`group.${g}`),
+      legend: `${t(`group.${g}`)} (${counted})`,
+    };
+  });
   const d = model.dossier;
   pointsMap(doc, { latitude: d.latitude, longitude: d.longitude }, t('subject'), layers, {
     format: f.meters,

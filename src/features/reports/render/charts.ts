@@ -89,7 +89,11 @@ export function pointsMap(
   options: { format: (meters: number) => string; height?: number; minReach?: number },
 ): void {
   const height = options.height ?? MAP_HEIGHT;
-  room(doc, height + MAP_BELOW);
+  const legend = [
+    subjectLabel,
+    ...[...layers].reverse().map((l) => l.legend ?? `${l.label} (${String(l.points.length)})`),
+  ];
+  room(doc, height + MAP_BELOW + (legendLines(doc, legend) - 1) * LEGEND_LINE);
   const top = doc.y;
   const left = STYLE.margin;
   const cos = Math.cos((subject.latitude * Math.PI) / 180);
@@ -171,31 +175,55 @@ export function pointsMap(
       lineBreak: false,
     });
 
-  // Legend, under the map: the subject, then the layers from the last drawn (on top) down.
-  const ly = top + height + 8;
+  // Legend, under the map: the subject, then the layers from the last drawn (on top) down; an
+  // entry that would run past the map's right edge starts a new line.
+  let ly = top + height + 8;
   let lx = left;
   const entry = (draw: (x: number, y: number) => void, text: string) => {
+    doc.font('regular').fontSize(8.5).fillColor(STYLE.text);
+    const width = legendWidth(doc, text);
+    if (lx > left && lx + width > left + CONTENT_WIDTH) {
+      lx = left;
+      ly += LEGEND_LINE;
+    }
     draw(lx + 5, ly + 5);
-    doc
-      .font('regular')
-      .fontSize(8.5)
-      .fillColor(STYLE.text)
-      .text(text, lx + 14, ly + 1, {
-        lineBreak: false,
-      });
-    lx += 24 + doc.widthOfString(text);
+    doc.fillColor(STYLE.text).text(text, lx + 14, ly + 1, { lineBreak: false });
+    lx += width + 10;
   };
-  entry((x, y) => doc.circle(x, y, 4.5).fill(STYLE.navy), subjectLabel);
-  for (const layer of [...layers].reverse()) {
+  entry((x, y) => doc.circle(x, y, 4.5).fill(STYLE.navy), legend[0] ?? subjectLabel);
+  [...layers].reverse().forEach((layer, i) => {
     entry(
       (x, y) => {
         mark(layer, x, y, 3.5);
       },
-      layer.legend ?? `${layer.label} (${String(layer.points.length)})`,
+      legend[i + 1] ?? layer.label,
     );
-  }
+  });
   doc.x = STYLE.margin;
   doc.y = ly + 22;
+}
+
+/** The height of a line of a map's legend. */
+const LEGEND_LINE = 14;
+
+/** The width a legend entry takes in its line: its mark, its text and the gap after it. */
+function legendWidth(doc: Doc, text: string): number {
+  return 14 + doc.font('regular').fontSize(8.5).widthOfString(text);
+}
+
+/** The lines a legend of `texts` takes across the map's width. */
+function legendLines(doc: Doc, texts: readonly string[]): number {
+  let lines = 1;
+  let x = 0;
+  for (const text of texts) {
+    const width = legendWidth(doc, text);
+    if (x > 0 && x + width > CONTENT_WIDTH) {
+      lines += 1;
+      x = 0;
+    }
+    x += width + 10;
+  }
+  return lines;
 }
 
 /** The most the histogram's marker text may take: a label, a colon and a price per m². */
