@@ -178,7 +178,7 @@ export function pointsMap(
   // Legend, under the map: the subject, then the layers from the last drawn (on top) down; an
   // entry that would run past the map's right edge starts a new line.
   let ly = top + height + 8;
-  let lx = left;
+  let lx: number = left;
   const entry = (draw: (x: number, y: number) => void, text: string) => {
     doc.font('regular').fontSize(8.5).fillColor(STYLE.text);
     const width = legendWidth(doc, text);
