@@ -419,8 +419,14 @@ function market(ctx: SectionContext): void {
 
 function projects(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
-  const list = model.tracker?.building_projects;
-  if (!list || list.totalItems === 0) {
+  if (!model.tracker) {
+    // Without a valuation the tracker answered nothing: no projects were looked for, and
+    // "none known" would be a claim.
+    paragraph(doc, noValuation(ctx));
+    return;
+  }
+  const list = model.tracker.building_projects;
+  if (list.totalItems === 0) {
     paragraph(doc, t('noProjects'));
     return;
   }
