@@ -124,7 +124,9 @@ export async function selectAttachmentFiles(
       .orderBy('attachment_chunks.seq')
       .execute();
     for (const { attachment_id: id, bytes } of found) {
-      chunks.set(id, [...(chunks.get(id) ?? []), bytes]);
+      const list = chunks.get(id) ?? [];
+      list.push(bytes);
+      chunks.set(id, list);
     }
   }
   return rows.map(({ print_content: print, ...row }) => ({

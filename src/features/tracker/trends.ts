@@ -6,6 +6,11 @@ import type { Trend } from './schemas.js';
 /** Living areas within this share of the dossier's count as similar (±25%). */
 const SIMILAR_AREA = 0.25;
 
+/** The living areas of offers similar to a dossier of `livingArea` (both ends included). */
+export function similarAreas(livingArea: number): { min: number; max: number } {
+  return { min: livingArea * (1 - SIMILAR_AREA), max: livingArea * (1 + SIMILAR_AREA) };
+}
+
 export interface Period {
   first: string;
   last: string;
@@ -32,7 +37,7 @@ export async function trendsIn(
   const found = await meanPricePerSquareMeter(
     db,
     search,
-    { min: livingArea * (1 - SIMILAR_AREA), max: livingArea * (1 + SIMILAR_AREA) },
+    similarAreas(livingArea),
     periods.map((period) => ({ from: period.first, to: period.last })),
   );
   return periods.map((period, i) => {

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { reportFonts } from './fonts.js';
 import { headerLayout } from './table-header.js';
+import { printableText } from './printable.js';
 
 /** Colours and measures of every report page (points; A4). */
 export const STYLE = {
@@ -40,8 +41,31 @@ export function newDocument(title: string, author: string): Doc {
   doc.registerFont('regular', fonts.regular);
   doc.registerFont('bold', fonts.bold);
   reuseParsedFonts(doc);
+  printableOnly(doc);
   doc.font('regular');
   return doc;
+}
+
+/**
+ * Every text the document draws or measures leaves out what the typefaces cannot draw
+ * (printable.ts: emoji, CJK), so that titles, addresses, names and captions from users and
+ * imported data never print as empty boxes, and a text is measured as it is drawn. Here, where
+ * every text passes, rather than in the model: only what is drawn is looked at (a model holds
+ * a date for every offer a report counts).
+ */
+function printableOnly(doc: Doc): void {
+  const text = doc.text.bind(doc) as (text: unknown, ...rest: unknown[]) => Doc;
+  const width = doc.widthOfString.bind(doc);
+  const height = doc.heightOfString.bind(doc);
+  const clean = (value: unknown) =>
+    typeof value === 'string' ? printableText(value, drawable) : value;
+  Object.assign(doc, {
+    text: (value: unknown, ...rest: unknown[]) => text(clean(value), ...rest),
+    widthOfString: (value: string, options?: PDFKit.Mixins.TextOptions) =>
+      width(printableText(value, drawable), options),
+    heightOfString: (value: string, options?: PDFKit.Mixins.TextOptions) =>
+      height(printableText(value, drawable), options),
+  });
 }
 
 type LayoutCache = Record<string, unknown>;

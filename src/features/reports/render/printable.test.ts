@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drawable, newDocument } from './page.js';
-import { printableStrings, printableText } from './printable.js';
+import { printableText } from './printable.js';
 
 /** Stands in for the typefaces: Latin-1 only. */
 const latin1 = (codePoint: number) => codePoint <= 0xff;
@@ -27,24 +27,5 @@ describe('printableText', () => {
     for (const char of ['🏠', '✨', '東']) {
       expect(drawable(char.codePointAt(0) ?? 0), char).toBe(false);
     }
-  });
-});
-
-describe('printableStrings', () => {
-  it('makes every string of a model printable, and keeps bytes and other values', () => {
-    const bytes = new Uint8Array([1, 2, 3]);
-    const model = {
-      title: 'Loft 🏠',
-      lines: ['a ✨', 'b'],
-      nested: { name: 'Café ☕', count: 3, none: null, cover: bytes },
-    };
-    const printed = printableStrings(model, latin1);
-    expect(printed).toEqual({
-      title: 'Loft',
-      lines: ['a', 'b'],
-      nested: { name: 'Café', count: 3, none: null, cover: bytes },
-    });
-    expect(printed.nested.cover).toBe(bytes);
-    expect(model.title).toBe('Loft 🏠');
   });
 });

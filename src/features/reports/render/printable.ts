@@ -2,6 +2,9 @@
  * at best, and nothing is left to join once the emoji are out. */
 const EMOJI_JOINERS = new Set([0x200d, 0xfe0e, 0xfe0f]);
 
+/** Characters DejaVu Sans draws, checked without asking it: ASCII, Latin-1, Latin Extended-A. */
+const COMMON = /^[\n\t\x20-\x7e\u00a0-\u017f]*$/;
+
 /**
  * Text the report's typefaces can print: code points they have no glyph for (emoji, CJK, the
  * joiners and variation selectors of emoji sequences) are left out, where they would print as
@@ -9,6 +12,9 @@ const EMOJI_JOINERS = new Set([0x200d, 0xfe0e, 0xfe0f]);
  * are kept (line breaks are laid out, not drawn).
  */
 export function printableText(text: string, drawable: (codePoint: number) => boolean): string {
+  // Most texts (numbers, dates, Latin names) are ASCII and Latin-1/Extended-A, which the
+  // typefaces draw whole: they skip the per-character lookups.
+  if (COMMON.test(text)) return text;
   let out = '';
   let removed = false;
   for (const char of text) {
@@ -18,21 +24,4 @@ export function printableText(text: string, drawable: (codePoint: number) => boo
     else removed = true;
   }
   return removed ? out.replace(/ {2,}/g, ' ').trim() : text;
-}
-
-/**
- * Every string of a report's model made printable (`printableText`), however deep: titles,
- * addresses, organization and template names, captions, place and division names. Byte arrays
- * (covers, attachments) and other non-plain objects are kept as they are.
- */
-export function printableStrings<T>(value: T, drawable: (codePoint: number) => boolean): T {
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return printableText(v, drawable);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      return Object.fromEntries(Object.entries(v).map(([key, inner]) => [key, walk(inner)]));
-    }
-    return v;
-  };
-  return walk(value) as T;
 }

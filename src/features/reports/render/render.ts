@@ -2,11 +2,9 @@ import { say } from '../messages.js';
 import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
 import { insertPages, pageCount } from './merge.js';
-import { printableStrings } from './printable.js';
 import {
   CONTENT_BOTTOM,
   CONTENT_WIDTH,
-  drawable,
   facts,
   fittedText,
   newDocument,
@@ -144,10 +142,9 @@ function finish(doc: Doc): Promise<Buffer> {
  * page, except sections with nothing to show, which follow on the page before;
  * the covers and PDF attachments are then put in with pdf-lib (merge.ts).
  */
-export async function renderReport(given: ReportModel): Promise<Uint8Array> {
+export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   // The document's metadata keeps the title as given; the pages print what the fonts can.
-  const doc = newDocument(given.dossier.title, given.organization);
-  const model = printableStrings(given, drawable);
+  const doc = newDocument(model.dossier.title, model.organization);
   const ctx: SectionContext = {
     doc,
     model,

@@ -1,4 +1,6 @@
 import type { Section } from '../../templates/schemas.js';
+import type { Trend } from '../../tracker/schemas.js';
+import { similarAreas } from '../../tracker/trends.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
 import { say, type MessageKey } from '../messages.js';
 import type { ReportAttachment, ReportModel } from '../model.js';
@@ -277,10 +279,14 @@ const offerRow = (f: Formats, o: OfferItem, date = f.date) => [
   date(o.startDate),
 ];
 
-type Trend = { value?: number; count: number } | undefined;
+type MaybeTrend = Trend | undefined;
 
 /** The tracker's two trends (around the date asked for, the last six months) as two bars. */
-function trendBars({ doc, model, f, t }: SectionContext, around: Trend, recent: Trend): void {
+function trendBars(
+  { doc, model, f, t }: SectionContext,
+  around: MaybeTrend,
+  recent: MaybeTrend,
+): void {
   barChart(
     doc,
     [
@@ -349,10 +355,8 @@ function comparables(ctx: SectionContext, section: Section): void {
     subheading(doc, t('trendChart'), 180);
     const [around, recent] = model.tracker.trends;
     // The tracker's rule for a similar offer (±25% of the living area), said beside its counts.
-    const sizes = {
-      min: f.area(model.dossier.livingArea * 0.75),
-      max: f.area(model.dossier.livingArea * 1.25),
-    };
+    const areas = similarAreas(model.dossier.livingArea);
+    const sizes = { min: f.area(areas.min), max: f.area(areas.max) };
     if ((around?.count ?? 0) + (recent?.count ?? 0) === 0) paragraph(doc, t('noTrend', sizes));
     else {
       trendBars(ctx, around, recent);
