@@ -105,6 +105,7 @@ export async function syntheticReportModel(
     today: TODAY,
     organization: 'Demo Realty',
     countryCode: 'AT',
+    conventions: 'AT',
     currency: 'EUR',
     dossier: {
       title: 'Flat in the first district',

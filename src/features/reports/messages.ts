@@ -17,12 +17,16 @@ export const LOCALES = ['en', 'de', 'fr', 'it', 'nl', 'cs', 'sk'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /**
- * The report language of a locale as clients send it: a language, or a language and region
- * (`de_CH`, `fr-FR`, in any case), as sharing links take it; undefined for another language.
+ * The report language of a locale as clients send it, and its region if it has one: a
+ * language, or a language and region (`de_CH`, `fr-FR`, in any case), as sharing links take
+ * it; undefined for another language.
  */
-export function reportLocaleOf(locale: string): Locale | undefined {
-  const language = /^([A-Za-z]{2})(?:[_-][A-Za-z]{2})?$/.exec(locale)?.[1]?.toLowerCase();
-  return LOCALES.find((l) => l === language);
+export function reportLocaleOf(
+  locale: string,
+): { language: Locale; region: string | undefined } | undefined {
+  const [, code, region] = /^([A-Za-z]{2})(?:[_-]([A-Za-z]{2}))?$/.exec(locale) ?? [];
+  const language = LOCALES.find((l) => l === code?.toLowerCase());
+  return language && { language, region: region?.toUpperCase() };
 }
 
 const en = {
@@ -93,6 +97,7 @@ const en = {
   trendChart: 'Mean price per m² of similar offers',
   trendAround: 'Around {date}',
   trendRecent: 'Last six months',
+  trendNone: 'No similar offers',
   trendScope:
     'Mean asking price per m² of the offers of the same kind around this property with a living area of {min} to {max} (±25%); n is their number.',
   noTrend:
@@ -117,6 +122,7 @@ const en = {
   completion: 'Completion',
   marketByQuarter: 'Offers of the same kind by quarter',
   quarter: 'Quarter',
+  quarterOfYear: 'Q{quarter} {year}',
   meanPricePerSqm: 'Mean price per m²',
   count: 'Count',
   noAttachments: 'No documents of this kind are attached to the dossier.',
@@ -211,6 +217,7 @@ const de: Catalogue = {
   trendChart: 'Mittlerer Preis pro m² ähnlicher Angebote',
   trendAround: 'Um den {date}',
   trendRecent: 'Letzte sechs Monate',
+  trendNone: 'Keine ähnlichen Angebote',
   trendScope:
     'Mittlerer Angebotspreis pro m² der gleichartigen Angebote in der Umgebung mit einer Wohnfläche von {min} bis {max} (±25\u00a0%); n ist ihre Anzahl.',
   noTrend:
@@ -234,6 +241,7 @@ const de: Catalogue = {
   completion: 'Fertigstellung',
   marketByQuarter: 'Angebote derselben Art nach Quartal',
   quarter: 'Quartal',
+  quarterOfYear: 'Q{quarter} {year}',
   meanPricePerSqm: 'Mittlerer Preis pro m²',
   count: 'Anzahl',
   noAttachments: 'Dem Dossier sind keine Unterlagen dieser Art beigefügt.',
@@ -326,6 +334,7 @@ const fr: Catalogue = {
   trendChart: 'Prix moyen au m² des offres similaires',
   trendAround: 'Autour du {date}',
   trendRecent: 'Six derniers mois',
+  trendNone: 'Aucune offre similaire',
   trendScope:
     'Prix moyen demandé au m² des offres de même type autour du bien, d’une surface habitable de {min} à {max} (±25\u202f%)\u202f; n est leur nombre.',
   noTrend:
@@ -349,6 +358,7 @@ const fr: Catalogue = {
   completion: 'Achèvement',
   marketByQuarter: 'Offres du même type par trimestre',
   quarter: 'Trimestre',
+  quarterOfYear: 'T{quarter} {year}',
   meanPricePerSqm: 'Prix moyen au m²',
   count: 'Nombre',
   noAttachments: 'Aucun document de ce type n’est joint au dossier.',
@@ -442,6 +452,7 @@ const it: Catalogue = {
   trendChart: 'Prezzo medio al m² di offerte simili',
   trendAround: 'Intorno al {date}',
   trendRecent: 'Ultimi sei mesi',
+  trendNone: 'Nessuna offerta simile',
   trendScope:
     'Prezzo medio richiesto al m² delle offerte dello stesso tipo nei dintorni, con superficie abitabile da {min} a {max} (±25%); n è il loro numero.',
   noTrend:
@@ -465,6 +476,7 @@ const it: Catalogue = {
   completion: 'Completamento',
   marketByQuarter: 'Offerte dello stesso tipo per trimestre',
   quarter: 'Trimestre',
+  quarterOfYear: 'T{quarter} {year}',
   meanPricePerSqm: 'Prezzo medio al m²',
   count: 'Numero',
   noAttachments: 'Al dossier non sono allegati documenti di questo tipo.',
@@ -556,6 +568,7 @@ const nl: Catalogue = {
   trendChart: 'Gemiddelde prijs per m² van vergelijkbaar aanbod',
   trendAround: 'Rond {date}',
   trendRecent: 'Laatste zes maanden',
+  trendNone: 'Geen vergelijkbaar aanbod',
   trendScope:
     'Gemiddelde vraagprijs per m² van gelijksoortig aanbod in de omgeving met een woonoppervlakte van {min} tot {max} (±25%); n is het aantal.',
   noTrend:
@@ -579,6 +592,7 @@ const nl: Catalogue = {
   completion: 'Oplevering',
   marketByQuarter: 'Aanbod van dezelfde soort per kwartaal',
   quarter: 'Kwartaal',
+  quarterOfYear: '{quarter}e kwartaal {year}',
   meanPricePerSqm: 'Gemiddelde prijs per m²',
   count: 'Aantal',
   noAttachments: 'Bij het dossier zijn geen documenten van deze soort gevoegd.',
@@ -670,6 +684,7 @@ const cs: Catalogue = {
   trendChart: 'Průměrná cena za m² podobných nabídek',
   trendAround: 'Kolem {date}',
   trendRecent: 'Posledních šest měsíců',
+  trendNone: 'Žádné podobné nabídky',
   trendScope:
     'Průměrná nabídková cena za m² nabídek stejného druhu v okolí s obytnou plochou {min} až {max} (±25\u00a0%); n je jejich počet.',
   noTrend:
@@ -693,6 +708,7 @@ const cs: Catalogue = {
   completion: 'Dokončení',
   marketByQuarter: 'Nabídky stejného druhu podle čtvrtletí',
   quarter: 'Čtvrtletí',
+  quarterOfYear: '{quarter}. čtvrtletí {year}',
   meanPricePerSqm: 'Průměrná cena za m²',
   count: 'Počet',
   noAttachments: 'K dossier nejsou přiloženy žádné dokumenty tohoto druhu.',
@@ -783,6 +799,7 @@ const sk: Catalogue = {
   trendChart: 'Priemerná cena za m² podobných ponúk',
   trendAround: 'Okolo {date}',
   trendRecent: 'Posledných šesť mesiacov',
+  trendNone: 'Žiadne podobné ponuky',
   trendScope:
     'Priemerná ponuková cena za m² ponúk rovnakého druhu v okolí s obytnou plochou {min} až {max} (±25\u00a0%); n je ich počet.',
   noTrend:
@@ -806,6 +823,7 @@ const sk: Catalogue = {
   completion: 'Dokončenie',
   marketByQuarter: 'Ponuky rovnakého druhu podľa štvrťroka',
   quarter: 'Štvrťrok',
+  quarterOfYear: '{quarter}. štvrťrok {year}',
   meanPricePerSqm: 'Priemerná cena za m²',
   count: 'Počet',
   noAttachments: 'K dossier nie sú priložené žiadne dokumenty tohto druhu.',

@@ -15,6 +15,8 @@ import type { RatioSource } from '../valuation/rent-ratio.js';
  */
 export interface ReportModel {
   locale: Locale;
+  /** The region whose number and date conventions the report follows (`formatTag`). */
+  conventions: string;
   /** The date the report compares today with (`YYYY-MM-DD`: values then and now, offers since
    * then), and today, the valuation date of its headline values. */
   date: string;

@@ -228,10 +228,13 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     for (const font of own) expect(font, font.name).toMatchObject({ embedded: true });
     expect(text).toContain(say('cs', 'noData'));
     const de = await report({ templateId: template, date: '2026-01-15', locale: 'de' });
-    expect((await readPdf(de.rawPayload)).pages.join('\n')).toContain('15. Januar 2026');
-    // A locale with its region, as sharing links take it: the language decides.
+    // The dossier is in Vienna: German as Austria writes it, unless the locale names a region.
+    expect((await readPdf(de.rawPayload)).pages.join('\n')).toContain('15. Jänner 2026');
+    // A locale with its region, as sharing links take it: the language decides the texts, the
+    // region how numbers and dates are written.
     for (const [locale, day] of [
       ['de_CH', '15. Januar 2026'],
+      ['de-de', '15. Januar 2026'],
       ['fr-FR', '15 janvier 2026'],
       ['CS-cz', '15. ledna 2026'],
     ]) {

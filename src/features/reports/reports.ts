@@ -199,7 +199,10 @@ export async function createReport(
   dossierId: string,
   request: ReportRequest,
 ): Promise<RenderedReport> {
-  const locale = request.locale === undefined ? 'en' : reportLocaleOf(request.locale);
+  const locale =
+    request.locale === undefined
+      ? { language: 'en' as const, region: undefined }
+      : reportLocaleOf(request.locale);
   if (!locale) {
     throw invalidField('/locale', `must be one of ${LOCALES.join(', ')}, with or without a region`);
   }
@@ -233,7 +236,7 @@ async function gatherAndRender(
   job: {
     dossier: Dossier;
     template: Template;
-    locale: Locale;
+    locale: { language: Locale; region: string | undefined };
     date: string;
     today: string;
   },
@@ -270,7 +273,10 @@ async function gatherAndRender(
       ? await netRentsOf(deps, dossier, tracker)
       : null;
   const model: ReportModel = {
-    locale: job.locale,
+    locale: job.locale.language,
+    // Numbers and dates as the reader's region writes them, else as the property's country
+    // does where the language is one of its own (render/format.ts).
+    conventions: job.locale.region ?? dossier.countryCode,
     date,
     today,
     organization: organization.name,

@@ -19,7 +19,10 @@ export const ReportRequest = Object.assign(
         maxLength: 5,
         description:
           `The report’s language (default \`en\`): ${LOCALES.map((l) => `\`${l}\``).join(', ')}, ` +
-          'also with a region (`de_CH`, `fr-FR`: the language decides); another language is 400.',
+          'also with a region (`de_CH`, `fr-FR`): the language decides the texts, the region how ' +
+          'numbers and dates are written where the language is one of the region’s own (else ' +
+          'the property’s country’s, where it is; else the language’s main market’s; English ' +
+          'is British everywhere). Another language is 400.',
       }),
     ),
     date: Type.Optional(

@@ -24,6 +24,15 @@ function niceStep(value: number): number {
   return 10 * power;
 }
 
+/** The smallest multiple of `step` that is at least `value` and 1, 2 or 5 times a power of ten
+ * (`step` is one itself: its tenfold always is). */
+export function roundMultiple(step: number, value: number): number {
+  for (let candidate = niceStep(Math.max(value, step)); ; candidate = niceStep(candidate * 1.5)) {
+    const ratio = candidate / step;
+    if (Math.abs(ratio - Math.round(ratio)) < 1e-9) return candidate;
+  }
+}
+
 /** A round length near `meters`: 1, 2 or 5 times a power of ten. */
 function roundLength(meters: number): number {
   const power = 10 ** Math.floor(Math.log10(meters));
@@ -233,9 +242,11 @@ export interface Bar {
   label: string;
   value: number | undefined;
   note: string;
+  /** What an empty slot says in place of its bar (an empty slot alone reads as an error). */
+  missing: string;
 }
 
-/** Vertical bars with their values written on them; a missing value leaves an empty slot. */
+/** Vertical bars with their values written on them; a missing value's slot says why. */
 export function barChart(doc: Doc, bars: Bar[], format: (value: number) => string): void {
   const height = 170;
   room(doc, height + 20);
@@ -262,6 +273,16 @@ export function barChart(doc: Doc, bars: Bar[], format: (value: number) => strin
         .fillColor(STYLE.text)
         .text(format(bar.value), x - 30, base - h - 14, {
           width: width + 60,
+          align: 'center',
+          lineBreak: false,
+        });
+    } else {
+      doc
+        .font('regular')
+        .fontSize(8.5)
+        .fillColor(STYLE.grey)
+        .text(oneLine(doc, bar.missing, slot - 8), left + i * slot + 4, base - 16, {
+          width: slot - 8,
           align: 'center',
           lineBreak: false,
         });
@@ -314,12 +335,15 @@ export function histogram(
     const bin = Math.min(bins - 1, Math.floor((v - start) / step));
     counts[bin] = (counts[bin] ?? 0) + 1;
   }
-  const maxCount = Math.max(...counts);
+  // The count axis in round steps (1, 2 or 5 times a power of ten), up to the step at or
+  // above the tallest bar: "0 10 20 30", not "0 17 33".
+  const countStep = niceStep(Math.max(1, Math.max(...counts) / 3));
+  const maxCount = Math.ceil(Math.max(...counts) / countStep) * countStep;
   const base = top + height - 30;
   const plot = height - 50;
   const binWidth = width / bins;
   doc.font('regular').fontSize(7).fillColor(STYLE.grey);
-  for (const tick of [0, Math.ceil(maxCount / 2), maxCount]) {
+  for (let tick = 0; tick <= maxCount; tick += countStep) {
     const y = base - (tick / maxCount) * plot;
     doc.text(String(tick), STYLE.margin, y - 3, { width: 22, align: 'right', lineBreak: false });
     doc
@@ -333,13 +357,17 @@ export function histogram(
     const h = (count / maxCount) * plot;
     if (h > 0) doc.rect(left + i * binWidth + 1, base - h, binWidth - 2, h).fill(STYLE.teal);
   });
-  const labelEvery = Math.ceil(bins / 6);
-  for (let i = 0; i <= bins; i += labelEvery) {
+  // Price labels at most about six, at round prices: every bin edge that is a multiple of a
+  // round step that is itself a multiple of the bins' (3,000 4,000 5,000, not 3,800 4,800).
+  const labelStep = roundMultiple(step, (bins * step) / 6);
+  for (let i = 0; i <= bins; i += 1) {
+    const price = start + i * step;
+    if (Math.abs(price / labelStep - Math.round(price / labelStep)) > 1e-6) continue;
     doc
       .font('regular')
       .fontSize(7)
       .fillColor(STYLE.grey)
-      .text(format(start + i * step), left + i * binWidth - 30, base + 5, {
+      .text(format(price), left + i * binWidth - 30, base + 5, {
         width: 60,
         align: 'center',
         lineBreak: false,

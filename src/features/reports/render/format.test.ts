@@ -17,3 +17,21 @@ describe('formatsFor', () => {
     expect(formatsFor('cs', 'CZK').perArea(312.4)).toBe('312\u00a0Kč');
   });
 });
+
+describe('a report’s number and date conventions', () => {
+  it('follow the country where the language is one of its own', () => {
+    expect(formatsFor('de', 'CHF', 'CH').money(1234567)).toBe("CHF\u00a01'234'567");
+    expect(formatsFor('fr', 'CHF', 'CH').number(1234.5, 1)).toBe('1\u202f234,5');
+    expect(formatsFor('it', 'CHF', 'CH').money(1234567)).toBe("CHF\u00a01'234'567");
+    expect(formatsFor('de', 'EUR', 'AT').date('2026-01-05')).toBe('5. Jänner 2026');
+    expect(formatsFor('de', 'EUR', 'DE').date('2026-01-05')).toBe('5. Januar 2026');
+  });
+
+  it('are the language’s main market’s elsewhere, and British for English everywhere', () => {
+    expect(formatsFor('de', 'CZK', 'CZ').money(1234567)).toBe(
+      formatsFor('de', 'CZK').money(1234567),
+    );
+    expect(formatsFor('en', 'CHF', 'CH').money(1234567)).toBe('CHF\u00a01,234,567');
+    expect(formatsFor('it', 'EUR', 'DE').number(1234.5, 1)).toBe('1234,5');
+  });
+});

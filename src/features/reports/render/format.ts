@@ -25,10 +25,31 @@ const TAGS: Record<Locale, string> = {
   sk: 'sk-SK',
 };
 
+// The countries where a language is one of the country's own (English is nowhere: an English
+// reader of a Swiss report reads British conventions).
+const OWN: Partial<Record<Locale, readonly string[]>> = {
+  de: ['AT', 'BE', 'CH', 'DE'],
+  fr: ['BE', 'CH', 'FR'],
+  it: ['CH'],
+  nl: ['BE', 'NL'],
+  cs: ['CZ'],
+  sk: ['SK'],
+};
+
+/**
+ * The Intl tag a report in `locale` writes with: `region`'s conventions where the language is
+ * one of the region's own (Swiss francs with apostrophes, CHF 1'234'567; Austrian months,
+ * Jänner; Belgian French and Dutch), else the language's main market's. `region` is the
+ * reader's as the locale says it (`de_CH`), or the property's country.
+ */
+export function formatTag(locale: Locale, region?: string): string {
+  return region && OWN[locale]?.includes(region) ? `${locale}-${region}` : TAGS[locale];
+}
+
 const NBSP = '\u00a0';
 
-export function formatsFor(locale: Locale, currency: string): Formats {
-  const tag = TAGS[locale];
+export function formatsFor(locale: Locale, currency: string, region?: string): Formats {
+  const tag = formatTag(locale, region);
   const money = new Intl.NumberFormat(tag, {
     style: 'currency',
     currency,

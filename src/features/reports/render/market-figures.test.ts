@@ -23,16 +23,20 @@ describe('a report’s figures over the offers', () => {
     // The quarter table, computed independently from every offer's price.
     const expected = new Map<string, { sum: number; count: number }>();
     for (const o of all) {
-      const quarter = `${o.startDate.slice(0, 4)}-Q${String(Math.ceil(Number(o.startDate.slice(5, 7)) / 3))}`;
+      // Sorted as the table's rows: by year, then quarter ("Q3 2025" before "Q1 2026").
+      const quarter = `Q${String(Math.ceil(Number(o.startDate.slice(5, 7)) / 3))} ${o.startDate.slice(0, 4)}`;
       const g = expected.get(quarter) ?? { sum: 0, count: 0 };
       expected.set(quarter, { sum: g.sum + o.pricePerSquareMeter, count: g.count + 1 });
     }
-    const rows = [...text.matchAll(/^\s*(\d{4}-Q\d)\s+(.+?)\s+([\d,]+)\s*$/gm)].map((m) => ({
+    const rows = [...text.matchAll(/^\s*(Q\d \d{4})\s+(.+?)\s+([\d,]+)\s*$/gm)].map((m) => ({
       quarter: m[1] ?? '',
       mean: Number((m[2] ?? '').replace(/[^\d.]/g, '')),
       count: Number((m[3] ?? '').replace(/,/g, '')),
     }));
-    expect(rows.map((r) => r.quarter)).toEqual([...expected.keys()].sort());
+    const byTime = (q: string) => q.slice(3) + q.slice(1, 2);
+    expect(rows.map((r) => r.quarter)).toEqual(
+      [...expected.keys()].sort((a, b) => byTime(a).localeCompare(byTime(b))),
+    );
     expect(rows.reduce((sum, r) => sum + r.count, 0)).toBe(640);
     for (const row of rows) {
       const g = expected.get(row.quarter);

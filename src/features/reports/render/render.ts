@@ -148,7 +148,7 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   const ctx: SectionContext = {
     doc,
     model,
-    f: formatsFor(model.locale, model.currency),
+    f: formatsFor(model.locale, model.currency, model.conventions),
     t: sayIn(model),
     inserts: [],
   };

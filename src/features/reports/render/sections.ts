@@ -294,11 +294,13 @@ function trendBars(
         label: t('trendAround', { date: f.date(model.date) }),
         value: around?.value,
         note: `n = ${f.number(around?.count ?? 0)}`,
+        missing: t('trendNone'),
       },
       {
         label: t('trendRecent'),
         value: recent?.value,
         note: `n = ${f.number(recent?.count ?? 0)}`,
+        missing: t('trendNone'),
       },
     ],
     f.perArea,
@@ -390,8 +392,9 @@ function comparables(ctx: SectionContext, section: Section): void {
   }
 }
 
+/** A day's quarter as a key that sorts by time: "2025-4". */
 function quarterOf(day: string): string {
-  return `${day.slice(0, 4)}-Q${String(Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1)}`;
+  return `${day.slice(0, 4)}-${String(Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1)}`;
 }
 
 function market(ctx: SectionContext): void {
@@ -417,7 +420,14 @@ function market(ctx: SectionContext): void {
     ],
     [...groups.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([q, g]) => [q, f.perArea(g.sum / g.count), f.number(g.count)]),
+      .map(([key, g]) => {
+        const [year = '', quarter = ''] = key.split('-');
+        return [
+          t('quarterOfYear', { year, quarter }),
+          f.perArea(g.sum / g.count),
+          f.number(g.count),
+        ];
+      }),
   );
 }
 
