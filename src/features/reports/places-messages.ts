@@ -54,7 +54,6 @@ export const placesEn = {
   nearestStop: 'Nearest stop',
   stopsWithin500: 'Stops within 500 m',
   stopsTable: 'Nearest stops',
-  stops: 'Stops',
   transitNote:
     'The platforms of one stop share its name and count once; distances are straight lines.',
   'socio.demographics': 'Demographics',
@@ -148,7 +147,6 @@ export const placesDe: PlacesCatalogue = {
   nearestStop: 'Nächste Haltestelle',
   stopsWithin500: 'Haltestellen bis 500 m',
   stopsTable: 'Nächste Haltestellen',
-  stops: 'Haltestellen',
   transitNote:
     'Die Steige einer Haltestelle tragen ihren Namen und zählen einmal; Entfernungen in Luftlinie.',
   'socio.demographics': 'Bevölkerung',
@@ -240,7 +238,6 @@ export const placesFr: PlacesCatalogue = {
   nearestStop: 'Arrêt le plus proche',
   stopsWithin500: 'Arrêts à moins de 500 m',
   stopsTable: 'Arrêts les plus proches',
-  stops: 'Arrêts',
   transitNote:
     'Les quais d’un arrêt portent son nom et comptent une fois\u202f; distances à vol d’oiseau.',
   'socio.demographics': 'Démographie',
@@ -332,7 +329,6 @@ export const placesIt: PlacesCatalogue = {
   nearestStop: 'Fermata più vicina',
   stopsWithin500: 'Fermate entro 500 m',
   stopsTable: 'Fermate più vicine',
-  stops: 'Fermate',
   transitNote:
     'Le banchine di una fermata ne portano il nome e contano una volta; distanze in linea d’aria.',
   'socio.demographics': 'Demografia',
@@ -424,7 +420,6 @@ export const placesNl: PlacesCatalogue = {
   nearestStop: 'Dichtstbijzijnde halte',
   stopsWithin500: 'Haltes binnen 500 m',
   stopsTable: 'Dichtstbijzijnde haltes',
-  stops: 'Haltes',
   transitNote:
     'De perrons van een halte dragen haar naam en tellen één keer; afstanden in vogelvlucht.',
   'socio.demographics': 'Bevolking',
@@ -516,7 +511,6 @@ export const placesCs: PlacesCatalogue = {
   nearestStop: 'Nejbližší zastávka',
   stopsWithin500: 'Zastávky do 500 m',
   stopsTable: 'Nejbližší zastávky',
-  stops: 'Zastávky',
   transitNote:
     'Nástupiště jedné zastávky nesou její název a počítají se jednou; vzdálenosti vzdušnou čarou.',
   'socio.demographics': 'Obyvatelstvo',
@@ -608,7 +602,6 @@ export const placesSk: PlacesCatalogue = {
   nearestStop: 'Najbližšia zastávka',
   stopsWithin500: 'Zastávky do 500 m',
   stopsTable: 'Najbližšie zastávky',
-  stops: 'Zastávky',
   transitNote:
     'Nástupištia jednej zastávky nesú jej názov a počítajú sa raz; vzdialenosti vzdušnou čiarou.',
   'socio.demographics': 'Obyvateľstvo',

@@ -408,6 +408,28 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).not.toContain('Offers (0)');
     expect(text.match(/Projects \(2\)/g)).toHaveLength(2);
     expect(text).not.toMatch(/Offers \(\d+ of \d+\)/);
+    // Without the projects section, the overview's map draws no project (nothing would say
+    // what they are).
+    const noProjects = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/',
+      token: world.memberA.token,
+      payload: {
+        title: 'Overview only',
+        level: 'user',
+        countryCode: 'AT',
+        sections: sections().map((s) => ({ ...s, enabled: s.type === 'overview' })),
+      },
+    });
+    expect(noProjects.statusCode, noProjects.body).toBe(201);
+    const overview = await report({
+      templateId: noProjects.json<{ id: string }>().id,
+      date: '2026-01-15',
+    });
+    expect(overview.statusCode, overview.body).toBe(200);
+    const overviewText = (await readPdf(overview.rawPayload)).pages.join(' ');
+    expect(overviewText).toMatch(/Offers \([1-9]\d*\)/);
+    expect(overviewText).not.toContain('Projects');
     // More offers than the map draws: the legend counts the 60 drawn, a note the rest.
     await importRows(
       world,

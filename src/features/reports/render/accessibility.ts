@@ -41,7 +41,8 @@ export function accessibility(ctx: SectionContext): void {
         points: places.stops.map((s) => s.coordinates),
         shape: 'square',
         color: STYLE.teal,
-        label: t('stops'),
+        // The table's nearest stops, counted as drawn; the panel above counts those within 500 m.
+        label: t('stopsTable'),
       },
     ],
     { format: f.meters, height: 220 },

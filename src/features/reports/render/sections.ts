@@ -221,7 +221,14 @@ function overview(ctx: SectionContext, section: Section): void {
     facts(ctx.doc, propertyFacts(ctx));
     valueBlock(ctx);
   }
-  map(ctx, tracker?.offers.items ?? [], tracker?.building_projects.items ?? []);
+  // Projects are drawn where the report has their section (the legend's "Projects" points to
+  // it); a template without it, and countries whose templates have none, show none.
+  const showsProjects = ctx.model.template.sections.some((s) => s.type === 'projects' && s.enabled);
+  map(
+    ctx,
+    tracker?.offers.items ?? [],
+    showsProjects ? (tracker?.building_projects.items ?? []) : [],
+  );
 }
 
 function valuation(ctx: SectionContext): void {
