@@ -29,6 +29,18 @@ describe('JSON bodies', () => {
       payload: '',
     });
     expectProblem(template, 404, 'not_found');
+    // A JSON body on DELETE (`{}`, as some HTTP libraries send) is read and ignored.
+    const other = `/api/v1/dossiers/${await createDossier(world())}`;
+    const withBody = await call(world().app, {
+      method: 'DELETE',
+      url: other,
+      token,
+      headers: json,
+      payload: '{}',
+    });
+    expect(withBody.statusCode, withBody.body).toBe(204);
+    const gone = await call(world().app, { method: 'GET', url: other, token });
+    expectProblem(gone, 404, 'not_found');
   });
 
   it('stays malformed JSON on POST, PUT and PATCH, and broken JSON on DELETE', async () => {
