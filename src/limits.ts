@@ -287,7 +287,8 @@ export const limits = {
     perDossier: 20,
     /** Bytes of a dossier's attachments together (the next upload beyond → 409): a report
      * holds them all, with its two covers, in memory while it is put together, so this bounds
-     * a report's memory (20 files of 25 MiB made a 572 MB report and 3.7 GB of memory). */
+     * a report's memory (20 files of 25 MiB made a 572 MB report and 3.7 GB of memory). An image
+     * counts as the larger of its file and its print version, which is what a report holds. */
     bytesPerDossier: 64 * 1024 * 1024,
     /** Characters of a title (given, or the file name). */
     titleChars: 200,

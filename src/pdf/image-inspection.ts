@@ -2,7 +2,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
-import { needsPrintVersion, printVersion } from './print-version.js';
+import { needsPrintVersion, printVersionOf } from './print-version.js';
 import { pngDataComplete } from './png-data.js';
 
 /**
@@ -130,7 +130,7 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
     }
     // Made once here, where the pixels are decoded anyway, rather than on every report.
     return needsPrintVersion(buffer)
-      ? { contentType, ...size, print: printVersion(pixels) }
+      ? { contentType, ...size, print: printVersionOf(buffer, pixels) }
       : { contentType, ...size };
   }
   if (contentType === 'image/jpeg') {

@@ -1,6 +1,7 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { limits } from '../limits.js';
+import { palettePng } from '../../test/helpers/images.js';
 import { needsPrintVersion, printVersion, printVersionOfPng } from './print-version.js';
 
 function rgba(width: number, height: number, pixel: (x: number, y: number) => number[]): PNG {
@@ -90,5 +91,53 @@ describe('printVersion', () => {
       ...[255, 255, 255, 255],
       ...[0, 200, 0, 255],
     ]);
+  });
+});
+
+describe('the print version of a transparent palette PNG', () => {
+  const palette: [number, number, number][] = [
+    [255, 0, 0],
+    [0, 0, 255],
+    [0, 200, 0],
+    [20, 20, 20],
+  ];
+  const alphas = [128, 0, 255]; // the fourth entry has none: opaque
+  const over = (c: number, a: number) => Math.round((c * a + 255 * (255 - a)) / 255);
+
+  it('is the same indexes with the palette laid on white, as small as the file', () => {
+    const file = palettePng({ width: 300, height: 200, bitDepth: 2, palette, alphas });
+    expect(needsPrintVersion(file)).toBe(true);
+    const print = printVersionOfPng(file);
+    expect(print[25]).toBe(3); // still a palette
+    expect(print[24]).toBe(2); // of 2 bits
+    expect(print.indexOf('tRNS', 0, 'latin1')).toBe(-1);
+    expect(needsPrintVersion(print)).toBe(false);
+    expect(print.length).toBeLessThanOrEqual(file.length);
+    expect(print.length).toBeGreaterThan(file.length - 32);
+    // Pixel by pixel, what the decoded file laid on white gives (the RGB way, independently).
+    const original = PNG.sync.read(file);
+    const printed = PNG.sync.read(print);
+    for (let i = 0; i < original.data.length; i += 4) {
+      const a = original.data[i + 3] as number;
+      const expected = [0, 1, 2].map((c) => over(original.data[i + c] as number, a));
+      expect([...printed.data.subarray(i, i + 3)], String(i)).toEqual(expected);
+      expect(printed.data[i + 3]).toBe(255);
+    }
+    expect(PNG.sync.read(printVersion(original)).data).toEqual(printed.data);
+  });
+
+  it('is made from pixels where the palette PNG is interlaced or larger than the page', () => {
+    const interlaced = palettePng({
+      width: 30,
+      height: 20,
+      bitDepth: 8,
+      palette,
+      alphas,
+      interlaced: true,
+    });
+    expect(printVersionOfPng(interlaced)[25]).toBe(2); // RGB
+    const side = limits.attachments.printSide;
+    const large = palettePng({ width: side + 1, height: 2, bitDepth: 1, palette, index: () => 0 });
+    expect(printVersionOfPng(large)[25]).toBe(2);
   });
 });

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { ADAM7 } from '../../src/pdf/png-data.js';
+import { pngChunk } from '../../src/pdf/print-version.js';
 
 /** A PNG of `width`×`height` pixels: a gradient, so it does not compress to nothing. */
 export function makePng(width = 64, height = 48): Buffer {
@@ -30,14 +31,7 @@ export function makeJpeg(width = 64, height = 48): Buffer {
   return Buffer.from(jpeg.encode({ data, width, height }, 80).data);
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([head, body, crc]);
-}
+const chunk = pngChunk;
 
 /** A small PNG whose header declares `width`×`height` pixels: a decompression bomb if decoded. */
 export function pngBomb(width: number, height: number, bitDepth = 8): Buffer {
@@ -99,6 +93,56 @@ export function handMadePng(width: number, height: number, interlaced: boolean, 
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
     chunk('IDAT', deflateSync(raw.subarray(0, raw.length - cut))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * A palette PNG written by hand: `width`×`height` indexes of `bitDepth` bits into `palette`
+ * (RGB triples), with `alphas` as its tRNS chunk (one per entry, from the first) if given,
+ * Adam7 interlaced or not, every scanline unfiltered. `index(x, y)` picks each pixel's entry
+ * (default: random, which no compressor shrinks). pngjs writes no palette PNGs.
+ */
+export function palettePng(options: {
+  width: number;
+  height: number;
+  bitDepth: 1 | 2 | 4 | 8;
+  palette: [number, number, number][];
+  alphas?: number[];
+  interlaced?: boolean;
+  index?: (x: number, y: number) => number;
+}): Buffer {
+  const { width, height, bitDepth, palette, alphas, interlaced = false } = options;
+  const noise = randomBytes(width * height);
+  const index =
+    options.index ?? ((x: number, y: number) => (noise[y * width + x] as number) % palette.length);
+  const passes = interlaced ? ADAM7 : ([[0, 0, 1, 1]] as const);
+  const lines: Buffer[] = [];
+  for (const [x0, y0, dx, dy] of passes) {
+    const columns = Math.ceil((width - x0) / dx);
+    if (columns <= 0) continue;
+    for (let y = y0; y < height; y += dy) {
+      const line = Buffer.alloc(1 + Math.ceil((columns * bitDepth) / 8));
+      for (let c = 0; c < columns; c++) {
+        const bit = c * bitDepth;
+        const at = 1 + (bit >> 3);
+        line[at] = (line[at] as number) | (index(x0 + c * dx, y) << (8 - bitDepth - (bit & 7)));
+      }
+      lines.push(line);
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = bitDepth;
+  header[9] = 3; // palette
+  header[12] = interlaced ? 1 : 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('PLTE', Buffer.from(palette.flat())),
+    ...(alphas ? [chunk('tRNS', Buffer.from(alphas))] : []),
+    chunk('IDAT', deflateSync(Buffer.concat(lines))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

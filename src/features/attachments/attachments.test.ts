@@ -6,6 +6,7 @@ import {
   makeJpeg,
   makeLargePng,
   makePng,
+  palettePng,
   pngBomb,
 } from '../../../test/helpers/images.js';
 import { multipart, type Part } from '../../../test/helpers/multipart.js';
@@ -304,6 +305,50 @@ describeBackends('dossier attachments', (backend) => {
     expect((await list(world.memberA, dossier)).length).toBe(2);
     // A small file still fits.
     expect((await send(world.memberA, dossier, fileParts(makePng()))).statusCode).toBe(201);
+  });
+
+  it('counts an image as large as its print version where that is larger', async () => {
+    const dossier = await newDossier(world.memberA);
+    const side = limits.attachments.printSide;
+    // 256 colours at random, interlaced: a file of about 5.8 MB whose print version (RGB, made
+    // from the pixels) is about 17.3 MB. Three count about 52 MB, a fourth would be over 64 MiB.
+    const palette = Array.from({ length: 256 }, (_, i): [number, number, number] => [
+      i,
+      255 - i,
+      (i * 7) % 256,
+    ]);
+    const image = palettePng({ width: side, height: side, bitDepth: 8, palette, interlaced: true });
+    for (let i = 0; i < 3; i++) {
+      const res = await send(world.memberA, dossier, fileParts(image));
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const refused = await send(world.memberA, dossier, fileParts(image));
+    expectProblem(refused, 409, 'conflict');
+    expect(4 * image.length).toBeLessThan(limits.attachments.bytesPerDossier / 2);
+    const files = await selectAttachmentFiles(world.stores.accounts.db, world.memberA, dossier);
+    expect(files).toHaveLength(3);
+    const held = files.reduce((sum, f) => sum + f.content.length, 0);
+    expect(held).toBeGreaterThan(3 * 3 * image.length * 0.9);
+    expect(held + held / 3).toBeGreaterThan(limits.attachments.bytesPerDossier);
+
+    // A transparent palette image keeps its palette: its print version is as small as it is.
+    const other = await newDossier(world.memberA);
+    const floorPlan = palettePng({
+      width: side,
+      height: side,
+      bitDepth: 2,
+      palette: [
+        [0, 0, 0],
+        [90, 90, 90],
+        [200, 30, 30],
+        [255, 255, 255],
+      ],
+      alphas: [255, 255, 255, 0],
+    });
+    expect((await send(world.memberA, other, fileParts(floorPlan))).statusCode).toBe(201);
+    const [kept] = await selectAttachmentFiles(world.stores.accounts.db, world.memberA, other);
+    expect(kept?.printed).toBe(true);
+    expect(kept?.content.length).toBeLessThanOrEqual(floorPlan.length);
   });
 
   it('shows another organization the 404 of a missing dossier or attachment', async () => {

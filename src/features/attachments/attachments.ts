@@ -17,6 +17,8 @@ import {
   findAttachmentDownload,
   insertAttachment,
   selectAttachments,
+  countedSize,
+  countedSizes,
   type AttachmentDownload,
 } from './store.js';
 import { checkFields, titleFromFileName } from './validate.js';
@@ -81,14 +83,17 @@ export async function addAttachment(
   upload: PendingUpload<FormUpload>,
 ): Promise<AttachmentCreated> {
   await visibleDossier(deps.db, caller, dossierId);
-  refuseWhenFull(await selectAttachments(deps.db, caller, dossierId), 0);
+  refuseWhenFull(await countedSizes(deps.db, caller, dossierId), 0);
   return deps.pdfInspector.uploads.run(caller.organizationId, upload.declaredBytes, async () =>
     storeAttachment(deps, caller, dossierId, await upload.read()),
   );
 }
 
-/** A 409 when a dossier holding `existing` cannot take a file of `size` bytes more. */
-function refuseWhenFull(existing: readonly { size: number }[], size: number): void {
+/**
+ * A 409 when a dossier whose attachments count `existing` bytes each (`countedSize`) cannot take
+ * one counting `size` bytes more.
+ */
+function refuseWhenFull(existing: readonly number[], size: number): void {
   const max = limits.attachments.perDossier;
   if (existing.length >= max) {
     throw new AppError(
@@ -96,12 +101,13 @@ function refuseWhenFull(existing: readonly { size: number }[], size: number): vo
       `This dossier already has ${String(max)} attachments, the most allowed; delete one first`,
     );
   }
-  const bytes = existing.reduce((sum, a) => sum + a.size, 0) + size;
+  const bytes = existing.reduce((sum, stored) => sum + stored, 0) + size;
   const maxBytes = limits.attachments.bytesPerDossier;
   if (bytes > maxBytes || (size === 0 && bytes >= maxBytes)) {
     throw new AppError(
       'conflict',
-      `This dossier's attachments would take ${mib(bytes)} MiB with this file; at most ` +
+      `This dossier's attachments would take ${mib(bytes)} MiB with this file (an image ` +
+        `as large as the version of it reports print, if larger); at most ` +
         `${mib(maxBytes)} MiB are allowed; delete one first`,
     );
   }
@@ -134,9 +140,12 @@ async function storeAttachment(
   };
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
-    refuseWhenFull(await selectAttachments(trx, caller, dossierId), row.size);
     // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
     const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
+    refuseWhenFull(
+      await countedSizes(trx, caller, dossierId),
+      countedSize(row.size, print?.length ?? 0),
+    );
     await insertAttachment(trx, row, upload.bytes, print);
   });
   const { id, type, title, content_type: contentType, size } = row;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AccountTables, AttachmentRow } from '../../accounts/tables.js';
 import type { Viewer } from '../../http/caller.js';
 import {
@@ -27,6 +27,34 @@ export function selectAttachments(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+}
+
+/**
+ * The bytes each of a dossier's attachments counts against the dossier's cap: the larger of the
+ * file as uploaded and its print version, if it has one (`countedSize`; `length` counts a blob's
+ * or bytea's bytes in both stores).
+ */
+export async function countedSizes(db: Db, viewer: Viewer, dossierId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('attachments')
+    .leftJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
+    .select([
+      'attachments.size',
+      sql<number | null>`length(${sql.ref('attachment_files.print_content')})`.as('print_size'),
+    ])
+    .where('attachments.dossier_id', '=', dossierId)
+    .where('attachments.organization_id', '=', viewer.organizationId)
+    .execute();
+  return rows.map((r) => countedSize(r.size, r.print_size ?? 0));
+}
+
+/**
+ * What an attachment counts against its dossier's cap: a report holds its print version where
+ * it has one, else the file, so counting the larger bounds a report's memory by the cap, and
+ * the store by twice it (a 1.4 MB palette PNG had made a 13.6 MB print version, uncounted).
+ */
+export function countedSize(fileBytes: number, printBytes: number): number {
+  return Math.max(fileBytes, printBytes);
 }
 
 export async function insertAttachment(

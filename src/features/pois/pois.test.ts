@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metersBetween as meters } from '../../../test/helpers/haversine.js';
 import { importRows } from '../../../test/helpers/market.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
 import { createWorld, expectStatus, postAs, type World } from '../../../test/helpers/world.js';
 import type { PoisResponse } from './schemas.js';
 
@@ -92,5 +93,18 @@ describe('points of interest', () => {
     expect(
       await pois({ countryCode: 'DE', coordinates: { latitude: 52.52, longitude: 13.4 } }),
     ).toEqual({ items: [], totalItems: 0 });
+  });
+
+  it('a point outside the country is a 400, not an area without places', async () => {
+    for (const category of [undefined, ['nothing']]) {
+      const res = await postAs(world, '/api/v1/pois', {
+        coordinates: CENTER,
+        countryCode: 'DE',
+        ...(category ? { category } : {}),
+      });
+      const problem = expectProblem(res, 400, 'validation_failed');
+      expect(JSON.stringify(problem)).toContain('/coordinates');
+      expect(JSON.stringify(problem)).toContain('outside DE');
+    }
   });
 });

@@ -3,6 +3,7 @@ import { checkCountry } from '../../http/field-errors.js';
 import { limits } from '../../limits.js';
 import { POI_CATEGORIES, POI_CATEGORY_NAMES } from '../../market/places/categories.js';
 import { poisNear } from '../../market/queries/places.js';
+import { checkInCountry } from '../dossiers/validate.js';
 import type { PoisRequest, PoisResponse } from './schemas.js';
 
 export type PoisDeps = Pick<ServiceDeps, 'market' | 'costlyWork'>;
@@ -27,11 +28,14 @@ function wantedCategories(request: PoisRequest) {
 export async function findPois(deps: PoisDeps, request: PoisRequest): Promise<PoisResponse> {
   const countryCode = checkCountry(request.countryCode);
   const categories = wantedCategories(request);
-  if (categories.length === 0) return { items: [], totalItems: 0 };
   // Within the deadline of every request's market queries.
   const page = await deps.market.read((db, view) =>
-    deps.costlyWork.queries('places', db, view, (db) =>
-      poisNear(
+    deps.costlyWork.queries('places', db, view, async (db) => {
+      // A point outside the country is a mistake (`400`, as everywhere a point and a country
+      // are given), not an area without places.
+      await checkInCountry(db, countryCode, request.coordinates, '/coordinates');
+      if (categories.length === 0) return { items: [], totalItems: 0 };
+      return poisNear(
         db,
         {
           countryCode,
@@ -40,8 +44,8 @@ export async function findPois(deps: PoisDeps, request: PoisRequest): Promise<Po
           categories,
         },
         { limit: request.limit ?? limits.pois.defaultLimit, offset: request.offset ?? 0 },
-      ),
-    ),
+      );
+    }),
   );
   return {
     items: page.items.map((p) => ({

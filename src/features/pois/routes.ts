@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { limits } from '../../limits.js';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { featureRoutes } from '../../http/routes.js';
 import { findPois } from './pois.js';
@@ -16,7 +17,9 @@ export function poiRoutes(app: FastifyInstance, ctx: AppContext): void {
         '(`health`, `education`, `leisure`, `catering`, `shopping`), `subcategory` a kind of ' +
         'place (`pharmacy`, `kindergarten`, … see README "Places data"); each filter given ' +
         'narrows the other, and names without data match nothing. An area without places ' +
-        'data answers `{"items": [], "totalItems": 0}`: nothing is ever made up.',
+        'data answers `{"items": [], "totalItems": 0}`: nothing is ever made up. A point ' +
+        `outside \`countryCode\` (no postcode of it within ${String(limits.dossiers.countryReachKm)} km) is \`400\` on \`/coordinates\`, as ` +
+        'for dossiers, valuations and indicators.',
       body: PoisRequest,
       response: { 200: PoisResponse },
       errors: [400, 413, 415],
