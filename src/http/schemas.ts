@@ -77,22 +77,33 @@ export const fileField = (description: string) => ({
 
 /**
  * Text shown on one line (titles, names, address parts): no control characters (U+0000–U+001F,
- * U+007F–U+009F) but the tab (trimmed or blank like a space), and no bidirectional formatting
- * characters (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069), which can make a title
- * read backwards in a list or a report and so disguise what it is.
+ * U+007F–U+009F) but the tab (trimmed or blank like a space), no line or paragraph separator
+ * (U+2028, U+2029: line breaks to text layout and to many clients, though not control
+ * characters), and no bidirectional formatting characters (U+200E, U+200F, U+061C,
+ * U+202A–U+202E, U+2066–U+2069), which can make a title read backwards in a list or a report
+ * and so disguise what it is.
  */
 export const ONE_LINE_PATTERN =
-  '^(?:[^\\p{Cc}\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]|\\t)*$';
+  '^(?:[^\\p{Cc}\\u2028\\u2029\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]|\\t)*$';
 
 /** What a refusal of ONE_LINE_PATTERN says: the rule in words, not the expression. */
 export const ONE_LINE_MESSAGE =
-  'must be one line of text: no line breaks or other control characters (but tab), and no ' +
-  'bidirectional formatting characters (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069)';
+  'must be one line of text: no line breaks (U+2028 and U+2029 included) or other control ' +
+  'characters (but tab), and no bidirectional formatting characters (U+200E, U+200F, U+061C, ' +
+  'U+202A–U+202E, U+2066–U+2069)';
+
+/** ONE_LINE_PATTERN with at least one character that is not white space (a required text). */
+export const FILLED_LINE_PATTERN = `^(?=.*\\S)${ONE_LINE_PATTERN.slice(1)}`;
+
+/** What a refusal of FILLED_LINE_PATTERN says of one line of white space only. */
+export const BLANK_MESSAGE = 'must not be blank';
 
 export function OneLineText(options: {
   minLength?: number;
   maxLength: number;
   description: string;
 }) {
-  return Type.String({ ...options, pattern: ONE_LINE_PATTERN });
+  // A text that must have characters must have one that shows: "   " is as empty as "".
+  const filled = (options.minLength ?? 0) > 0;
+  return Type.String({ ...options, pattern: filled ? FILLED_LINE_PATTERN : ONE_LINE_PATTERN });
 }

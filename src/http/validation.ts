@@ -3,7 +3,12 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { describeFieldErrors, escapePointer, type RequestPart } from './field-errors.js';
 import type { FieldError } from './problem.js';
-import { ONE_LINE_MESSAGE, ONE_LINE_PATTERN } from './schemas.js';
+import {
+  BLANK_MESSAGE,
+  FILLED_LINE_PATTERN,
+  ONE_LINE_MESSAGE,
+  ONE_LINE_PATTERN,
+} from './schemas.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -15,7 +20,12 @@ const common: Options = {
   useDefaults: true,
   allErrors: true,
   strict: false,
+  // Errors carry the value they refused: a required one-line text says whether it was blank or
+  // broke the line (`toFieldError`). Nothing of the value is sent back.
+  verbose: true,
 };
+
+const ONE_LINE = new RegExp(ONE_LINE_PATTERN, 'u');
 
 /** The keyword `withLowercaseUuids` adds to every `format: 'uuid'` string of a request schema. */
 const LOWERCASE_UUID = 'x-lowercase-uuid';
@@ -146,6 +156,10 @@ function toFieldError(error: ErrorObject): FieldError {
   }
   if (error.keyword === 'pattern' && params.pattern === ONE_LINE_PATTERN) {
     return { path: error.instancePath, message: ONE_LINE_MESSAGE };
+  }
+  if (error.keyword === 'pattern' && params.pattern === FILLED_LINE_PATTERN) {
+    const oneLine = typeof error.data === 'string' && ONE_LINE.test(error.data);
+    return { path: error.instancePath, message: oneLine ? BLANK_MESSAGE : ONE_LINE_MESSAGE };
   }
   return { path: error.instancePath, message: error.message ?? 'is invalid' };
 }

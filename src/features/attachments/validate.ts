@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ATTACHMENT_TYPES, type AttachmentType } from '../../accounts/tables.js';
 import type { FieldError } from '../../http/problem.js';
-import { ONE_LINE_PATTERN } from '../../http/schemas.js';
+import { BLANK_MESSAGE, ONE_LINE_PATTERN } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
 const ONE_LINE = new RegExp(ONE_LINE_PATTERN, 'u');
@@ -25,7 +25,7 @@ export function checkFields(
   const title = fields.title?.trim();
   if (title !== undefined) {
     const max = limits.attachments.titleChars;
-    if (title === '') errors.push({ path: '/title', message: 'must not be blank' });
+    if (title === '') errors.push({ path: '/title', message: BLANK_MESSAGE });
     else if (Array.from(title).length > max) {
       errors.push({ path: '/title', message: `must have at most ${max} characters` });
     } else if (!ONE_LINE.test(title)) {

@@ -400,7 +400,15 @@ describeBackends('dossiers', (backend) => {
     it('refuses control and bidirectional formatting characters in one-line texts', async () => {
       // U+202E turns the rest of a title around when shown; a bell or a line break has no place
       // in a title or an address part.
-      for (const title of ['Flat\u202Etxt.exe', 'Flat\u0007', 'Flat\nsecond line', 'A\u2066B']) {
+      // U+2028 and U+2029 are line breaks too, though not control characters.
+      for (const title of [
+        'Flat\u202Etxt.exe',
+        'Flat\u0007',
+        'Flat\nsecond line',
+        'A\u2066B',
+        'Flat\u2028second line',
+        '\u2029',
+      ]) {
         const problem = expectProblem(
           await d.create(world.memberA, dossier({ title })),
           400,
@@ -410,6 +418,24 @@ describeBackends('dossiers', (backend) => {
           path: '/title',
           message: ONE_LINE_MESSAGE,
         });
+      }
+      // A required text of white space only is as empty as "", a title as an address part.
+      const location = EXAMPLE_DOSSIER.property.location;
+      for (const [body, path] of [
+        [dossier({ title: '   ' }), '/title'],
+        [dossier({ title: '\t\u00a0\ufeff' }), '/title'],
+        [
+          dossier({
+            property: {
+              ...EXAMPLE_DOSSIER.property,
+              location: { ...location, address: { ...location.address, street: '\u00a0' } },
+            },
+          }),
+          '/property/location/address/street',
+        ],
+      ] as const) {
+        const blank = expectProblem(await d.create(world.memberA, body), 400, 'validation_failed');
+        expect(blank.errors).toEqual([{ path, message: 'must not be blank' }]);
       }
       // Accents, other scripts and emoji (joined by U+200D) are text like any other.
       const id = await created(d.create(world.memberA, dossier({ title: 'Café Ústí 北京 👨‍👩‍👧' })));

@@ -1,3 +1,4 @@
+import { BLANK_MESSAGE } from '../../http/schemas.js';
 import { checkCountry, escapePointer, throwFieldErrors } from '../../http/field-errors.js';
 import type { FieldError } from '../../http/problem.js';
 import {
@@ -144,7 +145,7 @@ export function checkTemplate(body: TemplateInput): TemplateContent {
   const countryCode = checkTemplateCountry(body.countryCode);
   const errors: FieldError[] = [];
   const title = body.title.trim();
-  if (title.length === 0) errors.push({ path: '/title', message: 'must not be blank' });
+  if (title.length === 0) errors.push({ path: '/title', message: BLANK_MESSAGE });
   errors.push(...checkSections(body.sections, countryCode));
   throwFieldErrors(errors);
   return {
