@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ATTACHMENT_TYPES, type AttachmentType } from '../../accounts/tables.js';
 import type { FieldError } from '../../http/problem.js';
-import { BLANK_MESSAGE, ONE_LINE_PATTERN } from '../../http/schemas.js';
+import { BLANK_MESSAGE, ONE_LINE_MESSAGE, ONE_LINE_PATTERN } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
 const ONE_LINE = new RegExp(ONE_LINE_PATTERN, 'u');
@@ -29,10 +29,7 @@ export function checkFields(
     else if (Array.from(title).length > max) {
       errors.push({ path: '/title', message: `must have at most ${max} characters` });
     } else if (!ONE_LINE.test(title)) {
-      errors.push({
-        path: '/title',
-        message: 'must be one line without control or bidirectional formatting characters',
-      });
+      errors.push({ path: '/title', message: ONE_LINE_MESSAGE });
     }
   }
   if (errors.length > 0 || type === undefined) return { errors };

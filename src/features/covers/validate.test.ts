@@ -25,6 +25,7 @@ describe('cover titles and downloads', () => {
     expect(titleFromFileName('/home/anna/Front.pdf')).toBe('Front.pdf');
     expect(titleFromFileName('C:\\fakepath\\Front.pdf')).toBe('Front.pdf');
     expect(titleFromFileName(' Tab\tbed\u0000.pdf ')).toBe('Tabbed.pdf');
+    expect(titleFromFileName('Two\u2028lines\u2029.pdf')).toBe('Twolines.pdf');
     expect(titleFromFileName('')).toBe('cover.pdf');
     // Bidirectional formatting would show "invoice\u202Efdp.exe" as "invoiceexe.pdf".
     expect(titleFromFileName('invoice\u202Efdp.exe\u2066.pdf')).toBe('invoicefdp.exe.pdf');

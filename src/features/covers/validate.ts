@@ -24,11 +24,11 @@ export function orderErrors(
   return errors;
 }
 
-/** Control characters (tab included) and the bidirectional formatting characters that one-line
- * texts refuse (src/http/schemas.ts), and U+FFFD (bytes of the name that were not UTF-8): a file
- * name is not typed into a field, so they are left out of the title rather than the upload
- * refused. */
-const NOT_IN_TITLES = /[\p{Cc}\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\uFFFD]/gu;
+/** Control characters (tab included), the line and paragraph separators and the bidirectional
+ * formatting characters that one-line texts refuse (src/http/schemas.ts), and U+FFFD (bytes of
+ * the name that were not UTF-8): a file name is not typed into a field, so they are left out of
+ * the title rather than the upload refused. */
+const NOT_IN_TITLES = /[\p{Cc}\u2028\u2029\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\uFFFD]/gu;
 
 /**
  * The title kept for an uploaded file name: without directories (some browsers send a full
