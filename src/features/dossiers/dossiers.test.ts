@@ -122,6 +122,29 @@ describeBackends('dossiers', (backend) => {
     );
     expect(wrongId.errors?.[0]?.path).toBe('/id');
     expect((await d.get(world.memberA, id)).json()).toEqual(sentBack);
+    // As a merge patch too: the read body with a change, its id in capitals as UUIDs allow.
+    clock = new Date('2026-03-04T10:00:00.000Z');
+    const patched = await d.patch(world.memberA, id, {
+      ...sentBack,
+      id: id.toUpperCase(),
+      title: 'Patched back',
+    });
+    expect(patched.statusCode, patched.body).toBe(204);
+    const afterPatch = (await d.get(world.memberA, id)).json<DossierRead>();
+    expect(afterPatch).toEqual({
+      ...sentBack,
+      title: 'Patched back',
+      updatedAt: '2026-03-04T10:00:00.000Z',
+    });
+    for (const idSent of [other, 42]) {
+      const refused = expectProblem(
+        await d.patch(world.memberA, id, { id: idSent, title: 'Not this' }),
+        400,
+        'validation_failed',
+      );
+      expect(refused.errors?.[0]?.path).toBe('/id');
+    }
+    expect((await d.get(world.memberA, id)).json()).toEqual(afterPatch);
 
     const deleted = await d.del(world.memberA, id);
     expect(deleted.statusCode).toBe(204);

@@ -71,17 +71,31 @@ export async function replaceDossierContent(
 ): Promise<void> {
   // Visibility first: a foreign id is a 404 even when the body is wrong too.
   await visibleDossier(deps.db, caller, id);
-  // A dossier as read comes back with its read-only members (schemas.ts `DossierReplace`).
-  const written: Partial<DossierReplace> = { ...body };
-  const sentId = written.id;
-  if (sentId !== undefined && sentId.toLowerCase() !== id.toLowerCase()) {
-    throw invalidField('/id', `must be this dossier's id (${id}), or be left out`);
-  }
-  for (const key of ['id', 'createdAt', 'updatedAt'] as const) Reflect.deleteProperty(written, key);
-  const { countryCode, content } = await resolve(deps, written as DossierContent);
+  const written = withoutReadOnly(body, id) as DossierContent;
+  const { countryCode, content } = await resolve(deps, written);
   if (!(await replaceDossier(deps.db, caller, id, content, countryCode, deps.now()))) {
     throw missing();
   }
+}
+
+/**
+ * A body or patch without the read-only members a dossier reads with (schemas.ts
+ * `DossierReplace`), so that what a client read can go back by PUT or PATCH alike: `id`, if
+ * given (and not null, which a patch may send), must be this dossier's; `createdAt` and
+ * `updatedAt` are ignored (the service keeps the times).
+ */
+function withoutReadOnly<T extends object>(body: T, id: string): T {
+  const sentId = (body as { id?: unknown }).id;
+  if (
+    sentId !== undefined &&
+    sentId !== null &&
+    (typeof sentId !== 'string' || sentId.toLowerCase() !== id.toLowerCase())
+  ) {
+    throw invalidField('/id', `must be this dossier's id (${id}), or be left out`);
+  }
+  const written = { ...body };
+  for (const key of ['id', 'createdAt', 'updatedAt']) Reflect.deleteProperty(written, key);
+  return written;
 }
 
 /** Whether a patch sets or removes `property.location.coordinates` without saying `precision`. */
@@ -108,11 +122,13 @@ export async function patchDossier(
   deps: DossierDeps,
   caller: Caller,
   id: string,
-  patch: Record<string, unknown>,
+  sent: Record<string, unknown>,
 ): Promise<void> {
   for (let attempt = 0; attempt < limits.dossiers.patchAttempts; attempt++) {
     const stored = await findStoredDossier(deps.db, caller, id);
     if (!stored) throw missing();
+    // Visibility first: a foreign id is a 404 even when the patch is wrong too.
+    const patch = withoutReadOnly(sent, id);
     const current: DossierContent = structuredClone(stored.dossier.content);
     if (movesPoint(patch)) Reflect.deleteProperty(current.property.location, 'precision');
     const merged = checkMergedBody(mergePatch(current, patch));
