@@ -265,10 +265,19 @@ export const limits = {
     /** Compressed object and cross-reference streams are expanded while parsing; their expanded
      * size in one PDF may not exceed this, so a small "zip bomb" cannot take the memory. */
     pdfExpandedStreamBytes: 25 * 1024 * 1024,
+    /** Objects of one PDF (cover or attachment), counted before it is parsed: parsing one costs
+     * about 15 µs and a report's copy of it about 30 µs, so 10,000 objects cost a report under
+     * half a second. Real documents have tens per page (a 36-page manual: 435). */
+    pdfObjects: 10_000,
+    /** Levels of a PDF's page tree (real ones have two or three). */
+    pdfTreeDepth: 32,
     /** PDFs are parsed in a worker thread with this much heap and time: a crafted file (millions
      * of tiny objects, a huge cross-reference table) costs the worker, never the server. A real
      * cover needs a few MB and milliseconds. */
     pdfWorkerHeapMb: 256,
+    /** The inspection worker's stack: half a worker's default (4 MB, the render worker's), so that
+     * a PDF whose trial copy passes there has room to spare when a report copies it. */
+    pdfWorkerStackMb: 2,
     pdfInspectionMs: 15_000,
     /** The worker inspects one PDF at a time, organizations taking turns. Inspections of one
      * organization waiting at once (more than the covers of a side, so that a client filling a

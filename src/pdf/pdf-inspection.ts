@@ -1,6 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { limits } from '../limits.js';
-import { installPdfStreamGuard, takeExpansionRefusal } from './pdf-stream-guard.js';
+import { countObjects, installPdfStreamGuard, takeExpansionRefusal } from './pdf-stream-guard.js';
+import { checkedPageCount, trialMerge } from './pdf-structure.js';
 
 /** What the service keeps about an accepted PDF. */
 export interface PdfFacts {
@@ -21,9 +22,10 @@ const HEADER = Buffer.from('%PDF-', 'latin1');
 const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
 
 /**
- * Checks that `bytes` are a whole, readable, unencrypted PDF of 1 to `maxPages` pages
- * by parsing it with pdf-lib: a file's name and declared type say nothing. Throws `PdfRefusal`
- * otherwise. Runs in the inspection worker (`pdf-worker.ts`), which bounds its memory and time.
+ * Checks that `bytes` are a whole, readable, unencrypted PDF of 1 to `maxPages` pages and at
+ * most `limits.covers.pdfObjects` objects, with a page tree walked once (`pdf-structure.ts`), that
+ * a report can put in (a trial copy), by parsing it with pdf-lib: a file's name and declared type
+ * say nothing. Throws `PdfRefusal` otherwise. Runs in the inspection worker (`pdf-worker.ts`), which bounds its memory and time.
  *
  * pdf-lib forgives a lot (it reads objects one after another and ignores the cross-reference
  * table), so a cut-off file can still parse. The end-of-file marker catches that: a truncated
@@ -44,6 +46,13 @@ export async function inspectPdf(
 
   installPdfStreamGuard();
   takeExpansionRefusal();
+  const maxObjects = limits.covers.pdfObjects;
+  const objects = countObjects(buffer);
+  if (objects > maxObjects) {
+    throw new PdfRefusal(
+      `has ${String(objects)} objects; at most ${String(maxObjects)} are allowed`,
+    );
+  }
   let document: PDFDocument;
   try {
     // Encryption is checked below: pdf-lib's own error for it cannot be told apart reliably.
@@ -60,14 +69,16 @@ export async function inspectPdf(
 
   // An encrypted cover could not be read when it is put into a report.
   if (document.isEncrypted) throw new PdfRefusal('is encrypted');
-  let pages: number;
+  let pages: number | string;
   try {
-    pages = document.getPageCount();
+    pages = checkedPageCount(document, maxPages);
   } catch (error) {
     throw new PdfRefusal(`has no readable page tree (${firstLine(error)})`);
   }
+  if (typeof pages === 'string') throw new PdfRefusal(pages);
   if (pages < 1) throw new PdfRefusal('has no pages');
-  if (pages > maxPages) throw new PdfRefusal(`has ${pages} pages; at most ${maxPages} are allowed`);
+  const merged = await trialMerge(document);
+  if (merged !== undefined) throw new PdfRefusal(merged);
   return { pages };
 }
 

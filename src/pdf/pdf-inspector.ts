@@ -53,6 +53,7 @@ export class PdfInspector {
       base: import.meta.url,
       name: 'pdf-worker',
       heapMb: bounds.heapMb,
+      stackMb: limits.covers.pdfWorkerStackMb,
       timeoutMs: bounds.timeoutMs,
       settle: (answer: InspectionAnswer) => {
         if ('facts' in answer) return answer.facts;

@@ -2,6 +2,7 @@ import { constants, inflateSync } from 'node:zlib';
 import {
   PDFArray,
   PDFName,
+  PDFNumber,
   PDFObjectStreamParser,
   PDFXRefStreamParser,
   type PDFContext,
@@ -82,6 +83,41 @@ function charge(stream: PDFRawStream): void {
   expanded.set(context, total);
 }
 
+/** Objects each document being parsed holds in its object streams so far. */
+const streamObjects = new WeakMap<PDFContext, number>();
+
+/** Counts an object stream's objects (its /N) against `limits.covers.pdfObjects`, with those
+ * outside object streams that `countObjects` found before parsing (`startObjectCount`). */
+function chargeObjects(stream: PDFRawStream): void {
+  const context = stream.dict.context;
+  const n = stream.dict.lookup(PDFName.of('N'));
+  const count = n instanceof PDFNumber ? n.asNumber() : 0;
+  const total = (streamObjects.get(context) ?? pendingObjects) + count;
+  const max = limits.covers.pdfObjects;
+  if (total > max)
+    refuse(`has more than ${String(max)} objects; at most ${String(max)} are allowed`);
+  streamObjects.set(context, total);
+}
+
+/** The objects outside object streams of the document about to be parsed (`countObjects`). */
+let pendingObjects = 0;
+
+const ENDOBJ = Buffer.from('endobj', 'latin1');
+
+/**
+ * The objects of a PDF outside its object streams, as its bytes show them (one `endobj` each),
+ * before anything parses it: a file of tiny objects is refused without building them. The count
+ * is also where the objects of its object streams are added while it is parsed.
+ */
+export function countObjects(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(ENDOBJ); at >= 0; at = bytes.indexOf(ENDOBJ, at + ENDOBJ.length)) {
+    count += 1;
+  }
+  pendingObjects = count;
+  return count;
+}
+
 let installed = false;
 
 /**
@@ -100,6 +136,7 @@ export function installPdfStreamGuard(): void {
   const objectStreamParser = PDFObjectStreamParser.forStream;
   PDFObjectStreamParser.forStream = (stream, shouldWaitForTick) => {
     charge(stream);
+    chargeObjects(stream);
     return objectStreamParser(stream, shouldWaitForTick);
   };
   const xrefStreamParser = PDFXRefStreamParser.forStream;

@@ -3,9 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   damagedPdfs,
   encryptedPdf,
+  bigArrayPdf,
   makePdf,
   manyObjectsPdf,
   objectStreamPdf,
+  pageTreeBombPdf,
+  parentLoopPdf,
+  referenceChainPdf,
 } from '../../test/helpers/pdf.js';
 import { limits } from '../limits.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
@@ -32,7 +36,7 @@ describe('PDF inspection', () => {
     expect(await refusal(Buffer.from('Hello, this is text.'))).toMatch(/no %PDF- header/);
     expect(await refusal(pdf.subarray(0, pdf.length - 6))).toMatch(/truncated/);
     expect(await refusal(Buffer.from('%PDF-1.7\n%%EOF\n'))).toMatch(/no readable page tree/);
-    expect(await refusal(await makePdf(11))).toBe('has 11 pages; at most 10 are allowed');
+    expect(await refusal(await makePdf(11))).toBe('has more than 10 pages; at most 10 are allowed');
     expect(await refusal(await encryptedPdf())).toBe('is encrypted');
 
     const empty = await PDFDocument.create();
@@ -43,6 +47,44 @@ describe('PDF inspection', () => {
     for (const [damage, bytes] of Object.entries(await damagedPdfs())) {
       expect(await refusal(bytes), damage).toMatch(/not a readable PDF|no readable page tree/);
     }
+  });
+
+  it('walks the page tree once: a node listed twice, a loop of parents, too many pages', async () => {
+    // 10^8 pages named in a few hundred bytes: counting them had filled the worker's heap.
+    const bomb = pageTreeBombPdf(8, 10);
+    expect(bomb.length).toBeLessThan(2000);
+    expect(await refusal(bomb)).toBe('has a page tree that lists a page or node more than once');
+    expect(await refusal(parentLoopPdf())).toBe('has a page whose parents lead round in a loop');
+    // A tree of distinct nodes is counted, and stops at the first page over the limit.
+    expect(await inspectPdf(pageTreeBombPdf(1, 1))).toEqual({ pages: 1 });
+    expect(await refusal(await makePdf(limits.covers.pages + 1))).toBe(
+      `has more than ${String(limits.covers.pages)} pages; at most ${String(limits.covers.pages)} are allowed`,
+    );
+  });
+
+  it('counts objects before parsing them, those in object streams too', async () => {
+    const max = limits.covers.pdfObjects;
+    const withObjects = async (count: number) => {
+      const document = await PDFDocument.create();
+      document.addPage();
+      for (let i = 0; i < count; i++) document.context.register(document.context.obj([i]));
+      return document;
+    };
+    // Below the limit with the page's own objects and, saved so, the object streams themselves.
+    const fits = await withObjects(max - 300);
+    expect(await inspectPdf(await fits.save({ useObjectStreams: false }))).toEqual({ pages: 1 });
+    expect(await inspectPdf(await fits.save({ useObjectStreams: true }))).toEqual({ pages: 1 });
+    const over = await withObjects(max);
+    const plain = /^has (\d+) objects; at most (\d+) are allowed$/.exec(
+      await refusal(await over.save({ useObjectStreams: false })),
+    );
+    expect(Number(plain?.[1])).toBeGreaterThan(max);
+    expect(Number(plain?.[2])).toBe(max);
+    expect(await refusal(await over.save({ useObjectStreams: true }))).toBe(
+      `has more than ${String(max)} objects; at most ${String(max)} are allowed`,
+    );
+    // Counted from the bytes, before anything is parsed: a million objects are refused at once.
+    expect(await refusal(await manyObjectsPdf(1_000_000))).toMatch(/^has 100000\d objects;/);
   });
 
   it('expands object streams up to the limit and no further', async () => {
@@ -102,10 +144,19 @@ describe('PDF inspection worker', () => {
     await Promise.all(queued);
   });
 
+  it('refuses a file a report could not put in: objects chained deeper than a copy reaches', async () => {
+    // The worker's stack is half the render worker's: what it copies, a report copies too.
+    const worker = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs);
+    await expect(worker.inspect(referenceChainPdf(9_000), ORG)).rejects.toThrow(
+      'cover nests its objects too deeply to be put into a report',
+    );
+    await expect(worker.inspect(referenceChainPdf(100), ORG)).resolves.toEqual({ pages: 1 });
+  });
+
   it('refuses a file that needs more memory than the worker has, then recovers', async () => {
     // No deadline to speak of: it is the memory limit that must end this one, however slow.
     const worker = inspector(16, 600_000);
-    await expect(worker.inspect(await manyObjectsPdf(300_000), ORG)).rejects.toThrow(
+    await expect(worker.inspect(await bigArrayPdf(2_000_000), ORG)).rejects.toThrow(
       'cover is too complex to read (memory limit reached)',
     );
     await expect(worker.inspect(await makePdf(2), ORG)).resolves.toEqual({ pages: 2 });
@@ -121,7 +172,8 @@ describe('PDF inspection worker', () => {
     await probe.inspect(await makePdf(1), ORG);
     const deadlineMs = Math.max(2000, 5 * (performance.now() - started));
     const worker = inspector(1024, deadlineMs);
-    const hostile = await manyObjectsPdf(1_000_000);
+    // About 14 s of parsing on a quiet machine of two cores.
+    const hostile = await bigArrayPdf(12_000_000, 2);
     await expect(worker.inspect(hostile, ORG)).rejects.toThrow(
       'cover is too complex to read (time limit reached)',
     );

@@ -2,10 +2,15 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * A worker thread running `name` (a module next to `base`, the caller's `import.meta.url`) with
- * at most `heapMb` of heap.
+ * at most `heapMb` of heap, and `stackMb` of stack if given (else Node's default, 4 MB).
  */
-export function startWorker(heapMb: number, base: string, name: string): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: heapMb } };
+export function startWorker(heapMb: number, base: string, name: string, stackMb?: number): Worker {
+  const options = {
+    resourceLimits: {
+      maxOldGenerationSizeMb: heapMb,
+      ...(stackMb === undefined ? {} : { stackSizeMb: stackMb }),
+    },
+  };
   if (base.endsWith('.ts')) {
     // Running from source (tests, `npm run dev`): the worker has to compile TypeScript as well.
     const entry = JSON.stringify(new URL(`./${name}.ts`, base).href);
@@ -27,6 +32,8 @@ export interface CappedWorkerSpec<Answer extends WorkerAnswer, Result> {
   base: string;
   name: string;
   heapMb: number;
+  /** The worker's stack, if not Node's default. */
+  stackMb?: number;
   /** How long one job may take before the worker is discarded. */
   timeoutMs: number;
   /** The job's result from the worker's answer; throws for an answer that is a failure. */
@@ -112,7 +119,12 @@ export class CappedWorker<Request extends WorkerAnswer, Answer extends WorkerAns
   private workerFor(): Worker {
     if (this.closed) throw new Error(this.spec.errors.closed);
     if (!this.worker) {
-      const worker = startWorker(this.spec.heapMb, this.spec.base, this.spec.name);
+      const worker = startWorker(
+        this.spec.heapMb,
+        this.spec.base,
+        this.spec.name,
+        this.spec.stackMb,
+      );
       // An idle worker must not keep the process alive.
       worker.unref();
       this.worker = worker;

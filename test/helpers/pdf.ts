@@ -68,6 +68,19 @@ export async function manyObjectsPdf(count: number): Promise<Buffer> {
   return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
 }
 
+/** A one-page PDF followed by `arrays` arrays of `count` zeros each: few objects, costly to
+ * parse (each element is an object of the parser's). */
+export async function bigArrayPdf(count: number, arrays = 1): Promise<Buffer> {
+  const base = Buffer.from(await pdfWithFiller(0)).toString('latin1');
+  const at = base.lastIndexOf('xref');
+  const array = `[${'0 '.repeat(count)}]`;
+  const objects = Array.from(
+    { length: arrays },
+    (_, i) => `${String(900 + i)} 0 obj\n${array}\nendobj\n`,
+  );
+  return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
+}
+
 /** A one-page PDF whose trailer says it is encrypted. */
 export async function encryptedPdf(): Promise<Buffer> {
   const text = (await pdfWithFiller(0)).toString('latin1');
@@ -130,4 +143,57 @@ export async function refusedPdfs(expansionLimit: number): Promise<Record<string
     ]),
     'object stream expanding beyond the limit': await objectStreamPdf(expansionLimit + 1),
   };
+}
+
+/**
+ * A PDF written by hand from its objects' bodies (object i + 1 is `bodies[i]`; object 1 is the
+ * catalog), with a correct cross-reference table: for structures no writer makes.
+ */
+export function rawPdf(bodies: string[]): Buffer {
+  let text = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  bodies.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(text, 'latin1'));
+    text += `${String(i + 1)} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(text, 'latin1');
+  text += `xref\n0 ${String(bodies.length + 1)}\n0000000000 65535 f \n`;
+  for (const offset of offsets) text += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  text += `trailer\n<< /Size ${String(bodies.length + 1)} /Root 1 0 R >>\nstartxref\n${String(xref)}\n%%EOF\n`;
+  return Buffer.from(text, 'latin1');
+}
+
+const PAGE = '/Type /Page /MediaBox [0 0 595 842]';
+
+/** A page tree of `levels` levels under the root, each node listing the same child `fanOut`
+ * times: a file of a few hundred bytes that names fanOut^levels pages. */
+export function pageTreeBombPdf(levels: number, fanOut: number): Buffer {
+  const bodies = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  for (let level = 0; level < levels; level++) {
+    const child = `${String(level + 3)} 0 R `.repeat(fanOut);
+    bodies.push(`<< /Type /Pages /Kids [${child}] /Count ${String(fanOut ** (levels - level))} >>`);
+  }
+  bodies.push(`<< ${PAGE} /Parent ${String(levels + 1)} 0 R >>`);
+  return rawPdf(bodies);
+}
+
+/** One page whose tree's root names the page as its parent: its parents lead round a loop. */
+export function parentLoopPdf(): Buffer {
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 3 0 R >>',
+    `<< ${PAGE} /Parent 2 0 R >>`,
+  ]);
+}
+
+/** One page holding a chain of `length` references, each to an array holding the next. */
+export function referenceChainPdf(length: number): Buffer {
+  const bodies = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< ${PAGE} /Parent 2 0 R /Chain 4 0 R >>`,
+  ];
+  for (let i = 0; i < length; i++)
+    bodies.push(`[${i + 1 < length ? `${String(i + 5)} 0 R` : '0'}]`);
+  return rawPdf(bodies);
 }

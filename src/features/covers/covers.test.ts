@@ -240,7 +240,7 @@ describeBackends('covers', (backend) => {
 
     it('refuses more than 10 pages', async () => {
       const problem = await refused(coverForm(await makePdf(11)), 400, 'validation_failed');
-      expect(problem.detail).toBe('cover has 11 pages; at most 10 are allowed');
+      expect(problem.detail).toBe('cover has more than 10 pages; at most 10 are allowed');
     });
 
     it('refuses object streams that expand beyond the limit', async () => {

@@ -1,0 +1,92 @@
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
+import { limits } from '../limits.js';
+
+// A PDF's structure checked before anything follows it as pdf-lib does. pdf-lib walks the page
+// tree and a page's parents by recursion without remembering where it has been: a 1.8 KB file
+// whose tree lists one child ten times on each of eight levels names 10^8 pages (counting them
+// filled the inspection worker's heap, and once the process's), and a page whose tree's root
+// names the page as its parent sends every report's page copy round for ever.
+
+const KIDS = PDFName.of('Kids');
+const PARENT = PDFName.of('Parent');
+const PAGES = PDFName.of('Pages');
+const TYPE = PDFName.of('Type');
+
+/**
+ * The page count of a document's page tree, walked once: a node met twice (a loop, or one child
+ * listed again), a tree deeper than `limits.covers.pdfTreeDepth`, more than `maxPages` pages, or a page
+ * whose parents do not lead back to the root without a loop is refused with the reason, which
+ * completes "cover …".
+ */
+export function checkedPageCount(document: PDFDocument, maxPages: number): number | string {
+  const root = document.catalog.get(PAGES);
+  if (!(root instanceof PDFRef)) return 'has no page tree';
+  const seen = new Set<string>();
+  const stack: { ref: PDFRef; depth: number }[] = [{ ref: root, depth: 0 }];
+  let pages = 0;
+  while (stack.length > 0) {
+    const { ref, depth } = stack.pop() as { ref: PDFRef; depth: number };
+    if (seen.has(ref.tag)) return 'has a page tree that lists a page or node more than once';
+    seen.add(ref.tag);
+    if (depth > limits.covers.pdfTreeDepth) {
+      return `has a page tree deeper than ${String(limits.covers.pdfTreeDepth)} levels`;
+    }
+    const node = document.context.lookup(ref);
+    if (!(node instanceof PDFDict)) return 'has a page tree with a node that is not a dictionary';
+    const kids = node.get(KIDS);
+    const isPage = node.get(TYPE) === PDFName.of('Page') || kids === undefined;
+    if (isPage) {
+      pages += 1;
+      if (pages > maxPages)
+        return `has more than ${String(maxPages)} pages; at most ${String(maxPages)} are allowed`;
+      const loop = parentLoop(document, node);
+      if (loop) return loop;
+      continue;
+    }
+    const list = document.context.lookup(kids);
+    if (!(list instanceof PDFArray)) return 'has a page tree node whose /Kids is not an array';
+    for (const kid of list.asArray().reverse()) {
+      if (!(kid instanceof PDFRef))
+        return 'has a page tree node with a kid that is not a reference';
+      stack.push({ ref: kid, depth: depth + 1 });
+    }
+  }
+  return pages;
+}
+
+/** Why a page's parents do not lead to a root (a loop, or too many levels), if they do not. */
+function parentLoop(document: PDFDocument, page: PDFDict): string | undefined {
+  const seen = new Set<PDFObject>([page]);
+  let node: PDFObject | undefined = page.get(PARENT);
+  for (let level = 0; node !== undefined; level++) {
+    const parent: PDFObject | undefined = document.context.lookup(node);
+    if (!(parent instanceof PDFDict)) return undefined;
+    if (seen.has(parent) || level > limits.covers.pdfTreeDepth) {
+      return 'has a page whose parents lead round in a loop';
+    }
+    seen.add(parent);
+    node = parent.get(PARENT);
+  }
+  return undefined;
+}
+
+/**
+ * Copies every page into a new document and writes it, as a report does with a cover or a PDF
+ * attachment (`render/merge.ts`), so that a file a report could not put in is refused at upload
+ * rather than failing every report of its dossier. Objects nested or chained deeper than the
+ * copier's recursion reaches end it with a RangeError; the inspection worker runs with half the
+ * render worker's stack, so what passes here has room to spare there.
+ */
+export async function trialMerge(document: PDFDocument): Promise<string | undefined> {
+  try {
+    const trial = await PDFDocument.create({ updateMetadata: false });
+    const pages = await trial.copyPages(document, document.getPageIndices());
+    for (const page of pages) trial.addPage(page);
+    await trial.save({ objectsPerTick: Infinity });
+    return undefined;
+  } catch (error) {
+    if (error instanceof RangeError) return 'nests its objects too deeply to be put into a report';
+    const message = error instanceof Error ? error.message : String(error);
+    return `cannot be put into a report (${message.split('\n')[0]?.slice(0, 160) ?? ''})`;
+  }
+}
