@@ -1,17 +1,19 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
+import { jpegWithoutFill, pdfkitRefusal, SOF } from './jpeg-print.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
 import { needsPrintVersion, printVersionOf } from './print-version.js';
 import { pngDataComplete } from './png-data.js';
 
 /**
- * What the service keeps about an accepted attachment file. `print`: the version of a PNG that
- * reports show, where pdfkit could not embed the file as it is (src/pdf/print-version.ts).
+ * What the service keeps about an accepted attachment file. `print`: the version of a PNG or a
+ * JPEG that reports show, where pdfkit could not embed the file as it is (src/pdf/print-version.ts,
+ * src/pdf/jpeg-print.ts).
  */
 export type AttachmentFacts =
   | { contentType: 'image/png'; width: number; height: number; print?: Uint8Array }
-  | { contentType: 'image/jpeg'; width: number; height: number }
+  | { contentType: 'image/jpeg'; width: number; height: number; print?: Uint8Array }
   | { contentType: 'application/pdf'; pages: number };
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -47,9 +49,6 @@ export function pngSize(bytes: Buffer): PngHeader {
     bitDepth: bytes.readUInt8(24),
   };
 }
-
-// Start-of-frame markers: baseline, extended, progressive, lossless (not DHT C4, JPG C8, DAC CC).
-const SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 
 /** A JPEG's size from its start-of-frame segment, found by walking the segments before it. */
 export function jpegSize(bytes: Buffer): Size {
@@ -146,7 +145,14 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
     } catch (error) {
       throw new PdfRefusal(`is not a readable JPEG (${message(error)})`);
     }
-    return { contentType, ...size };
+    // Reports embed the file as it is, through pdfkit: what pdfkit cannot read is printed from
+    // a version without fill bytes, or refused here rather than failing every report.
+    const print = jpegWithoutFill(buffer);
+    const refusal = await pdfkitRefusal(print ?? buffer);
+    if (refusal !== undefined) {
+      throw new PdfRefusal(`is a JPEG that cannot be put into a report (${refusal})`);
+    }
+    return print ? { contentType, ...size, print } : { contentType, ...size };
   }
   throw new PdfRefusal('is neither a PNG, a JPEG nor a PDF');
 }
