@@ -71,7 +71,7 @@ async function baseline(): Promise<{ rows: string[]; worker: Latency }> {
   const renderer = new ReportRenderer();
   try {
     const worker = await measure(() => renderer.render(model), { warmup: 3, samples: 40 });
-    const pages = await pageCount(await renderer.render(model));
+    const pages = await pageCount(await renderer.render(model), 'the report');
     const what = `synthetic model (${String(pages)} pages, 500 offers), no market data, no HTTP`;
     return {
       worker,
@@ -165,7 +165,7 @@ async function httpAt(offers: number, base: Latency): Promise<string[]> {
       const firstMs = performance.now() - firstStarted;
       if (first.status !== 200)
         throw new Error(`report: HTTP ${String(first.status)} ${first.body.toString()}`);
-      const pages = await pageCount(first.body);
+      const pages = await pageCount(first.body, 'the report');
       const sequential = await measure(
         async () => {
           const res = await one.report();

@@ -4,14 +4,45 @@ import { PDFDocument } from 'pdf-lib';
 export interface Insertions {
   front: Uint8Array | null;
   back: Uint8Array | null;
-  /** After generated page `afterPage` (0-based), in order. */
-  after: { afterPage: number; bytes: Uint8Array }[];
+  /** After generated page `afterPage` (0-based), in order; `title` names the attachment. */
+  after: { afterPage: number; bytes: Uint8Array; title: string }[];
+}
+
+/**
+ * A stored file the report cannot put in: one uploaded before the upload checks that refuse
+ * such files (`src/pdf/pdf-structure.ts`, `jpeg-print.ts`). Its report is a 409 that names the
+ * file, to be deleted and uploaded again, rather than a 500.
+ */
+export class UnusableFile extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`${file} cannot be put into a report (${reason.split('\n')[0]?.slice(0, 160) ?? ''})`);
+    this.name = 'UnusableFile';
+  }
+}
+
+/** `work()`, whose failure is `file`'s: a stack overflow or a parse error becomes UnusableFile. */
+export async function withFile<T>(file: string, work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new UnusableFile(file, error);
+  }
 }
 
 /** How many pages a PDF has (its bytes were checked when they were uploaded). */
-export async function pageCount(bytes: Uint8Array): Promise<number> {
-  return (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+export async function pageCount(bytes: Uint8Array, file: string): Promise<number> {
+  return withFile(file, async () =>
+    (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount(),
+  );
 }
+
+export const FRONT_COVER = 'the front cover';
+export const BACK_COVER = 'the back cover';
+export const attachmentFile = (title: string) => `the attachment “${title}”`;
 
 /**
  * Puts the covers and PDF attachments into the generated report. The pages are copied INTO the
@@ -21,20 +52,21 @@ export async function pageCount(bytes: Uint8Array): Promise<number> {
 export async function insertPages(generated: Uint8Array, insert: Insertions): Promise<Uint8Array> {
   if (!insert.front && !insert.back && insert.after.length === 0) return generated;
   const report = await PDFDocument.load(generated, { updateMetadata: false });
-  const copy = async (bytes: Uint8Array) => {
-    const source = await PDFDocument.load(bytes, { updateMetadata: false });
-    return report.copyPages(source, source.getPageIndices());
-  };
+  const copy = (bytes: Uint8Array, file: string) =>
+    withFile(file, async () => {
+      const source = await PDFDocument.load(bytes, { updateMetadata: false });
+      return report.copyPages(source, source.getPageIndices());
+    });
   let shift = 0;
-  for (const { afterPage, bytes } of insert.after) {
-    const pages = await copy(bytes);
+  for (const { afterPage, bytes, title } of insert.after) {
+    const pages = await copy(bytes, attachmentFile(title));
     pages.forEach((page, i) => report.insertPage(afterPage + 1 + shift + i, page));
     shift += pages.length;
   }
   if (insert.front) {
-    const pages = await copy(insert.front);
+    const pages = await copy(insert.front, FRONT_COVER);
     pages.forEach((page, i) => report.insertPage(i, page));
   }
-  if (insert.back) for (const page of await copy(insert.back)) report.addPage(page);
+  if (insert.back) for (const page of await copy(insert.back, BACK_COVER)) report.addPage(page);
   return report.save();
 }

@@ -1,7 +1,7 @@
 import { say } from '../messages.js';
 import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
-import { insertPages, pageCount } from './merge.js';
+import { BACK_COVER, FRONT_COVER, insertPages, pageCount } from './merge.js';
 import {
   CONTENT_BOTTOM,
   CONTENT_WIDTH,
@@ -171,8 +171,8 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
     sectionContent(ctx, section);
   }
   // Final page numbers count the covers and attachment pages put in afterwards.
-  const frontPages = model.covers.front ? await pageCount(model.covers.front) : 0;
-  const backPages = model.covers.back ? await pageCount(model.covers.back) : 0;
+  const frontPages = model.covers.front ? await pageCount(model.covers.front, FRONT_COVER) : 0;
+  const backPages = model.covers.back ? await pageCount(model.covers.back, BACK_COVER) : 0;
   const insertedAfter = ctx.inserts.map((i) => ({
     afterPage: i.afterPage,
     pages: i.attachment.pages ?? 0,
@@ -189,6 +189,10 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   return insertPages(bytes, {
     front: model.covers.front,
     back: model.covers.back,
-    after: ctx.inserts.map((i) => ({ afterPage: i.afterPage, bytes: i.attachment.bytes })),
+    after: ctx.inserts.map((i) => ({
+      afterPage: i.afterPage,
+      bytes: i.attachment.bytes,
+      title: i.attachment.title,
+    })),
   });
 }

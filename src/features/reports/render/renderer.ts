@@ -4,6 +4,8 @@ import { CappedWorker } from '../../../work/capped-worker.js';
 import type { ReportModel } from '../model.js';
 import type { RenderAnswer, RenderRequest } from './render-worker.js';
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
  * Renders reports in a worker thread, so that the ~0.1–0.3 s of CPU a report takes never
  * blocks the event loop that answers every other request. One report at a time, in order; the
@@ -18,6 +20,12 @@ export class ReportRenderer {
     timeoutMs: limits.reports.renderMs,
     settle: (answer) => {
       if ('bytes' in answer) return answer.bytes;
+      if ('unusable' in answer) {
+        throw new AppError(
+          'conflict',
+          `${capitalized(answer.unusable)}: delete it and upload it again`,
+        );
+      }
       throw new Error(`report rendering failed: ${answer.failure}`);
     },
     errors: {

@@ -8,6 +8,7 @@ import { accessibility, nearestStops } from './accessibility.js';
 import { amenities, hasAmenities } from './amenities.js';
 import { barChart, histogram, locationMap, MAP_BELOW, MAP_HEIGHT } from './charts.js';
 import { environment } from './environment.js';
+import { attachmentFile, UnusableFile } from './merge.js';
 import { printableImage } from './print-images.js';
 import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
@@ -182,10 +183,14 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
     room(ctx.doc, Math.min(maxHeight, 200) + 30);
     const top = ctx.doc.y;
     const height = Math.min(maxHeight, CONTENT_BOTTOM - top - 24);
-    ctx.doc.image(printableImage(image.bytes), STYLE.margin, top, {
-      fit: [CONTENT_WIDTH, height],
-      align: 'center',
-    });
+    try {
+      ctx.doc.image(printableImage(image.bytes), STYLE.margin, top, {
+        fit: [CONTENT_WIDTH, height],
+        align: 'center',
+      });
+    } catch (error) {
+      throw new UnusableFile(attachmentFile(image.title), error);
+    }
     const ratio = (image.height ?? 1) / (image.width ?? 1);
     const drawn = Math.min(height, CONTENT_WIDTH * ratio);
     ctx.doc

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBackends } from '../../../test/helpers/backends.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
+import { makeJpeg } from '../../../test/helpers/images.js';
+import { makePdf, parentLoopPdf } from '../../../test/helpers/pdf.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { insertAttachment } from '../attachments/store.js';
+import { defaultSections } from '../templates/provider-templates.js';
+
+// Files stored before the upload checks that refuse them (a PDF whose page's parents loop, a
+// JPEG with fill bytes pdfkit refuses) make their dossier's reports a 409 that names the file,
+// not a 500; the other dossiers' reports are untouched.
+describeBackends('a report with a stored file it cannot put in', (backend) => {
+  let world: World;
+  let template: string;
+  beforeAll(async () => {
+    world = await createWorld(backend);
+    const res = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/',
+      token: world.memberA.token,
+      payload: {
+        title: 'Plans',
+        level: 'user',
+        countryCode: 'AT',
+        frontCover: false,
+        backCover: false,
+        sections: defaultSections('AT', 'appraisal').map((s) => ({
+          ...s,
+          enabled: s.type === 'attachments.floorplan',
+        })),
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    template = res.json<{ id: string }>().id;
+  });
+  afterAll(() => world.close());
+
+  /** A dossier holding `bytes` as a floor plan, stored as an old upload was: unchecked. */
+  async function dossierWith(
+    title: string,
+    contentType: 'application/pdf' | 'image/jpeg',
+    bytes: Buffer,
+  ) {
+    const dossier = await createDossier(world);
+    await insertAttachment(
+      world.stores.accounts.db,
+      {
+        id: randomUUID(),
+        dossier_id: dossier,
+        organization_id: world.memberA.organizationId,
+        type: 'floorplan',
+        title,
+        content_type: contentType,
+        size: bytes.length,
+        width: contentType === 'application/pdf' ? null : 64,
+        height: contentType === 'application/pdf' ? null : 48,
+        pages: contentType === 'application/pdf' ? 1 : null,
+        created_at: new Date().toISOString(),
+      },
+      bytes,
+      null,
+    );
+    return dossier;
+  }
+
+  const report = (dossier: string) =>
+    call(world.app, {
+      method: 'POST',
+      url: `/api/v1/dossiers/${dossier}/report`,
+      token: world.memberA.token,
+      payload: { templateId: template, date: '2026-01-15' },
+    });
+
+  it('is a 409 naming the file, and the next report works', async () => {
+    const jpeg = makeJpeg(64, 48);
+    const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    const filled = Buffer.concat([jpeg.subarray(0, sof), Buffer.from([0xff]), jpeg.subarray(sof)]);
+    for (const [title, type, bytes] of [
+      ['Loop.pdf', 'application/pdf', parentLoopPdf()],
+      ['Filled.jpg', 'image/jpeg', filled],
+    ] as const) {
+      const problem = expectProblem(
+        await report(await dossierWith(title, type, bytes)),
+        409,
+        'conflict',
+      );
+      expect(problem.detail).toMatch(
+        new RegExp(
+          `^The attachment “${title.replace('.', '\\.')}” cannot be put into a report \\(.+\\): delete it and upload it again$`,
+        ),
+      );
+    }
+    const fine = await report(await dossierWith('Plan.pdf', 'application/pdf', await makePdf(1)));
+    expect(fine.statusCode, fine.body).toBe(200);
+  });
+});
