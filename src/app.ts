@@ -133,7 +133,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, answerBrokenPageLink);
   registerProtocolAnswers(app);
   registerSendDeadline(app, timeouts.sendMs);
   registerSecurityHeaders(app);

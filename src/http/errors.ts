@@ -97,7 +97,11 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * One error handler for the whole app: problem+json for everything, 5xx bodies say nothing
  * internal, and the log has the full error keyed by the request id.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  /** Answers a path no route takes itself, where it has its own 404 (true if it did). */
+  ownNotFound: (url: string, reply: FastifyReply) => boolean = () => false,
+): void {
   // A second router that only knows paths, to tell "wrong method" (405) from "no such path" (404).
   const paths = FindMyWay();
   app.addHook('onRoute', (route) => {
@@ -138,6 +142,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         }),
       );
     }
+    if (ownNotFound(request.url, reply)) return reply;
     return sendProblem(reply, new AppError('not_found', `No route ${request.method} ${pathOnly}`));
   });
 }

@@ -29,6 +29,19 @@ describe('redactUrl', () => {
       '/shared/dossier/[redacted]?lang=de&access_token=[redacted]#top',
     );
     expect(redactUrl('/shared/dossier/%E0%A4%A')).toBe('/shared/dossier/[redacted]');
+    // However the path is spelled: the router decodes and the page opens for several of these.
+    for (const url of [
+      `/%73hared/dossier/${secret}`,
+      `/shared/%64ossier/${secret}`,
+      `/shared/%2564ossier/${secret}`,
+      `http://127.0.0.1:3000/shared/dossier/${secret}`,
+      `//shared/dossier/${secret}`,
+      `/SHARED/Dossier/${secret}`,
+      `/shared/x/../dossier/${secret}`,
+      `/shared/dossier/${secret}/pdf`,
+    ]) {
+      expect(redactUrl(url), url).toBe('/shared/dossier/[redacted]');
+    }
   });
 
   it('leaves other URLs alone', () => {

@@ -1,4 +1,4 @@
-import { PAGE_PATH } from '../features/dossier-links/page-path.js';
+import { PAGE_PATH, underPagePath } from '../features/dossier-links/page-path.js';
 
 const TOKEN_SHAPE = /pd_[A-Za-z0-9_-]{43}/g;
 const PAGE_SECRET = `${PAGE_PATH}/`;
@@ -22,9 +22,10 @@ function isCredentialName(raw: string): boolean {
   return name.toLowerCase().includes('token');
 }
 
-/** A shared page's path ends in its link's secret, which opens the page: all of it goes. */
+/** A shared page's path ends in its link's secret, which opens the page: all of it goes, however
+ * the path is spelled (`underPagePath`). */
 function withoutPageSecret(url: string): string {
-  if (!url.startsWith(PAGE_SECRET)) return url;
+  if (!underPagePath(url)) return url;
   const pathEnd = url.search(/[?#]/);
   return `${PAGE_SECRET}[redacted]${pathEnd < 0 ? '' : url.slice(pathEnd)}`;
 }

@@ -85,12 +85,22 @@ describeBackends('dossier sharing links', (backend) => {
     expect(broken.headers['content-type']).toBe('text/html; charset=utf-8');
     // Links mangled beyond what the router takes (longer than a path parameter may be, broken
     // percent-encoding) are no link either: the page's 404, not an error document.
-    for (const mangled of [`${pagePath}${'x'.repeat(200)}`, `${pagePath}%E0%A4%A`]) {
+    // A path under the page's that no route takes (a secret with more after it) neither.
+    for (const mangled of [
+      `${pagePath}${'x'.repeat(200)}`,
+      `${pagePath}%E0%A4%A`,
+      `${pagePath}/pdf`,
+      '/shared/elsewhere',
+    ]) {
       const opened = await call(world.app, { method: 'GET', url: mangled });
       expect(opened.statusCode, mangled).toBe(404);
       expect(opened.headers['content-type'], mangled).toBe('text/html; charset=utf-8');
       expect(opened.body, mangled).toContain('Page not found');
     }
+    // Another method on a page's path is still a 405 that names the one allowed.
+    const posted = await call(world.app, { method: 'POST', url: pagePath });
+    expect(posted.statusCode).toBe(405);
+    expect(posted.headers.allow).toContain('GET');
     const revoked = await call(world.app, {
       method: 'DELETE',
       url: `${BASE}/${a.id}`,

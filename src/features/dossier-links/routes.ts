@@ -7,6 +7,7 @@ import { limits } from '../../limits.js';
 import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
 import { askedLanguage, openSharedPage, pageState } from './page.js';
 import { notFoundPage, PAGE_CSP } from './page-html.js';
+import { underPagePath } from './page-path.js';
 import {
   CreatedLink,
   CreateLinkRequest,
@@ -146,12 +147,13 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
 }
 
 /**
- * Answers a request the router refused before any route (a secret longer than a path parameter
- * may be, bad percent-encoding) with the shared page's 404 when its path is a shared page's: a
- * person who opens a mangled link gets a page, not an error document. False for other paths.
+ * Answers a request no route takes (a secret longer than a path parameter may be, bad
+ * percent-encoding, a path under the page's that is not a page) with the shared page's 404 when
+ * its path is under the pages' however spelled (`underPagePath`): a person who opens a mangled
+ * link gets a page, not an error document that repeats its secret. False for other paths.
  */
 export function answerBrokenPageLink(url: string, reply: FastifyReply): boolean {
-  if (!url.startsWith(`${PAGE_PATH}/`)) return false;
+  if (!underPagePath(url)) return false;
   void sendPage(reply, 404, notFoundPage('en'));
   return true;
 }
