@@ -57,6 +57,19 @@ describeBackends('dossier sharing links', (backend) => {
     expect(opened.body).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   });
 
+  it('writes a page of a language it has no words for in English, with English digits and dates', async () => {
+    for (const locale of ['fa-IR', 'ar-EG']) {
+      const res = await share({ dossierId, daysToLive: 2, locale });
+      expect(res.statusCode, res.body).toBe(201);
+      const opened = await page(res.json<{ url: string }>().url);
+      expect(opened.statusCode).toBe(200);
+      expect(opened.body).toContain('<html lang="en">');
+      // Neither Eastern Arabic nor Persian digits, nor a month of the Solar Hijri calendar.
+      expect(opened.body, locale).not.toMatch(/[\u0660-\u0669\u06F0-\u06F9]|آذر/);
+      expect(opened.body).toMatch(/\d{1,2} [A-Z][a-z]+ \d{4}|[A-Z][a-z]+ \d{1,2}, \d{4}/);
+    }
+  });
+
   it('lists the links, and a revoked or expired link is a plain 404 page', async () => {
     const a = (await share({ dossierId, daysToLive: 1 })).json<{ id: string; url: string }>();
     const b = (await share({ dossierId, daysToLive: 3, locale: 'fr' })).json<{ url: string }>();

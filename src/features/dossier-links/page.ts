@@ -80,12 +80,15 @@ export async function openSharedPage(
     : undefined;
   if (!found) return { status: 404, html: notFoundPage(asked) };
   // `?lang=` picks the words; the link's locale still formats numbers and dates when it is of
-  // the same language, else the language's own formats are used.
+  // the same language, else the language's own formats are used. A locale of a language the
+  // page is not written in (`ar-EG`, `fa-IR`) is not of English: its digits and calendar
+  // (Eastern Arabic, Solar Hijri) had been mixed into an English page.
+  const ownLanguage = found.link.locale.slice(0, 2).toLowerCase();
   const language = languageOf(view.lang ?? found.link.locale);
   const linkWait = deps.page.byLink.hit(found.link.id, now.getTime());
   if (linkWait > 0) return busy(429, linkWait, language);
   const dossier = toDossier(found.dossier);
-  const locale = languageOf(found.link.locale) === language ? found.link.locale : language;
+  const locale = ownLanguage === language ? found.link.locale : language;
   const today = isoDay(now);
   // Everything the page is computed from: a new snapshot, a change of the dossier (its stored
   // body) or a new day make another page.
