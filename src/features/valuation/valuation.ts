@@ -130,6 +130,14 @@ export async function valueProperties(
       'dossierId' in input ? await visibleDossier(deps.db, caller, input.dossierId) : undefined,
     );
   }
+  // The properties, in a cheap read of their own before any turn is waited for: one outside the
+  // country or with a stated postcode far from its point is a 400 at once, not after queueing
+  // (where it had taken one of the organization's waiting places, and been a 429 beyond them).
+  const properties = await deps.market.read((db, view) =>
+    deps.costlyWork.queries('valuation', db, view, (db) =>
+      propertiesOf(db, countryCode, inputs, dossiers),
+    ),
+  );
   // Many pairs are costly work: they take the organization's turn; every request has a deadline.
   const costly = pairs >= deps.costlyWork.options.valuationPairsCostly;
   return deps.costlyWork.run(caller.organizationId, costly, () =>
@@ -138,10 +146,9 @@ export async function valueProperties(
         valueAll(deps, db, {
           countryCode,
           dealType: request.dealType,
-          inputs,
+          properties,
           requestDates,
           dates,
-          dossiers,
           today,
           scores: request.returnScores === true,
         }),
@@ -150,33 +157,18 @@ export async function valueProperties(
   );
 }
 
-/** The valuations of checked inputs at checked dates, on one snapshot. */
-async function valueAll(
-  deps: PropertyValueDeps,
+/** Each input's property: a dossier's of the same country, or the one given, placed and
+ * checked (`resolveProperty`). */
+async function propertiesOf(
   db: DuckDBConnection,
-  job: {
-    countryCode: CountryCode;
-    dealType: DealType;
-    inputs: ReturnType<typeof checkInput>[];
-    /** The request's dates, and each input's, with the field each came from (for a refusal). */
-    requestDates: { day: string; path: string }[];
-    dates: { day: string; path: string }[][];
-    dossiers: (Dossier | undefined)[];
-    today: string;
-    /** Whether each valuation carries the location scores of its property. */
-    scores: boolean;
-  },
-): Promise<PropertyValuations> {
-  const { countryCode, today } = job;
-  const first = await firstOfferDate(db, countryCode);
-  const latest = latestValuationDate(today);
-  for (const row of [job.requestDates, ...job.dates]) {
-    for (const date of row) checkValuationDate(date.day, latest, first, date.path);
-  }
+  countryCode: CountryCode,
+  inputs: ReturnType<typeof checkInput>[],
+  dossiers: (Dossier | undefined)[],
+): Promise<PropertyToValue[]> {
   const properties: PropertyToValue[] = [];
-  for (const [i, input] of job.inputs.entries()) {
+  for (const [i, input] of inputs.entries()) {
     const path = `/valuationInputs/${String(i)}`;
-    const dossier = job.dossiers[i];
+    const dossier = dossiers[i];
     properties.push(
       dossier && 'dossierPath' in input
         ? dossierProperty(dossier, countryCode, input.dossierPath)
@@ -188,6 +180,32 @@ async function valueAll(
           ),
     );
   }
+  return properties;
+}
+
+/** The valuations of checked properties at checked dates, on one snapshot. */
+async function valueAll(
+  deps: PropertyValueDeps,
+  db: DuckDBConnection,
+  job: {
+    countryCode: CountryCode;
+    dealType: DealType;
+    properties: PropertyToValue[];
+    /** The request's dates, and each input's, with the field each came from (for a refusal). */
+    requestDates: { day: string; path: string }[];
+    dates: { day: string; path: string }[][];
+    today: string;
+    /** Whether each valuation carries the location scores of its property. */
+    scores: boolean;
+  },
+): Promise<PropertyValuations> {
+  const { countryCode, today } = job;
+  const first = await firstOfferDate(db, countryCode);
+  const latest = latestValuationDate(today);
+  for (const row of [job.requestDates, ...job.dates]) {
+    for (const date of row) checkValuationDate(date.day, latest, first, date.path);
+  }
+  const { properties } = job;
   const valuations: (ValuationOfDay & { scores?: LocationScores })[][] = [];
   for (const [i, property] of properties.entries()) {
     // A later date is valued as of today (the model does not forecast).
