@@ -25,7 +25,8 @@ const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
  * Checks that `bytes` are a whole, readable, unencrypted PDF of 1 to `maxPages` pages and at
  * most `limits.covers.pdfObjects` objects, with a page tree walked once (`pdf-structure.ts`), that
  * a report can put in (a trial copy), by parsing it with pdf-lib: a file's name and declared type
- * say nothing. Throws `PdfRefusal` otherwise. Runs in the inspection worker (`pdf-worker.ts`), which bounds its memory and time.
+ * say nothing. Throws `PdfRefusal` otherwise. Runs in the inspection worker (`pdf-worker.ts`),
+ * which bounds its memory and time.
  *
  * pdf-lib forgives a lot (it reads objects one after another and ignores the cross-reference
  * table), so a cut-off file can still parse. The end-of-file marker catches that: a truncated

@@ -87,7 +87,7 @@ function charge(stream: PDFRawStream): void {
 const streamObjects = new WeakMap<PDFContext, number>();
 
 /** Counts an object stream's objects (its /N) against `limits.covers.pdfObjects`, with those
- * outside object streams that `countObjects` found before parsing (`startObjectCount`). */
+ * outside object streams that `countObjects` found before parsing. */
 function chargeObjects(stream: PDFRawStream): void {
   const context = stream.dict.context;
   const n = stream.dict.lookup(PDFName.of('N'));
