@@ -1,13 +1,11 @@
-import { PAGE_PATH, underPagePath } from '../features/dossier-links/page-path.js';
+import { decodePercent, PAGE_PATH, underPagePath } from '../features/dossier-links/page-path.js';
 
 const TOKEN_SHAPE = /pd_[A-Za-z0-9_-]{43}/g;
 const PAGE_SECRET = `${PAGE_PATH}/`;
 
-/** Percent-decoding that never throws: a malformed escape stays as it is. `+` is a space. */
+/** A query's percent-decoding that never throws (`decodePercent`), where `+` is a space. */
 function decodeLeniently(text: string): string {
-  return text
-    .replaceAll('+', ' ')
-    .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return decodePercent(text.replaceAll('+', ' '));
 }
 
 /** A query parameter name that may carry a credential, however it is spelled or encoded. */

@@ -5,7 +5,7 @@
 export const PAGE_PATH = '/shared/dossier';
 
 /** Percent-decoding that never throws: a malformed escape stays as it is. */
-function decodeLeniently(text: string): string {
+export function decodePercent(text: string): string {
   return text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
     String.fromCharCode(parseInt(hex, 16)),
   );
@@ -21,7 +21,7 @@ function decodeLeniently(text: string): string {
 export function underPagePath(url: string): boolean {
   let path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0] ?? '';
   for (let round = 0; round < 5; round++) {
-    const decoded = decodeLeniently(path);
+    const decoded = decodePercent(path);
     if (decoded === path) break;
     path = decoded;
   }
