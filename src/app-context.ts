@@ -19,11 +19,11 @@ export interface AppContext {
   now: () => Date;
   /** The valuation model used by the property tracker and the valuation endpoint. */
   valueProperty: ValueProperty;
-  /** Parses uploaded PDFs in a worker thread; one per app, closed with it. */
+  /** Parses uploaded PDFs in a worker process; one per app, closed with it. */
   pdfInspector: PdfInspector;
   /** The per-organization budget for costly requests (statistics, valuations). */
   costlyWork: CostlyWork;
-  /** Renders PDF reports (src/features/reports) in a worker thread; one per app. */
+  /** Renders PDF reports (src/features/reports) in a worker process; one per app. */
   renderReport: RenderReport;
 }
 

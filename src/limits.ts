@@ -271,11 +271,11 @@ export const limits = {
     pdfObjects: 10_000,
     /** Levels of a PDF's page tree (real ones have two or three). */
     pdfTreeDepth: 32,
-    /** PDFs are parsed in a worker thread with this much heap and time: a crafted file (millions
+    /** PDFs are parsed in a worker process with this much heap and time: a crafted file (millions
      * of tiny objects, a huge cross-reference table) costs the worker, never the server. A real
      * cover needs a few MB and milliseconds. */
     pdfWorkerHeapMb: 256,
-    /** The inspection worker's stack: half a worker's default (4 MB, the render worker's), so that
+    /** The inspection worker's stack: half the render worker's (`reports.workerStackMb`), so that
      * a PDF whose trial copy passes there has room to spare when a report copies it. */
     pdfWorkerStackMb: 2,
     pdfInspectionMs: 15_000,
@@ -340,8 +340,12 @@ export const limits = {
     radius: 1000,
     /** The render worker's heap and each report's deadline: a report with every section, 500
      * offers and 20 attachments takes well under a second and tens of MB; the attachments (at
-     * most 20 × 25 MiB) travel as buffers outside this heap. */
+     * most 64 MiB a dossier, and two covers) travel as buffers outside this heap. */
     workerHeapMb: 512,
+    /** The render worker's stack (what Node gives a worker thread): copying a PDF's objects
+     * recurses as deep as they nest. Worker processes need an OS stack of at least this (Linux
+     * gives a process's main thread 8 MB unless `ulimit -s` says less). */
+    workerStackMb: 4,
     renderMs: 30_000,
     /** Print versions of PNGs stored without one (uploaded before uploads made them), kept per
      * render worker by content, so a dossier's next reports skip the conversion. */

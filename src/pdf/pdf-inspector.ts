@@ -17,7 +17,7 @@ export interface InspectorLimits {
 }
 
 /**
- * Parses uploaded PDFs in a worker thread, one at a time, organizations taking turns (a fair
+ * Parses uploaded PDFs in a worker process, one at a time, organizations taking turns (a fair
  * queue: one organization's large files wait for each other, not another's small one), so that a hostile file can exhaust only
  * the worker: its heap is capped (`limits.covers.pdfWorkerHeapMb`) and each inspection has a
  * deadline (`limits.covers.pdfInspectionMs`); tests pass smaller ones. A worker that runs out of memory or time is
@@ -62,7 +62,7 @@ export class PdfInspector {
       },
       errors: {
         closed: 'PDF inspector is closed',
-        exited: 'PDF inspection worker exited',
+        exited: (why) => new Error(`PDF inspection worker exited: ${why}`),
         timedOut: () => new PdfRefusal('is too complex to read (time limit reached)'),
         outOfMemory: () => new PdfRefusal('is too complex to read (memory limit reached)'),
       },

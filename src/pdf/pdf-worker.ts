@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { answerJobs } from '../work/capped-worker.js';
 import { inspectAttachment, type AttachmentFacts } from './image-inspection.js';
 import { inspectPdf, PdfRefusal, type PdfFacts } from './pdf-inspection.js';
 
@@ -22,20 +22,13 @@ function inspect(request: InspectionRequest): Promise<PdfFacts | AttachmentFacts
     : inspectPdf(request.bytes);
 }
 
-// The worker thread's entry: checks uploaded files one at a time for the main thread.
-parentPort?.on('message', (request: InspectionRequest) => {
-  const port = parentPort;
-  if (!port) return;
+// The worker process's entry: checks uploaded files one at a time for the server.
+answerJobs((request: InspectionRequest): Promise<InspectionAnswer> =>
   inspect(request).then(
-    (facts) => {
-      port.postMessage({ id: request.id, facts } satisfies InspectionAnswer);
-    },
-    (error: unknown) => {
-      const answer: InspectionAnswer =
-        error instanceof PdfRefusal
-          ? { id: request.id, refusal: error.reason }
-          : { id: request.id, failure: error instanceof Error ? error.message : String(error) };
-      port.postMessage(answer);
-    },
-  );
-});
+    (facts) => ({ id: request.id, facts }),
+    (error: unknown) =>
+      error instanceof PdfRefusal
+        ? { id: request.id, refusal: error.reason }
+        : { id: request.id, failure: error instanceof Error ? error.message : String(error) },
+  ),
+);

@@ -11,7 +11,7 @@ import type { RatioSource } from '../valuation/rent-ratio.js';
 
 /**
  * Everything a report shows, gathered by the service and handed to the renderer as plain data
- * (structured-cloneable, so it can cross to a worker thread): the renderer reads no store.
+ * (structured-cloneable, so it can cross to a worker process): the renderer reads no store.
  */
 export interface ReportModel {
   locale: Locale;

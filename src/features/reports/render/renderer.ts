@@ -7,7 +7,7 @@ import type { RenderAnswer, RenderRequest } from './render-worker.js';
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * Renders reports in a worker thread, so that the ~0.1–0.3 s of CPU a report takes never
+ * Renders reports in a worker process, so that the ~0.1–0.3 s of CPU a report takes never
  * blocks the event loop that answers every other request. One report at a time, in order; the
  * worker's heap is capped and each render has a deadline (`limits.reports`). A worker that fails
  * is discarded and the next render starts a fresh one.
@@ -17,6 +17,7 @@ export class ReportRenderer {
     base: import.meta.url,
     name: 'render-worker',
     heapMb: limits.reports.workerHeapMb,
+    stackMb: limits.reports.workerStackMb,
     timeoutMs: limits.reports.renderMs,
     settle: (answer) => {
       if ('bytes' in answer) return answer.bytes;
@@ -30,7 +31,7 @@ export class ReportRenderer {
     },
     errors: {
       closed: 'report renderer is closed',
-      exited: 'report worker exited',
+      exited: (why) => new Error(`report worker exited: ${why}`),
       // A report's work is bounded (attachments' print versions are made at upload): past the
       // deadline the machine is overloaded, which a later try may not find.
       timedOut: () =>

@@ -1,0 +1,128 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnTracked, stopChild } from '../../test/helpers/children.js';
+import type { ProbeAnswer, ProbeRequest } from '../../test/helpers/probe-worker.js';
+import { CappedWorker } from './capped-worker.js';
+
+/** Whether process `pid` still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until process `pid` is gone (a killed process takes a moment to be reaped). */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 500 && alive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+  return !alive(pid);
+}
+
+const workers: CappedWorker<ProbeRequest, ProbeAnswer, ProbeAnswer>[] = [];
+afterEach(() => Promise.all(workers.splice(0).map((w) => w.close())));
+
+function probe(timeoutMs = 600_000) {
+  const worker = new CappedWorker<ProbeRequest, ProbeAnswer, ProbeAnswer>({
+    base: new URL('../../test/helpers/probe-worker.ts', import.meta.url).href,
+    name: 'probe-worker',
+    heapMb: 32,
+    stackMb: 2,
+    timeoutMs,
+    settle: (answer) => answer,
+    errors: {
+      closed: 'probe is closed',
+      exited: (why) => new Error(`probe exited: ${why}`),
+      timedOut: () => new Error('probe timed out'),
+      outOfMemory: () => new Error('probe out of memory'),
+    },
+  });
+  workers.push(worker);
+  return worker;
+}
+
+describe('capped worker process', () => {
+  it('runs jobs in a process of its own, and passes bytes both ways as they are', async () => {
+    const worker = probe();
+    const bytes = new Uint8Array([0, 1, 2, 255, 128]);
+    const answer = await worker.run({ act: 'echo', bytes });
+    expect(answer.pid).not.toBe(process.pid);
+    expect(answer.pid).toBe(worker.processId);
+    expect(answer.bytes).toBeInstanceOf(Uint8Array);
+    expect([...(answer.bytes ?? [])]).toEqual([0, 1, 2, 255, 128]);
+    // The same process answers the next job.
+    expect((await worker.run({ act: 'echo' })).pid).toBe(answer.pid);
+  });
+
+  it('a worker that dies fails its job only, saying why; the next job gets a fresh one', async () => {
+    const worker = probe();
+    const first = (await worker.run({ act: 'echo' })).pid;
+    await expect(worker.run({ act: 'die' })).rejects.toThrow(
+      'probe exited: probe worker: dying as asked',
+    );
+    expect(await gone(first)).toBe(true);
+    const next = (await worker.run({ act: 'echo' })).pid;
+    expect(next).not.toBe(first);
+  });
+
+  it('a worker past its heap (a V8 fatal error) is answered as out of memory', async () => {
+    const worker = probe();
+    await expect(worker.run({ act: 'allocate' })).rejects.toThrow('probe out of memory');
+    await expect(worker.run({ act: 'echo' })).resolves.toMatchObject({ pid: worker.processId });
+  });
+
+  it('a worker past the deadline is killed', async () => {
+    // The deadline runs from the request; a worker's start (compiling TypeScript from source:
+    // seconds on a loaded machine) fits in it five times over.
+    const started = performance.now();
+    await probe().run({ act: 'echo' });
+    const worker = probe(Math.max(2000, 5 * (performance.now() - started)));
+    const pid = (await worker.run({ act: 'echo' })).pid;
+    await expect(worker.run({ act: 'spin' })).rejects.toThrow('probe timed out');
+    expect(await gone(pid)).toBe(true);
+    expect(worker.processId).toBeUndefined();
+  }, 180_000);
+
+  it('closing kills the worker, and later jobs are refused', async () => {
+    const worker = probe();
+    const pid = (await worker.run({ act: 'echo' })).pid;
+    await worker.close();
+    expect(alive(pid)).toBe(false);
+    expect(() => worker.run({ act: 'echo' })).toThrow('probe is closed');
+  });
+
+  it('a worker ends with the process that owns it, however that one ends', async () => {
+    // An owner of its own, killed without a chance to close its worker.
+    const module = JSON.stringify(new URL('./capped-worker.ts', import.meta.url).href);
+    const base = JSON.stringify(
+      new URL('../../test/helpers/probe-worker.ts', import.meta.url).href,
+    );
+    const script = `
+      const { CappedWorker } = await import(${module});
+      const worker = new CappedWorker({ base: ${base}, name: 'probe-worker', heapMb: 32, stackMb: 2,
+        timeoutMs: 600000, settle: (answer) => answer, errors: {} });
+      console.log((await worker.run({ act: 'echo' })).pid);
+      setInterval(() => {}, 1000);`;
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const owner = spawnTracked(
+      process.execPath,
+      ['--import', tsx, '--input-type=module', '-e', script],
+      {},
+    );
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      owner.stdout.setEncoding('utf8').on('data', (text: string) => {
+        out += text;
+        if (out.includes('\n')) resolve(Number(out.trim()));
+      });
+      owner.once('exit', () => {
+        reject(new Error('the owner ended before its worker answered'));
+      });
+    });
+    expect(alive(pid)).toBe(true);
+    await stopChild(owner);
+    expect(await gone(pid)).toBe(true);
+  });
+});
