@@ -8,6 +8,7 @@ import { openAccountDatabase } from '../src/accounts/database.js';
 import { createOrganization } from '../src/accounts/organizations.js';
 import { issueToken } from '../src/accounts/tokens.js';
 import { createUser } from '../src/accounts/users.js';
+import { WORKER_ARGUMENT } from '../src/work/capped-worker.js';
 import { freePort } from '../test/helpers/free-port.js';
 
 export interface BenchServer {
@@ -46,6 +47,21 @@ function childrenOf(pid: number): number[] {
       .map(Number);
   } catch {
     return [];
+  }
+}
+
+/** `pid` and all the processes below it. */
+function descendantsOf(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(descendantsOf)];
+}
+
+/** Whether `pid` is a worker process for files (src/work/capped-worker.ts). */
+function isFileWorker(pid: number): boolean {
+  try {
+    const args = fs.readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').split('\0');
+    return args.includes(WORKER_ARGUMENT);
+  } catch {
+    return false;
   }
 }
 
@@ -117,10 +133,11 @@ export async function startBenchServer(
   );
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
-  const processes = () => {
-    const pid = child.pid ?? 0;
-    return [pid, ...childrenOf(pid)];
-  };
+  // The server's processes: with `--workers`, its cluster workers; below each, the worker
+  // processes that check uploads and render reports, counted in its memory but not signalled
+  // (they run none of the server's code, bench/full-gc.js included).
+  const processes = () => descendantsOf(child.pid ?? 0);
+  const serverProcesses = () => processes().filter((pid) => !isFileWorker(pid));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   return {
@@ -143,7 +160,7 @@ export async function startBenchServer(
       }),
     rssBytes: () => processes().reduce((sum, p) => sum + rssOf(p), 0),
     signal: (name) => {
-      const pids = processes();
+      const pids = serverProcesses();
       for (const pid of pids) process.kill(pid, name);
       return pids.length;
     },

@@ -95,34 +95,52 @@ describe('capped worker process', () => {
 
   it('a worker ends with the process that owns it, however that one ends', async () => {
     // An owner of its own, killed without a chance to close its worker.
-    const module = JSON.stringify(new URL('./capped-worker.ts', import.meta.url).href);
-    const base = JSON.stringify(
-      new URL('../../test/helpers/probe-worker.ts', import.meta.url).href,
-    );
-    const script = `
-      const { CappedWorker } = await import(${module});
-      const worker = new CappedWorker({ base: ${base}, name: 'probe-worker', heapMb: 32, stackMb: 2,
-        timeoutMs: 600000, settle: (answer) => answer, errors: {} });
+    const owner = ownerProcess(`
       console.log((await worker.run({ act: 'echo' })).pid);
-      setInterval(() => {}, 1000);`;
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const owner = spawnTracked(
-      process.execPath,
-      ['--import', tsx, '--input-type=module', '-e', script],
-      {},
-    );
-    const pid = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      owner.stdout.setEncoding('utf8').on('data', (text: string) => {
-        out += text;
-        if (out.includes('\n')) resolve(Number(out.trim()));
-      });
-      owner.once('exit', () => {
-        reject(new Error('the owner ended before its worker answered'));
-      });
-    });
+      setInterval(() => {}, 1000);`);
+    const pid = Number((await firstLine(owner)).trim());
     expect(alive(pid)).toBe(true);
     await stopChild(owner);
     expect(await gone(pid)).toBe(true);
   });
+
+  it('closing holds its owner until the worker is gone, when nothing else would', async () => {
+    // Idle workers do not keep their owner alive; one being closed must, or the owner's event
+    // loop ends while close() is still waiting (Node's exit code 13: an await never settled).
+    const owner = ownerProcess(`
+      for (let i = 0; i < 5; i++) await worker.run({ act: 'echo' });
+      await worker.close();
+      console.log('closed');`);
+    const exit = new Promise((resolve) => owner.once('exit', resolve));
+    expect(await firstLine(owner)).toBe('closed\n');
+    expect(await exit).toBe(0);
+  });
 });
+
+/** A process of its own that makes a probe `worker` and runs `body` (an ES module's code). */
+function ownerProcess(body: string) {
+  const module = JSON.stringify(new URL('./capped-worker.ts', import.meta.url).href);
+  const base = JSON.stringify(new URL('../../test/helpers/probe-worker.ts', import.meta.url).href);
+  const script = `
+    const { CappedWorker } = await import(${module});
+    const worker = new CappedWorker({ base: ${base}, name: 'probe-worker', heapMb: 32, stackMb: 2,
+      timeoutMs: 600000, settle: (answer) => answer, errors: {} });
+    ${body}`;
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return spawnTracked(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {});
+}
+
+/** The first line `child` writes, with its newline. */
+function firstLine(child: ReturnType<typeof spawnTracked>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      out += text;
+      const end = out.indexOf('\n');
+      if (end >= 0) resolve(out.slice(0, end + 1));
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`the process ended (${String(code)}) before writing a line`));
+    });
+  });
+}

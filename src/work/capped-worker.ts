@@ -207,6 +207,8 @@ function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => {
       resolve();
     });
+    // Held until it is gone: whoever waits for this must not see the event loop end first.
+    child.ref();
     child.kill('SIGKILL');
   });
 }
