@@ -279,6 +279,9 @@ export const limits = {
      * a PDF whose trial copy passes there has room to spare when a report copies it. */
     pdfWorkerStackMb: 2,
     pdfInspectionMs: 15_000,
+    /** The inspection worker is replaced after a check that leaves it holding more than this
+     * resident (checks of four 25 MiB PDFs left it at 160–220 MB). */
+    pdfWorkerResidentMb: 256,
     /** The worker inspects one PDF at a time, organizations taking turns. Inspections of one
      * organization waiting at once (more than the covers of a side, so that a client filling a
      * side at once is not refused): the next upload is refused with `429` and `Retry-After`. */
@@ -347,6 +350,10 @@ export const limits = {
      * gives a process's main thread 8 MB unless `ulimit -s` says less). */
     workerStackMb: 4,
     renderMs: 30_000,
+    /** The render worker is replaced after a report that leaves it holding more than this
+     * resident: a report of ordinary files leaves it at about 150 MB, one at the dossier's limits
+     * at 550 MB, which it would otherwise keep while idle. */
+    workerResidentMb: 320,
     /** Print versions of PNGs stored without one (uploaded before uploads made them), kept per
      * render worker by content, so a dossier's next reports skip the conversion. */
     printImageCacheBytes: 64 * 1024 * 1024,

@@ -55,6 +55,7 @@ export class PdfInspector {
       heapMb: bounds.heapMb,
       stackMb: limits.covers.pdfWorkerStackMb,
       timeoutMs: bounds.timeoutMs,
+      residentMb: limits.covers.pdfWorkerResidentMb,
       settle: (answer: InspectionAnswer) => {
         if ('facts' in answer) return answer.facts;
         if ('refusal' in answer) throw new PdfRefusal(answer.refusal);

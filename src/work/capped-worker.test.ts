@@ -24,13 +24,14 @@ async function gone(pid: number): Promise<boolean> {
 const workers: CappedWorker<ProbeRequest, ProbeAnswer, ProbeAnswer>[] = [];
 afterEach(() => Promise.all(workers.splice(0).map((w) => w.close())));
 
-function probe(timeoutMs = 600_000) {
+function probe(timeoutMs = 600_000, residentMb = 1024) {
   const worker = new CappedWorker<ProbeRequest, ProbeAnswer, ProbeAnswer>({
     base: new URL('../../test/helpers/probe-worker.ts', import.meta.url).href,
     name: 'probe-worker',
     heapMb: 32,
     stackMb: 2,
     timeoutMs,
+    residentMb,
     settle: (answer) => answer,
     errors: {
       closed: 'probe is closed',
@@ -54,6 +55,26 @@ describe('capped worker process', () => {
     expect([...(answer.bytes ?? [])]).toEqual([0, 1, 2, 255, 128]);
     // The same process answers the next job.
     expect((await worker.run({ act: 'echo' })).pid).toBe(answer.pid);
+  });
+
+  it('a worker holding more than its resident bound after a job is replaced', async () => {
+    // Any worker holds more than 1 MB: each job leaves it over the bound.
+    const worker = probe(600_000, 1);
+    const first = await worker.run({ act: 'echo' });
+    expect(first.residentBytes).toBeGreaterThan(2 ** 20);
+    expect(await gone(first.pid)).toBe(true);
+    const second = (await worker.run({ act: 'echo' })).pid;
+    expect(second).not.toBe(first.pid);
+    // Under the bound, the same worker answers again (the first test's case).
+  });
+
+  it('a worker killed while idle is replaced at the next job', async () => {
+    const worker = probe();
+    const first = (await worker.run({ act: 'echo' })).pid;
+    process.kill(first, 'SIGKILL');
+    expect(await gone(first)).toBe(true);
+    const next = (await worker.run({ act: 'echo' })).pid;
+    expect(next).not.toBe(first);
   });
 
   it('a worker that dies fails its job only, saying why; the next job gets a fresh one', async () => {
@@ -124,7 +145,7 @@ function ownerProcess(body: string) {
   const script = `
     const { CappedWorker } = await import(${module});
     const worker = new CappedWorker({ base: ${base}, name: 'probe-worker', heapMb: 32, stackMb: 2,
-      timeoutMs: 600000, settle: (answer) => answer, errors: {} });
+      timeoutMs: 600000, residentMb: 1024, settle: (answer) => answer, errors: {} });
     ${body}`;
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return spawnTracked(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {});

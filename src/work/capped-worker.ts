@@ -10,6 +10,8 @@ export const WORKER_ARGUMENT = '--propdata-worker';
 /** What a worker module answers: the id of the job it answers, and its outcome. */
 export interface WorkerAnswer {
   id: number;
+  /** The worker's resident memory as it answers (`answerJobs` adds it). */
+  residentBytes?: number;
 }
 
 /**
@@ -61,7 +63,9 @@ export function answerJobs(
   const send = process.send?.bind(process);
   if (!send || !process.argv.includes(WORKER_ARGUMENT)) return;
   process.on('message', (request: unknown) => {
-    void handle(request as never).then((answer) => send(answer));
+    void handle(request as never).then((answer) =>
+      send({ ...answer, residentBytes: process.memoryUsage.rss() }),
+    );
   });
   process.on('disconnect', () => process.exit(0));
 }
@@ -77,6 +81,12 @@ export interface CappedWorkerSpec<Answer extends WorkerAnswer, Result> {
   stackMb: number;
   /** How long one job may take before the worker is discarded. */
   timeoutMs: number;
+  /**
+   * A worker holding more than this resident after a job is replaced. A job of large files (a
+   * report at the limits takes 100 MB in and 100 MB out) leaves hundreds of MB that V8 and the
+   * allocator give back late or never, and an idle worker would hold them.
+   */
+  residentMb: number;
   /** The job's result from the worker's answer; throws for an answer that is a failure. */
   settle: (answer: Answer) => Result;
   /** The errors a job ends with when the worker cannot answer it. */
@@ -135,6 +145,7 @@ export class CappedWorker<Request extends WorkerAnswer, Answer extends WorkerAns
       };
       const onMessage = (answer: Answer): void => {
         if (answer.id !== id) return;
+        if ((answer.residentBytes ?? 0) > this.spec.residentMb * 2 ** 20) this.discard(worker);
         finish(() => {
           try {
             resolve(settle(answer));
@@ -185,6 +196,10 @@ export class CappedWorker<Request extends WorkerAnswer, Answer extends WorkerAns
       });
       // A job sent as the worker dies fails through its own listeners; none must be unhandled.
       running.process.on('error', () => undefined);
+      // One that dies between jobs (killed from outside) is replaced at the next job.
+      running.process.once('exit', () => {
+        if (this.worker === running) this.worker = undefined;
+      });
       // An idle worker must not keep the process alive (a job's deadline timer does meanwhile).
       running.process.unref();
       running.process.channel?.unref();

@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { answerJobs } from '../../src/work/capped-worker.js';
+import { answerJobs, type WorkerAnswer } from '../../src/work/capped-worker.js';
 
 /** What the probe worker is asked to do: answer, exit, fill its heap, or never answer. */
 export interface ProbeRequest {
@@ -7,7 +7,7 @@ export interface ProbeRequest {
   act: 'echo' | 'die' | 'allocate' | 'spin';
   bytes?: Uint8Array;
 }
-export interface ProbeAnswer {
+export interface ProbeAnswer extends WorkerAnswer {
   id: number;
   pid: number;
   /** The bytes it got, as it got them. */

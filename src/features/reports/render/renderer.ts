@@ -19,6 +19,7 @@ export class ReportRenderer {
     heapMb: limits.reports.workerHeapMb,
     stackMb: limits.reports.workerStackMb,
     timeoutMs: limits.reports.renderMs,
+    residentMb: limits.reports.workerResidentMb,
     settle: (answer) => {
       if ('bytes' in answer) return answer.bytes;
       if ('unusable' in answer) {
