@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawnTracked, stopChild } from '../../test/helpers/children.js';
 import type { ProbeAnswer, ProbeRequest } from '../../test/helpers/probe-worker.js';
 import { CappedWorker } from './capped-worker.js';
@@ -55,6 +55,23 @@ describe('capped worker process', () => {
     expect([...(answer.bytes ?? [])]).toEqual([0, 1, 2, 255, 128]);
     // The same process answers the next job.
     expect((await worker.run({ act: 'echo' })).pid).toBe(answer.pid);
+  });
+
+  it('a worker gets the server’s environment without its secrets', async () => {
+    const secrets = {
+      DATABASE_URL: 'postgres://propdata:secret@db.example/propdata',
+      PGPASSWORD: 'secret',
+      PROPDATA_METRICS_TOKEN: 'a'.repeat(32),
+    };
+    for (const [name, value] of Object.entries(secrets)) vi.stubEnv(name, value);
+    vi.stubEnv('PROPDATA_DATA_DIR', '/srv/propdata');
+    try {
+      const { environment } = await probe().run({ act: 'env' });
+      expect(environment).toEqual(expect.arrayContaining(['PATH', 'PROPDATA_DATA_DIR']));
+      for (const name of Object.keys(secrets)) expect(environment).not.toContain(name);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('a worker holding more than its resident bound after a job is replaced', async () => {

@@ -23,6 +23,19 @@ export function workerFlags(heapMb: number, stackMb: number): string[] {
   return [`--max-old-space-size=${String(heapMb)}`, `--stack-size=${String(stackMb * 1024 - 192)}`];
 }
 
+/** Names of the server's secrets and the like: the account database's address (which may hold
+ * its password), PostgreSQL's client settings, tokens, passwords. */
+const SECRET_NAME = /^DATABASE_URL$|^PG|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
+
+/**
+ * The environment a worker gets: the server's without its secrets. A worker reads uploaded
+ * files and needs none of the service's settings (`src/config.ts` reads them, in the server);
+ * should a crafted file ever make one run code, it finds no credentials there.
+ */
+export function workerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_NAME.test(name)));
+}
+
 /**
  * A process running `name` (a module next to `base`, the caller's `import.meta.url`) with at most
  * `heapMb` of heap and `stackMb` of stack. A process, not a thread: V8 may abort the whole process
@@ -42,6 +55,7 @@ export function startWorker(
     : [];
   return fork(entry, [WORKER_ARGUMENT], {
     execArgv: [...tsx, ...workerFlags(heapMb, stackMb)],
+    env: workerEnv(process.env),
     // Not the server's directory: a worker that dies of its heap aborts, and where the system
     // writes core dumps into the working directory, they go with the other temporary files.
     cwd: os.tmpdir(),

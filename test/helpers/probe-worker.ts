@@ -1,10 +1,10 @@
 import { writeSync } from 'node:fs';
 import { answerJobs, type WorkerAnswer } from '../../src/work/capped-worker.js';
 
-/** What the probe worker is asked to do: answer, exit, fill its heap, or never answer. */
+/** What the probe worker is asked to do: answer, name its environment, exit, fill its heap, or never answer. */
 export interface ProbeRequest {
   id: number;
-  act: 'echo' | 'die' | 'allocate' | 'spin';
+  act: 'echo' | 'env' | 'die' | 'allocate' | 'spin';
   bytes?: Uint8Array;
 }
 export interface ProbeAnswer extends WorkerAnswer {
@@ -12,6 +12,8 @@ export interface ProbeAnswer extends WorkerAnswer {
   pid: number;
   /** The bytes it got, as it got them. */
   bytes?: Uint8Array;
+  /** The names in its environment (`env`). */
+  environment?: string[];
 }
 
 // A worker module for the tests of `CappedWorker` (src/work/capped-worker.test.ts).
@@ -29,6 +31,12 @@ answerJobs((request: ProbeRequest): Promise<ProbeAnswer> => {
     }
     case 'spin':
       for (;;);
+    case 'env':
+      return Promise.resolve({
+        id: request.id,
+        pid: process.pid,
+        environment: Object.keys(process.env),
+      });
     case 'echo':
       break;
   }
