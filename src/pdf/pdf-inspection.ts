@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, type LoadOptions } from 'pdf-lib';
 import { limits } from '../limits.js';
 import { countObjects, installPdfStreamGuard, takeExpansionRefusal } from './pdf-stream-guard.js';
 import { checkedPageCount, trialMerge } from './pdf-structure.js';
@@ -20,6 +20,36 @@ export class PdfRefusal extends Error {
 const MARKER_WINDOW = 1024;
 const HEADER = Buffer.from('%PDF-', 'latin1');
 const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
+
+/**
+ * Parses a PDF with pdf-lib within the limits of what a file may hold: at most
+ * `limits.covers.pdfObjects` objects, counted in its bytes before parsing and in its object
+ * streams while it is parsed, and those streams expanded under a cap (`pdf-stream-guard.ts`).
+ * Throws `PdfRefusal` otherwise. Uploads are checked so; a report loads stored files so too, in
+ * case one was stored before a check existed.
+ */
+export async function loadWithinLimits(
+  bytes: Uint8Array,
+  options: LoadOptions,
+): Promise<PDFDocument> {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  installPdfStreamGuard();
+  takeExpansionRefusal();
+  const maxObjects = limits.covers.pdfObjects;
+  const objects = countObjects(buffer);
+  if (objects > maxObjects) {
+    throw new PdfRefusal(
+      `has ${String(objects)} objects; at most ${String(maxObjects)} are allowed`,
+    );
+  }
+  try {
+    return await PDFDocument.load(buffer, options);
+  } catch (error) {
+    const expansion = takeExpansionRefusal();
+    if (expansion !== undefined) throw new PdfRefusal(expansion);
+    throw new PdfRefusal(`is not a readable PDF (${firstLine(error)})`);
+  }
+}
 
 /**
  * Checks that `bytes` are a whole, readable, unencrypted PDF of 1 to `maxPages` pages and at
@@ -45,28 +75,12 @@ export async function inspectPdf(
     throw new PdfRefusal('is not a complete PDF (no %%EOF marker at its end: truncated?)');
   }
 
-  installPdfStreamGuard();
-  takeExpansionRefusal();
-  const maxObjects = limits.covers.pdfObjects;
-  const objects = countObjects(buffer);
-  if (objects > maxObjects) {
-    throw new PdfRefusal(
-      `has ${String(objects)} objects; at most ${String(maxObjects)} are allowed`,
-    );
-  }
-  let document: PDFDocument;
-  try {
-    // Encryption is checked below: pdf-lib's own error for it cannot be told apart reliably.
-    document = await PDFDocument.load(buffer, {
-      throwOnInvalidObject: true,
-      updateMetadata: false,
-      ignoreEncryption: true,
-    });
-  } catch (error) {
-    const expansion = takeExpansionRefusal();
-    if (expansion !== undefined) throw new PdfRefusal(expansion);
-    throw new PdfRefusal(`is not a readable PDF (${firstLine(error)})`);
-  }
+  // Encryption is checked below: pdf-lib's own error for it cannot be told apart reliably.
+  const document = await loadWithinLimits(buffer, {
+    throwOnInvalidObject: true,
+    updateMetadata: false,
+    ignoreEncryption: true,
+  });
 
   // An encrypted cover could not be read when it is put into a report.
   if (document.isEncrypted) throw new PdfRefusal('is encrypted');

@@ -91,7 +91,10 @@ const streamObjects = new WeakMap<PDFContext, number>();
 function chargeObjects(stream: PDFRawStream): void {
   const context = stream.dict.context;
   const n = stream.dict.lookup(PDFName.of('N'));
-  const count = n instanceof PDFNumber ? n.asNumber() : 0;
+  // pdf-lib reads objects while its index is below /N: a negative /N (or one not a number)
+  // holds none, and must not take others off the count; a fraction holds its next whole number.
+  const said = n instanceof PDFNumber ? n.asNumber() : 0;
+  const count = Number.isNaN(said) ? 0 : Math.max(0, Math.ceil(said));
   const total = (streamObjects.get(context) ?? pendingObjects) + count;
   const max = limits.covers.pdfObjects;
   if (total > max)
@@ -127,8 +130,8 @@ let installed = false;
  * take the whole process down. This puts a check in front of both parsers: each stream is first
  * inflated by zlib with a hard output cap, and one document's streams together may expand to at
  * most `limits.covers.pdfExpandedStreamBytes`. Legitimate documents stay far below; their streams
- * hold only object dictionaries. It changes pdf-lib for the whole thread; `inspectPdf` installs
- * it, and the server runs that only in the inspection worker. Idempotent.
+ * hold only object dictionaries. It changes pdf-lib for the whole process; `loadWithinLimits`
+ * installs it, and the server runs that only in its workers (inspection, render). Idempotent.
  */
 export function installPdfStreamGuard(): void {
   if (installed) return;

@@ -85,6 +85,21 @@ describe('PDF inspection', () => {
     );
     // Counted from the bytes, before anything is parsed: a million objects are refused at once.
     expect(await refusal(await manyObjectsPdf(1_000_000))).toMatch(/^has 100000\d objects;/);
+    // An object stream that says it holds fewer than none takes nothing off the count.
+    const streams = Buffer.from(await over.save({ useObjectStreams: true }));
+    const afterHeader = streams.indexOf('\n', streams.indexOf('\n') + 1) + 1;
+    const negative = Buffer.from(
+      `99999 0 obj\n<< /Type /ObjStm /N -${String(max)} /First 0 /Length 0 >>\nstream\n\nendstream\nendobj\n`,
+      'latin1',
+    );
+    const crafted = Buffer.concat([
+      streams.subarray(0, afterHeader),
+      negative,
+      streams.subarray(afterHeader),
+    ]);
+    expect(await refusal(crafted)).toBe(
+      `has more than ${String(max)} objects; at most ${String(max)} are allowed`,
+    );
   });
 
   it('expands object streams up to the limit and no further', async () => {

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { makeJpeg } from '../../../test/helpers/images.js';
-import { makePdf, parentLoopPdf } from '../../../test/helpers/pdf.js';
+import { makePdf, manyObjectsPdf, parentLoopPdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { insertAttachment } from '../attachments/store.js';
 import { defaultSections } from '../templates/provider-templates.js';
 
-// Files stored before the upload checks that refuse them (a PDF whose page's parents loop, a
-// JPEG with fill bytes pdfkit refuses) make their dossier's reports a 409 that names the file,
+// Files stored before the upload checks that refuse them (a PDF whose page's parents loop, one of
+// too many objects, a JPEG with fill bytes pdfkit refuses) make their dossier's reports a 409 that names the file,
 // not a 500; the other dossiers' reports are untouched.
 describeBackends('a report with a stored file it cannot put in', (backend) => {
   let world: World;
@@ -93,6 +93,17 @@ describeBackends('a report with a stored file it cannot put in', (backend) => {
         ),
       );
     }
+    // Beyond what a file may hold: the upload checks' limits hold in the report too.
+    const crowded = expectProblem(
+      await report(
+        await dossierWith('Crowded.pdf', 'application/pdf', await manyObjectsPdf(12_000)),
+      ),
+      409,
+      'conflict',
+    );
+    expect(crowded.detail).toMatch(
+      /^The attachment “Crowded\.pdf” cannot be put into a report \(has 1200\d objects; at most 10000 are allowed\)/,
+    );
     const fine = await report(await dossierWith('Plan.pdf', 'application/pdf', await makePdf(1)));
     expect(fine.statusCode, fine.body).toBe(200);
   });

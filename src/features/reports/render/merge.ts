@@ -1,4 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
+import { loadWithinLimits, PdfRefusal } from '../../../pdf/pdf-inspection.js';
 
 /** Pages of other PDFs to put into the generated report. */
 export interface Insertions {
@@ -24,19 +25,22 @@ export class UnusableFile extends Error {
   }
 }
 
-/** `work()`, whose failure is `file`'s: a stack overflow or a parse error becomes UnusableFile. */
+/** `work()`, whose failure is `file`'s: a stack overflow, a parse error or a file beyond the
+ * limits becomes UnusableFile. */
 export async function withFile<T>(file: string, work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw new UnusableFile(file, error);
+    // A refusal's reason is worded for any file (its message names a cover).
+    throw new UnusableFile(file, error instanceof PdfRefusal ? error.reason : error);
   }
 }
 
-/** How many pages a PDF has (its bytes were checked when they were uploaded). */
+/** How many pages a PDF has (its bytes were checked when they were uploaded, and are again
+ * for what a file may hold: `loadWithinLimits`). */
 export async function pageCount(bytes: Uint8Array, file: string): Promise<number> {
   return withFile(file, async () =>
-    (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount(),
+    (await loadWithinLimits(bytes, { updateMetadata: false })).getPageCount(),
   );
 }
 
@@ -54,7 +58,7 @@ export async function insertPages(generated: Uint8Array, insert: Insertions): Pr
   const report = await PDFDocument.load(generated, { updateMetadata: false });
   const copy = (bytes: Uint8Array, file: string) =>
     withFile(file, async () => {
-      const source = await PDFDocument.load(bytes, { updateMetadata: false });
+      const source = await loadWithinLimits(bytes, { updateMetadata: false });
       return report.copyPages(source, source.getPageIndices());
     });
   let shift = 0;
