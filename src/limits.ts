@@ -269,6 +269,12 @@ export const limits = {
      * about 15 µs and a report's copy of it about 30 µs, so 10,000 objects cost a report under
      * half a second. Real documents have tens per page (a 36-page manual: 435). */
     pdfObjects: 10_000,
+    /** Values in one PDF's arrays and dictionaries (each a parsed object of its own, counted
+     * after parsing): a file of few objects can hold arrays of millions of numbers, each cheap
+     * alone but together more than a report's heap holds (eight 4 MB files of 2 million each
+     * ran the render worker out of memory). Real documents hold about a hundred per page (a
+     * 36-page manual: 4,224; a one-page cover from a browser: 130). */
+    pdfValues: 100_000,
     /** Levels of a PDF's page tree (real ones have two or three). */
     pdfTreeDepth: 32,
     /** PDFs are parsed in a worker process with this much heap and time: a crafted file (millions

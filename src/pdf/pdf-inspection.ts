@@ -1,7 +1,7 @@
 import { PDFDocument, type LoadOptions } from 'pdf-lib';
 import { limits } from '../limits.js';
 import { countObjects, installPdfStreamGuard, takeExpansionRefusal } from './pdf-stream-guard.js';
-import { checkedPageCount, trialMerge } from './pdf-structure.js';
+import { checkedPageCount, holdsMoreValues, trialMerge } from './pdf-structure.js';
 
 /** What the service keeps about an accepted PDF. */
 export interface PdfFacts {
@@ -24,7 +24,8 @@ const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
 /**
  * Parses a PDF with pdf-lib within the limits of what a file may hold: at most
  * `limits.covers.pdfObjects` objects, counted in its bytes before parsing and in its object
- * streams while it is parsed, and those streams expanded under a cap (`pdf-stream-guard.ts`).
+ * streams while it is parsed, those streams expanded under a cap (`pdf-stream-guard.ts`), and at
+ * most `limits.covers.pdfValues` values in its arrays and dictionaries.
  * Throws `PdfRefusal` otherwise. Uploads are checked so; a report loads stored files so too, in
  * case one was stored before a check existed.
  */
@@ -42,13 +43,21 @@ export async function loadWithinLimits(
       `has ${String(objects)} objects; at most ${String(maxObjects)} are allowed`,
     );
   }
+  let document: PDFDocument;
   try {
-    return await PDFDocument.load(buffer, options);
+    document = await PDFDocument.load(buffer, options);
   } catch (error) {
     const expansion = takeExpansionRefusal();
     if (expansion !== undefined) throw new PdfRefusal(expansion);
     throw new PdfRefusal(`is not a readable PDF (${firstLine(error)})`);
   }
+  const maxValues = limits.covers.pdfValues;
+  if (holdsMoreValues(document, maxValues)) {
+    throw new PdfRefusal(
+      `has more than ${String(maxValues)} values in its arrays and dictionaries; at most ${String(maxValues)} are allowed`,
+    );
+  }
+  return document;
 }
 
 /**

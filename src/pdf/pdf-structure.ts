@@ -1,4 +1,12 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRef,
+  PDFStream,
+  type PDFObject,
+} from 'pdf-lib';
 import { limits } from '../limits.js';
 
 // A PDF's structure checked before anything follows it as pdf-lib does. pdf-lib walks the page
@@ -89,4 +97,29 @@ export async function trialMerge(document: PDFDocument): Promise<string | undefi
     const message = error instanceof Error ? error.message : String(error);
     return `cannot be put into a report (${message.split('\n')[0]?.slice(0, 160) ?? ''})`;
   }
+}
+
+/**
+ * Whether the document's arrays and dictionaries hold more than `max` values together (each
+ * element and each entry, nested ones too; references are not followed, since each object is
+ * counted once as it stands). Walked with a stack of its own: nesting cannot exhaust the call
+ * stack. Stops at the first value over `max`.
+ */
+export function holdsMoreValues(document: PDFDocument, max: number): boolean {
+  let values = 0;
+  const pending: PDFObject[] = document.context.enumerateIndirectObjects().map(([, o]) => o);
+  for (let object = pending.pop(); object !== undefined; object = pending.pop()) {
+    if (object instanceof PDFStream) object = object.dict;
+    if (object instanceof PDFArray) {
+      values += object.size();
+      if (values > max) return true;
+      for (const value of object.asArray()) pending.push(value);
+    } else if (object instanceof PDFDict) {
+      const entries = object.entries();
+      values += entries.length;
+      if (values > max) return true;
+      for (const [, value] of entries) pending.push(value);
+    }
+  }
+  return false;
 }

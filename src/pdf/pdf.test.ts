@@ -102,6 +102,27 @@ describe('PDF inspection', () => {
     );
   });
 
+  it('counts the values of its arrays and dictionaries, nested ones too', async () => {
+    const max = limits.covers.pdfValues;
+    // The one-page file around the array holds a few dozen values of its own.
+    expect(await inspectPdf(await bigArrayPdf(max - 1000))).toEqual({ pages: 1 });
+    expect(await refusal(await bigArrayPdf(max + 1))).toBe(
+      `has more than ${String(max)} values in its arrays and dictionaries; at most ${String(max)} are allowed`,
+    );
+    // Spread over many small arrays nested in one another, they count the same.
+    const nested = (depth: number): string =>
+      depth === 0 ? '[1 2 3]' : `[${nested(depth - 1)} 0]`;
+    const deep = (await bigArrayPdf(0)).toString('latin1');
+    const at = deep.lastIndexOf('\nxref') + 1;
+    const arrays = Array.from(
+      { length: 80 },
+      (_, i) => `${String(900 + i)} 0 obj\n${nested(1000)}\nendobj\n`,
+    );
+    expect(
+      await refusal(Buffer.from(deep.slice(0, at) + arrays.join('') + deep.slice(at), 'latin1')),
+    ).toMatch(/^has more than \d+ values in its arrays and dictionaries/);
+  });
+
   it('expands object streams up to the limit and no further', async () => {
     expect(await inspectPdf(await objectStreamPdf(1024 * 1024))).toEqual({ pages: 1 });
     const limit = limits.covers.pdfExpandedStreamBytes;

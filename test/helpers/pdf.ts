@@ -62,7 +62,7 @@ export async function objectStreamPdf(
 /** A one-page PDF followed by `count` tiny top-level objects: cheap to send, costly to parse. */
 export async function manyObjectsPdf(count: number): Promise<Buffer> {
   const base = Buffer.from(await pdfWithFiller(0)).toString('latin1');
-  const at = base.lastIndexOf('xref');
+  const at = base.lastIndexOf('\nxref') + 1;
   const objects: string[] = [];
   for (let i = 0; i < count; i++) objects.push(`${1000 + i} 0 obj\n[0]\nendobj\n`);
   return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
@@ -72,7 +72,7 @@ export async function manyObjectsPdf(count: number): Promise<Buffer> {
  * parse (each element is an object of the parser's). */
 export async function bigArrayPdf(count: number, arrays = 1): Promise<Buffer> {
   const base = Buffer.from(await pdfWithFiller(0)).toString('latin1');
-  const at = base.lastIndexOf('xref');
+  const at = base.lastIndexOf('\nxref') + 1;
   const array = `[${'0 '.repeat(count)}]`;
   const objects = Array.from(
     { length: arrays },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { makeJpeg } from '../../../test/helpers/images.js';
-import { makePdf, manyObjectsPdf, parentLoopPdf } from '../../../test/helpers/pdf.js';
+import { bigArrayPdf, makePdf, manyObjectsPdf, parentLoopPdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { insertAttachment } from '../attachments/store.js';
@@ -103,6 +103,12 @@ describeBackends('a report with a stored file it cannot put in', (backend) => {
     );
     expect(crowded.detail).toMatch(
       /^The attachment “Crowded\.pdf” cannot be put into a report \(has 1200\d objects; at most 10000 are allowed\)/,
+    );
+    const valued = await report(
+      await dossierWith('Numbers.pdf', 'application/pdf', await bigArrayPdf(300_000)),
+    );
+    expect(expectProblem(valued, 409, 'conflict').detail).toMatch(
+      /^The attachment “Numbers\.pdf” cannot be put into a report \(has more than 100000 values/,
     );
     const fine = await report(await dossierWith('Plan.pdf', 'application/pdf', await makePdf(1)));
     expect(fine.statusCode, fine.body).toBe(200);
