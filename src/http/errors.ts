@@ -120,7 +120,8 @@ export function registerErrorHandling(
     // error-level entries at will.
     const fault = appError.status >= 500 && appError.code !== 'not_implemented';
     if (appError.code === 'overloaded') {
-      request.log.warn({ code: appError.code, detail: appError.detail }, 'request shed');
+      const cause = appError.cause instanceof Error ? appError.cause.message : undefined;
+      request.log.warn({ code: appError.code, detail: appError.detail, cause }, 'request shed');
     } else if (fault) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code, detail: appError.detail }, 'request refused');
     return sendProblem(reply, appError);

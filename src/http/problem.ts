@@ -40,6 +40,8 @@ export interface FieldError {
 export interface ProblemOptions {
   errors?: FieldError[];
   headers?: Record<string, string>;
+  /** What went wrong inside, for the log only (never in the answer). */
+  cause?: Error;
 }
 
 /** The one error type the service throws on purpose; the error handler renders it. */
@@ -53,7 +55,7 @@ export class AppError extends Error {
     readonly detail: string,
     options: ProblemOptions = {},
   ) {
-    super(detail);
+    super(detail, options.cause ? { cause: options.cause } : undefined);
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
     this.errors = options.errors;

@@ -1,5 +1,5 @@
 import { limits } from '../limits.js';
-import { CappedWorker } from '../work/capped-worker.js';
+import { CappedWorker, workerStopped } from '../work/capped-worker.js';
 import { FairQueue } from '../work/fair-queue.js';
 import { UploadBudget } from '../work/upload-budget.js';
 import type { AttachmentFacts } from './image-inspection.js';
@@ -63,7 +63,7 @@ export class PdfInspector {
       },
       errors: {
         closed: 'PDF inspector is closed',
-        exited: (why) => new Error(`PDF inspection worker exited: ${why}`),
+        exited: (why) => workerStopped('file check', why),
         timedOut: () => new PdfRefusal('is too complex to read (time limit reached)'),
         outOfMemory: () => new PdfRefusal('is too complex to read (memory limit reached)'),
       },

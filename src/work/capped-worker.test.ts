@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawnTracked, stopChild } from '../../test/helpers/children.js';
 import type { ProbeAnswer, ProbeRequest } from '../../test/helpers/probe-worker.js';
-import { CappedWorker } from './capped-worker.js';
+import type { AppError } from '../http/problem.js';
+import { CappedWorker, workerStopped } from './capped-worker.js';
 
 /** Whether process `pid` still runs. */
 function alive(pid: number): boolean {
@@ -103,6 +104,35 @@ describe('capped worker process', () => {
     expect(await gone(first)).toBe(true);
     const next = (await worker.run({ act: 'echo' })).pid;
     expect(next).not.toBe(first);
+  });
+
+  it('a worker stopped from outside is a 503 to retry, its last words in the log only', async () => {
+    const worker = new CappedWorker<ProbeRequest, ProbeAnswer, ProbeAnswer>({
+      base: new URL('../../test/helpers/probe-worker.ts', import.meta.url).href,
+      name: 'probe-worker',
+      heapMb: 32,
+      stackMb: 2,
+      timeoutMs: 600_000,
+      residentMb: 1024,
+      settle: (answer) => answer,
+      errors: {
+        closed: 'probe is closed',
+        exited: (why) => workerStopped('file check', why),
+        timedOut: () => new Error('probe timed out'),
+      },
+    });
+    workers.push(worker);
+    const error = await worker.run({ act: 'die' }).then(
+      () => undefined,
+      (reason: unknown) => reason as AppError,
+    );
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'overloaded',
+      headers: { 'retry-after': '5' },
+      detail: 'The file check stopped before it answered; try again',
+    });
+    expect((error?.cause as Error).message).toBe('file check exited: probe worker: dying as asked');
   });
 
   it('a worker past its heap (a V8 fatal error) is answered as out of memory', async () => {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AppError } from '../http/problem.js';
 
 /** The argument a worker process is started with, so that its module knows to answer jobs. */
 export const WORKER_ARGUMENT = '--propdata-worker';
@@ -82,6 +83,18 @@ export function answerJobs(
     );
   });
   process.on('disconnect', () => process.exit(0));
+}
+
+/**
+ * A job whose worker stopped without answering, killed from outside (the system's out-of-memory
+ * killer, an operator) or crashed: `503` with `Retry-After`, since the next job gets a fresh
+ * worker; the worker's last words (`why`) go to the log only.
+ */
+export function workerStopped(what: string, why: string): AppError {
+  return new AppError('overloaded', `The ${what} stopped before it answered; try again`, {
+    headers: { 'retry-after': '5' },
+    cause: new Error(`${what} exited: ${why}`),
+  });
 }
 
 /** The most of a worker's standard error kept to say why it died. */

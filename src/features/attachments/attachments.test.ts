@@ -351,6 +351,26 @@ describeBackends('dossier attachments', (backend) => {
     expect(kept?.content.length).toBeLessThanOrEqual(floorPlan.length);
   });
 
+  it('leaves out of a report an attachment deleted while its report reads the files', async () => {
+    // A report reads the dossier's attachments, then the bytes of those without a print version:
+    // one deleted in between (its bytes gone with it) is left out, as if the report had started
+    // a moment later, rather than passed on as an empty file.
+    const dossier = await newDossier(world.memberA);
+    for (const pages of [1, 2]) {
+      const res = await send(world.memberA, dossier, fileParts(Buffer.from(await makePdf(pages))));
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const [gone, kept] = await list(world.memberA, dossier);
+    if (!gone || !kept) throw new Error('two attachments expected');
+    await world.stores.accounts.db
+      .deleteFrom('attachment_chunks')
+      .where('attachment_id', '=', gone.id)
+      .execute();
+    const files = await selectAttachmentFiles(world.stores.accounts.db, world.memberA, dossier);
+    expect(files.map((f) => f.row.id)).toEqual([kept.id]);
+    expect(files[0]?.content.length).toBe(kept.size);
+  });
+
   it('shows another organization the 404 of a missing dossier or attachment', async () => {
     const dossier = await newDossier(world.memberA);
     const created = (

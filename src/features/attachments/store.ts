@@ -157,11 +157,19 @@ export async function selectAttachmentFiles(
       chunks.set(id, list);
     }
   }
-  return rows.map(({ print_content: print, ...row }) => ({
-    row,
-    content: print ?? joinedChunks(chunks.get(row.id) ?? []),
-    printed: print !== null,
-  }));
+  // A file has bytes (uploads are never empty): one without any was deleted after the first
+  // query read its row (PostgreSQL runs the two apart), and is left out as deleted.
+  return rows.flatMap(({ print_content: print, ...row }) => {
+    const uploadedBytes = chunks.get(row.id);
+    if (print === null && uploadedBytes === undefined) return [];
+    return [
+      {
+        row,
+        content: print ?? joinedChunks(uploadedBytes ?? []),
+        printed: print !== null,
+      },
+    ];
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AppError } from '../../../http/problem.js';
 import { limits } from '../../../limits.js';
-import { CappedWorker } from '../../../work/capped-worker.js';
+import { CappedWorker, workerStopped } from '../../../work/capped-worker.js';
 import type { ReportModel } from '../model.js';
 import type { RenderAnswer, RenderRequest } from './render-worker.js';
 
@@ -32,7 +32,7 @@ export class ReportRenderer {
     },
     errors: {
       closed: 'report renderer is closed',
-      exited: (why) => new Error(`report worker exited: ${why}`),
+      exited: (why) => workerStopped('report worker', why),
       // A report's work is bounded (attachments' print versions are made at upload): past the
       // deadline the machine is overloaded, which a later try may not find.
       timedOut: () =>
