@@ -20,7 +20,7 @@ export interface WorkerAnswer {
  * `stackMb` less the margin V8 keeps below the thread's end (as Node does for worker threads).
  * The stack is the process's main thread, whose size the OS sets (8 MB on Linux by default).
  */
-export function workerFlags(heapMb: number, stackMb: number): string[] {
+function workerFlags(heapMb: number, stackMb: number): string[] {
   return [`--max-old-space-size=${String(heapMb)}`, `--stack-size=${String(stackMb * 1024 - 192)}`];
 }
 
@@ -33,7 +33,7 @@ const SECRET_NAME = /^DATABASE_URL$|^PG|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
  * files and needs none of the service's settings (`src/config.ts` reads them, in the server);
  * should a crafted file ever make one run code, it finds no credentials there.
  */
-export function workerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function workerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_NAME.test(name)));
 }
 
@@ -42,12 +42,7 @@ export function workerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * `heapMb` of heap and `stackMb` of stack. A process, not a thread: V8 may abort the whole process
  * when one allocation runs past the heap limit, and then only the worker goes.
  */
-export function startWorker(
-  heapMb: number,
-  base: string,
-  name: string,
-  stackMb: number,
-): ChildProcess {
+function startWorker(heapMb: number, base: string, name: string, stackMb: number): ChildProcess {
   const fromSource = base.endsWith('.ts');
   const entry = fileURLToPath(new URL(`./${name}.${fromSource ? 'ts' : 'js'}`, base));
   // Running from source (tests, `npm run dev`): the worker has to compile TypeScript as well.
