@@ -460,6 +460,24 @@ describe('convert dvf', () => {
     expect(readText(target)).toBe(EXPECTED_OFFERS.join('\n') + '\n');
   });
 
+  it('reads gzip files joined with cat (two gzip members) as one file of both years', async () => {
+    const dir = scratch();
+    const lines = geoDvf(LOTS, ',').trimEnd().split('\n');
+    const [head = ''] = lines;
+    // Cut between two lots of different sales, as two yearly files are.
+    const cut = lines.findIndex(
+      (line, i) => i > 1 && line.split(',')[0] !== lines[i - 1]?.split(',')[0],
+    );
+    expect(cut).toBeGreaterThan(1);
+    const first = `${lines.slice(0, cut).join('\n')}\n`;
+    const second = `${head}\n${lines.slice(cut).join('\n')}\n`;
+    const source = path.join(dir, 'years.csv.gz');
+    fs.writeFileSync(source, Buffer.concat([zlib.gzipSync(first), zlib.gzipSync(second)]));
+    const target = path.join(dir, 'offers.csv');
+    expect(await convertDvf(source, target)).toEqual(EXPECTED_SUMMARY);
+    expect(readText(target)).toBe(EXPECTED_OFFERS.join('\n') + '\n');
+  });
+
   it('names the line of a row with the wrong number of fields', async () => {
     const dir = scratch();
     const lines = geoDvf(LOTS, ',').trimEnd().split('\n');
