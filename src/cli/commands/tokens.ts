@@ -33,7 +33,9 @@ export function registerTokenCommands(program: Command): void {
       withAccounts(async (db) => {
         const ttlSeconds = parseDuration(options.ttl);
         if (ttlSeconds === undefined) {
-          throw new CliError(`--ttl "${options.ttl}" is not a duration like 30d, 12h or never`);
+          throw new CliError(
+            `--ttl "${options.ttl}" is not a duration like 30d, 12h or never, of at most 100 years (5218w)`,
+          );
         }
         const user = await userNamed(db, options.username);
         const token = await issueToken(db, {
