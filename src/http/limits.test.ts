@@ -1,5 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/helpers/problem.js';
+import { RawConnection } from '../../test/helpers/raw-http.js';
 import { issueToken } from '../accounts/tokens.js';
 import { call, createWorld, type World } from '../../test/helpers/world.js';
 
@@ -32,6 +34,25 @@ describe('per-user rate limit', () => {
     for (let i = 0; i < 5; i++) {
       expect((await call(world.app, { method: 'GET', url: '/health' })).statusCode).toBe(200);
     }
+  });
+
+  it('counts a path however it is spelled: absolute form, percent-encoded letters', async () => {
+    await world.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (world.app.server.address() as AddressInfo).port;
+    const { token } = world.memberB;
+    // The router serves all three as GET /api/v1/me; the limit is one budget for them all.
+    const spellings = [`http://127.0.0.1:${String(port)}/api/v1/me`, '/%61pi/v1/me', '/api/v1/me'];
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const target = spellings[i % 3] ?? '';
+      const connection = await RawConnection.open(port);
+      connection.write(
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
+      const { head } = await connection.response();
+      statuses.push(Number(head.split(' ')[1]));
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
   });
 });
 

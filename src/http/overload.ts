@@ -2,8 +2,10 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError } from './problem.js';
+import { routedPath } from './routed-path.js';
 
-/** Whether a request to `url` is refused while the server sheds load: all but liveness. */
+/** Whether a request routed by `url` (`routedPath`) is refused while the server sheds load: all
+ * but liveness. */
 export const isShedUnderLoad = (url: string): boolean => url !== '/health';
 
 /**
@@ -23,7 +25,7 @@ export async function registerOverloadProtection(
     sampleInterval: Math.max(limits.overload.sampleIntervalMs, maxEventLoopDelayMs),
     retryAfter: limits.overload.retryAfterSeconds,
     pressureHandler: (request) => {
-      if (!isShedUnderLoad(request.url)) return;
+      if (!isShedUnderLoad(routedPath(request))) return;
       throw new AppError('overloaded', 'The server is overloaded; retry later', {
         headers: { 'retry-after': String(limits.overload.retryAfterSeconds) },
       });

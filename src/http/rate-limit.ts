@@ -2,10 +2,12 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError } from './problem.js';
+import { routedPath } from './routed-path.js';
 
 const LIMITED_PREFIXES = ['/api/', '/auth/'];
 
-/** Whether requests to `url` count against the per-user (or per-address) request limit. */
+/** Whether requests routed by `url` (`routedPath`) count against the per-user (or per-address)
+ * request limit. */
 export function isRateLimited(url: string): boolean {
   return (
     LIMITED_PREFIXES.some((prefix) => url.startsWith(prefix)) &&
@@ -37,7 +39,7 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
     },
     keyGenerator: (request: FastifyRequest) =>
       request.caller ? `user:${request.caller.userId}` : `address:${request.ip}`,
-    allowList: (request: FastifyRequest) => !isRateLimited(request.url),
+    allowList: (request: FastifyRequest) => !isRateLimited(routedPath(request)),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new AppError(

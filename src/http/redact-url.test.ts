@@ -22,6 +22,14 @@ describe('redactUrl', () => {
     expect(redactUrl(`/x/${token}?q=${token}`)).toBe('/x/[redacted]?q=[redacted]');
   });
 
+  it('redacts a token with characters percent-encoded, under any name or in the path', () => {
+    const rest = 'A'.repeat(43);
+    expect(redactUrl(`/x?q=pd%5F${rest}&limit=5`)).toBe('/x?q=[redacted]&limit=5');
+    expect(redactUrl(`/x?q=%70d_${rest}`)).toBe('/x?q=[redacted]');
+    expect(redactUrl(`/x?q=%2570d_${rest}`)).toBe('/x?q=[redacted]');
+    expect(redactUrl(`/x/pd%5f${rest}`)).toBe('/x/[redacted]');
+  });
+
   it('redacts the secret of a shared page, whatever follows it', () => {
     const secret = 'q'.repeat(43);
     expect(redactUrl(`/shared/dossier/${secret}`)).toBe('/shared/dossier/[redacted]');

@@ -8,16 +8,21 @@ function decodeLeniently(text: string): string {
   return decodePercent(text.replaceAll('+', ' '));
 }
 
+/** `raw` decoded until nothing changes (at most five rounds), so that neither `%61ccess_token`
+ * nor `%2561ccess_token` hides what it says. */
+function decodedFully(raw: string): string {
+  let text = raw;
+  for (let round = 0; round < 5; round++) {
+    const decoded = decodeLeniently(text);
+    if (decoded === text) break;
+    text = decoded;
+  }
+  return text;
+}
+
 /** A query parameter name that may carry a credential, however it is spelled or encoded. */
 function isCredentialName(raw: string): boolean {
-  let name = raw;
-  // Decoded until nothing changes, so neither `%61ccess_token` nor `%2561ccess_token` hides it.
-  for (let round = 0; round < 5; round++) {
-    const decoded = decodeLeniently(name);
-    if (decoded === name) break;
-    name = decoded;
-  }
-  return name.toLowerCase().includes('token');
+  return decodedFully(raw).toLowerCase().includes('token');
 }
 
 /** A shared page's path ends in its link's secret, which opens the page: all of it goes, however
@@ -37,7 +42,7 @@ function withoutPageSecret(url: string): string {
 export function redactUrl(asked: string): string {
   const url = withoutPageSecret(asked);
   const queryStart = url.indexOf('?');
-  if (queryStart < 0) return url.replace(TOKEN_SHAPE, '[redacted]');
+  if (queryStart < 0) return withoutTokens(url);
   const hashStart = url.indexOf('#', queryStart);
   const end = hashStart < 0 ? url.length : hashStart;
   const query = url
@@ -51,8 +56,17 @@ export function redactUrl(asked: string): string {
       return equals < 0 ? part : `${name}=[redacted]`;
     })
     .join('');
-  // And anything shaped like one of the service's tokens, wherever it stands.
-  return `${url.slice(0, queryStart + 1)}${query}${url.slice(end)}`.replace(
+  return withoutTokens(`${url.slice(0, queryStart + 1)}${query}${url.slice(end)}`);
+}
+
+/**
+ * Anything shaped like one of the service's tokens, wherever it stands. One with a character
+ * percent-encoded (`pd%5F…`, a client's mistake: no route takes a token there) is a token still:
+ * such a URL is logged decoded.
+ */
+function withoutTokens(url: string): string {
+  const decoded = decodedFully(url);
+  return (decoded.replace(TOKEN_SHAPE, '') === decoded ? url : decoded).replace(
     TOKEN_SHAPE,
     '[redacted]',
   );

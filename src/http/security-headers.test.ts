@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { RawConnection } from '../../test/helpers/raw-http.js';
 import { call, PASSWORD, worldForSuite } from '../../test/helpers/world.js';
 
 describe('security headers', () => {
@@ -36,6 +38,27 @@ describe('security headers', () => {
       const res = await call(world().app, request);
       expect(res.statusCode, res.body).toBe(status);
       expect(res.headers['cache-control'], request.url).toBe('no-store');
+    }
+  });
+
+  it('no-store on the login answer however its path is spelled', async () => {
+    const app = world().app;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const body = JSON.stringify({ username: 'member-a', password: PASSWORD });
+    for (const target of [
+      '/auth/login/credentials',
+      '/%61uth/login/credentials',
+      `http://127.0.0.1:${String(port)}/auth/login/credentials`,
+    ]) {
+      const connection = await RawConnection.open(port);
+      connection.write(
+        `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${String(Buffer.byteLength(body))}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      const { head } = await connection.response();
+      expect(head, target).toMatch(/^HTTP\/1\.1 200 /);
+      expect(head.toLowerCase(), target).toContain('cache-control: no-store');
     }
   });
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { routedPath } from './routed-path.js';
 
 /** Answers that hold credentials or a caller's data: never kept by a browser or a proxy. */
 function isPrivate(request: FastifyRequest): boolean {
-  return request.caller !== null || request.url.startsWith('/auth/');
+  return request.caller !== null || routedPath(request).startsWith('/auth/');
 }
 
 /**
