@@ -361,6 +361,31 @@ describeBackends('dossiers', (backend) => {
       }
     });
 
+    it('keeps every one of twelve patches sent at once: patches of one dossier take turns', async () => {
+      // Merging again when another write came first is bounded (limits.dossiers.patchAttempts):
+      // six or more at once, each round one winner, had ended in 409s.
+      const id = await created(d.create(world.memberA, dossier()));
+      const parts = ['bathrooms', 'kitchen', 'flooring', 'windows', 'masonry'];
+      const patches: Record<string, unknown>[] = [
+        { title: 'Twelve at once' },
+        { description: 'Every patch kept' },
+        ...parts.map((part) => ({ property: { condition: { [part]: 'renovation_needed' } } })),
+        ...parts.map((part) => ({ property: { quality: { [part]: 'luxury' } } })),
+      ];
+      const answers = await Promise.all(
+        patches.map((patch, i) => d.patch(i % 2 ? world.adminA : world.memberA, id, patch)),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual(patches.map(() => 204));
+      const read = (await d.get(world.memberA, id)).json<DossierRead>();
+      expect([read.title, read.description]).toEqual(['Twelve at once', 'Every patch kept']);
+      expect(read.property.condition).toEqual(
+        Object.fromEntries(parts.map((part) => [part, 'renovation_needed'])),
+      );
+      expect(read.property.quality).toEqual(
+        Object.fromEntries(parts.map((part) => [part, 'luxury'])),
+      );
+    });
+
     it('validates the merged result and changes nothing when it is wrong', async () => {
       const id = await created(d.create(world.memberA, dossier()));
       const before = (await d.get(world.memberA, id)).json<DossierRead>();

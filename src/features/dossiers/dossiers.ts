@@ -7,6 +7,7 @@ import type { DossierRead, DossierReplace } from './schemas.js';
 import { invalidField } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
 import { limits } from '../../limits.js';
+import { KeyedTurns } from '../../work/keyed-turns.js';
 import {
   deleteDossier,
   findDossier,
@@ -116,9 +117,23 @@ function movesPoint(patch: Record<string, unknown>): boolean {
  * once (one changing the title, the other the price) would otherwise each write back the other's
  * old values, and one change would be lost. A patch that finds the body changed meanwhile is
  * merged again onto the new one, up to `limits.dossiers.patchAttempts` times, then refused as a
- * conflict.
+ * conflict. Patches of one dossier in this process take turns, so that only writes from
+ * elsewhere (other processes on the same store, PUTs) make one merge again: without turns, six
+ * patches at once left each round one winner and the sixth a `409`.
  */
-export async function patchDossier(
+export function patchDossier(
+  deps: DossierDeps,
+  caller: Caller,
+  id: string,
+  sent: Record<string, unknown>,
+): Promise<void> {
+  return patchTurns.run(`${caller.organizationId}/${id}`, () => patchOnce(deps, caller, id, sent));
+}
+
+/** Patches of one dossier (by organization and id) in this process, one after another. */
+const patchTurns = new KeyedTurns();
+
+async function patchOnce(
   deps: DossierDeps,
   caller: Caller,
   id: string,
