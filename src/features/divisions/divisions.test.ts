@@ -67,6 +67,39 @@ describeBackends('administrative divisions API', (backend) => {
     expect(body.items.every((d) => d.parentId === '900' && d.parentLevel === 6)).toBe(true);
   });
 
+  it('tells the children of a district from those of a commune with the same id', async () => {
+    // Swiss id 1001 is the Broye district (level 6) and the commune of Doppleschwand (level 8).
+    const list = async (query: string) =>
+      (
+        await get(`/api/v1/administrative_divisions?countryCode=CH&parentId=1001${query}&limit=500`)
+      ).json<DivisionList>().items;
+    const both = await list('');
+    const ofDistrict = await list('&parentLevel=6');
+    const ofCommune = await list('&parentLevel=8');
+    expect(ofDistrict.length).toBeGreaterThan(5);
+    expect(ofDistrict.every((d) => d.level === 8 && d.parentLevel === 6)).toBe(true);
+    expect(ofCommune.length).toBeGreaterThan(0);
+    expect(ofCommune.every((d) => d.level === 100 && d.parentLevel === 8)).toBe(true);
+    expect(both).toHaveLength(ofDistrict.length + ofCommune.length);
+    expectProblem(
+      await get('/api/v1/administrative_divisions?parentId=1001&parentLevel=7'),
+      400,
+      'validation_failed',
+    );
+  });
+
+  it('matches a q of white space alone against names, not as the start of every id', async () => {
+    const all = (await get('/api/v1/administrative_divisions?limit=1')).json<DivisionList>();
+    const spaced = (
+      await get('/api/v1/administrative_divisions?q=%20&limit=500')
+    ).json<DivisionList>();
+    expect(spaced.totalItems).toBeGreaterThan(0);
+    expect(spaced.totalItems).toBeLessThan(all.totalItems);
+    expect(spaced.items.every((d) => d.name.includes(' '))).toBe(true);
+    const tab = (await get('/api/v1/administrative_divisions?q=%09')).json<DivisionList>();
+    expect(tab.totalItems).toBe(0);
+  });
+
   it('returns the divisions containing the postcode nearest to a point', async () => {
     const body = (
       await get('/api/v1/administrative_divisions?latitude=48.1375&longitude=11.5755')

@@ -18,11 +18,25 @@ export const DivisionQuery = StrictObject({
     Type.String({
       minLength: 1,
       maxLength: 100,
-      description: 'Case-insensitive: part of the name, or the start of the id.',
+      description:
+        'Case-insensitive: part of the name, or the start of the id (white space in an id is not compared: `100 00` finds `10000`).',
     }),
   ),
   parentId: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 40, description: 'Only children of this division.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description:
+        'Only children of this division. A country may use one id at two levels (Switzerland: district 1001 and commune 1001): `parentLevel` says which is meant.',
+    }),
+  ),
+  parentLevel: Type.Optional(
+    Type.Unsafe<6 | 8>({
+      type: 'integer',
+      enum: [6, 8],
+      description:
+        "Only divisions whose parent is of this level: a postcode's is its level-8 division (6 where the country has none), a level-8 division's its level-6 division.",
+    }),
   ),
   latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
   longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),

@@ -39,6 +39,8 @@ export interface DivisionFilter {
   /** Part of the name or the start of the id, case-insensitive. */
   q?: string;
   parentId?: string;
+  /** Only divisions whose parent is of this level. */
+  parentLevel?: 6 | 8;
   /** The divisions containing the postcode nearest to this point. */
   near?: { latitude: number; longitude: number };
 }
@@ -75,14 +77,24 @@ function filterSql(
     params.level = filter.level;
   }
   if (filter.q !== undefined) {
-    // Ids are matched without spaces, as postcodes are compared (`100 00` finds `10000`).
-    where.push('(contains(lower(d.name), lower($q)) or starts_with(lower(d.id), lower($qId)))');
+    // Ids are matched without spaces, as postcodes are compared (`100 00` finds `10000`). A q
+    // of white space alone says nothing about an id: every id starts with the empty text.
+    const qId = filter.q.replaceAll(/\s+/g, '');
+    where.push(
+      qId === ''
+        ? 'contains(lower(d.name), lower($q))'
+        : '(contains(lower(d.name), lower($q)) or starts_with(lower(d.id), lower($qId)))',
+    );
     params.q = filter.q;
-    params.qId = filter.q.replaceAll(/\s+/g, '');
+    if (qId !== '') params.qId = qId;
   }
   if (filter.parentId !== undefined) {
     where.push(`${PARENT_ID} = $parent`);
     params.parent = filter.parentId;
+  }
+  if (filter.parentLevel !== undefined) {
+    where.push(`${PARENT_LEVEL} = $parentLevel`);
+    params.parentLevel = filter.parentLevel;
   }
   if (filter.near) {
     from = `divisions d, (
