@@ -11,7 +11,7 @@ import {
 } from './organizations.js';
 import { verifyPassword } from './passwords.js';
 import { findTokenOwner, issueToken, listTokens, revokeTokens } from './tokens.js';
-import { createUser, findUserByUsername, UsernameTaken } from './users.js';
+import { createUser, findUserByUsername, updateUser, UsernameTaken } from './users.js';
 
 describeBackends('account store', (backend) => {
   let url: string;
@@ -193,5 +193,29 @@ describeBackends('account store', (backend) => {
     expect((await findTokenOwner(store.db, a.secret))?.revokedAt).not.toBeNull();
     expect(await revokeTokens(store.db, { userId: user.id })).toBe(1);
     expect((await findTokenOwner(store.db, b.secret))?.revokedAt).not.toBeNull();
+  });
+
+  it('disables a user: tokens revoked, and one issued after (a race) refused as revoked', async () => {
+    const org = await createOrganization(store.db, 'Org');
+    const user = await createUser(store.db, {
+      organizationId: org.id,
+      username: 'carl',
+      password: 'x'.repeat(8),
+      isAdmin: true,
+    });
+    const before = await issueToken(store.db, { userId: user.id, kind: 'api', ttlSeconds: null });
+    const at = new Date('2026-11-25T10:00:00.000Z');
+    expect(await updateUser(store.db, user.id, { disabled: true }, at)).toEqual({
+      revokedTokens: 1,
+    });
+    expect((await findUserByUsername(store.db, 'carl'))?.disabled_at).toBe(at.toISOString());
+    expect((await findTokenOwner(store.db, before.secret))?.revokedAt).toBe(at.toISOString());
+    const after = await issueToken(store.db, { userId: user.id, kind: 'api', ttlSeconds: null });
+    expect((await findTokenOwner(store.db, after.secret))?.revokedAt).toBe(at.toISOString());
+    await updateUser(store.db, user.id, { disabled: false, isAdmin: false });
+    expect(await findTokenOwner(store.db, after.secret)).toMatchObject({
+      revokedAt: null,
+      isAdmin: false,
+    });
   });
 });

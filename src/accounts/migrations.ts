@@ -321,6 +321,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('attachment_files').dropColumn('content').execute();
     },
   },
+  // Users an operator disables (someone who left): login refused, tokens revoked and refused.
+  '0011_user_disabled': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('users').addColumn('disabled_at', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

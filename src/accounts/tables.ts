@@ -19,6 +19,8 @@ export interface UsersTable {
   password_hash: string;
   is_admin: number;
   created_at: string;
+  /** When an operator disabled the user (`propdata users disable`): no login, no token works. */
+  disabled_at: string | null;
 }
 
 export type TokenKind = 'login' | 'api';

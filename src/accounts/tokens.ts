@@ -108,10 +108,14 @@ async function lookUpTokenOwner(db: AccountDb, tokenHash: string): Promise<Token
       'users.id as userId',
       'users.organization_id as organizationId',
       'users.is_admin as isAdmin',
+      'users.disabled_at as disabledAt',
     ])
     .where('tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return row && { ...row, isAdmin: row.isAdmin === 1 };
+  if (!row) return undefined;
+  const { disabledAt, ...owner } = row;
+  // A disabled user's tokens were revoked when the user was; one issued since counts as revoked.
+  return { ...owner, isAdmin: owner.isAdmin === 1, revokedAt: owner.revokedAt ?? disabledAt };
 }
 
 export function listTokens(db: AccountDb, userId: string): Promise<TokenRow[]> {
@@ -123,7 +127,9 @@ export function listTokens(db: AccountDb, userId: string): Promise<TokenRow[]> {
     .execute();
 }
 
-export type RevokeTarget = { secret: string } | { id: string } | { userId: string };
+/** One token (by its secret or id), or a user's tokens (of one kind, or all). */
+export type RevokeTarget =
+  { secret: string } | { id: string } | { userId: string; kind?: TokenKind };
 
 /** Revokes the matching live tokens and returns how many there were. */
 export async function revokeTokens(
@@ -137,9 +143,17 @@ export async function revokeTokens(
     .where('revoked_at', 'is', null);
   if ('secret' in target) query = query.where('token_hash', '=', hashToken(target.secret));
   else if ('id' in target) query = query.where('id', '=', target.id);
-  else query = query.where('user_id', '=', target.userId);
+  else {
+    query = query.where('user_id', '=', target.userId);
+    if (target.kind) query = query.where('kind', '=', target.kind);
+  }
   const result = await query.executeTakeFirst();
   // Cached owners say "not revoked": in this process a revocation takes effect at once.
-  ownerCaches.get(db)?.clear();
+  forgetTokenOwners(db);
   return Number(result.numUpdatedRows);
+}
+
+/** Forgets the token owners cached for `db` (after a change to what they say). */
+export function forgetTokenOwners(db: AccountDb): void {
+  ownerCaches.get(db)?.clear();
 }

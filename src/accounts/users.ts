@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountDb } from './database.js';
 import { hashPassword } from './passwords.js';
+import { forgetTokenOwners, revokeTokens } from './tokens.js';
 import type { UserRow } from './tables.js';
 import { isUniqueViolation } from './unique-violation.js';
 
@@ -34,6 +35,7 @@ export async function createUser(db: AccountDb, user: NewUser): Promise<UserRow>
     password_hash: await hashPassword(user.password),
     is_admin: user.isAdmin ? 1 : 0,
     created_at: new Date().toISOString(),
+    disabled_at: null,
   };
   try {
     await db.insertInto('users').values(row).execute();
@@ -41,6 +43,42 @@ export async function createUser(db: AccountDb, user: NewUser): Promise<UserRow>
     throw isUniqueViolation(error) ? new UsernameTaken(row.username) : error;
   }
   return row;
+}
+
+/** What an operator may change of a user; what is left out stays. */
+export interface UserChange {
+  isAdmin?: boolean;
+  password?: string;
+  disabled?: boolean;
+}
+
+/**
+ * Changes a user and withdraws what the change takes away: disabling revokes all the user's
+ * tokens (and tokens issued meanwhile are refused for the disabled user, see findTokenOwner); a
+ * new password revokes the login tokens made with the old one (API tokens are credentials of
+ * their own); a changed admin flag reaches this process's cached token owners at once, other
+ * processes' within their cache's lifetime, as a revocation does.
+ */
+export async function updateUser(
+  db: AccountDb,
+  userId: string,
+  change: UserChange,
+  now: Date = new Date(),
+): Promise<{ revokedTokens: number }> {
+  const set: Partial<UserRow> = {};
+  if (change.isAdmin !== undefined) set.is_admin = change.isAdmin ? 1 : 0;
+  if (change.password !== undefined) set.password_hash = await hashPassword(change.password);
+  if (change.disabled !== undefined) set.disabled_at = change.disabled ? now.toISOString() : null;
+  if (Object.keys(set).length > 0) {
+    await db.updateTable('users').set(set).where('id', '=', userId).execute();
+  }
+  let revokedTokens = 0;
+  if (change.disabled === true) revokedTokens = await revokeTokens(db, { userId }, now);
+  else if (change.password !== undefined) {
+    revokedTokens = await revokeTokens(db, { userId, kind: 'login' }, now);
+  }
+  forgetTokenOwners(db);
+  return { revokedTokens };
 }
 
 export function findUserByUsername(db: AccountDb, username: string): Promise<UserRow | undefined> {

@@ -1,3 +1,4 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { openStores, type Stores } from '../../src/stores.js';
 import { buildApp } from '../../src/app.js';
@@ -20,20 +21,33 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
     return cli('users', 'create', ...options, ...more);
   };
 
-  async function whoAmI(token: string): Promise<number> {
+  /** One request to a server on the same stores as the commands (a process of its own would be
+   * one too: each starts without cached tokens). */
+  async function ask(options: InjectOptions): Promise<LightMyRequestResponse> {
     const config = loadConfig({ ...env, ...TEST_SERVER_ENV, LOG_LEVEL: 'silent' });
     const stores: Stores = await openStores(config);
     const app = await buildApp({ config, stores });
     try {
-      const res = await app.inject({
-        url: '/api/v1/me',
-        headers: { authorization: `Bearer ${token}` },
-      });
-      return res.statusCode;
+      return await app.inject(options);
     } finally {
       await app.close();
       await stores.close();
     }
+  }
+
+  async function whoAmI(token: string): Promise<number> {
+    const res = await ask({ url: '/api/v1/me', headers: { authorization: `Bearer ${token}` } });
+    return res.statusCode;
+  }
+
+  /** A login's status and token. */
+  async function logIn(username: string, password: string) {
+    const res = await ask({
+      method: 'POST',
+      url: '/auth/login/credentials',
+      payload: { username, password },
+    });
+    return { status: res.statusCode, token: res.json<{ access_token?: string }>().access_token };
   }
 
   it('creates an organization, users and a working token, then revokes it', async () => {
@@ -92,6 +106,63 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
     expect(await whoAmI(t2)).toBe(401);
   });
 
+  it('disables a user (logins refused, tokens revoked and refused), enables and updates one', async () => {
+    await cli('orgs', 'create', 'Leavers');
+    await createUser('Leavers', 'dora', 'first-password', '--admin');
+    const api = lastLine((await cli('tokens', 'create', '--username', 'dora')).stdout);
+    const login = await logIn('dora', 'first-password');
+    expect(login.status).toBe(200);
+    expect(await whoAmI(login.token ?? '')).toBe(200);
+
+    const disabled = await cli('users', 'disable', '--username', 'Dora');
+    expect(disabled.status, disabled.stderr).toBe(0);
+    expect(disabled.stdout).toMatch(/disabled "dora"; revoked 2 tokens/);
+    expect(await whoAmI(api)).toBe(401);
+    expect(await whoAmI(login.token ?? '')).toBe(401);
+    // The right password is refused as a wrong one is: nothing says the account exists.
+    const refused = await logIn('dora', 'first-password');
+    expect(refused.status).toBe(401);
+    expect(refused).toEqual({ ...(await logIn('nobody-here', 'first-password')) });
+    const noToken = await cli('tokens', 'create', '--username', 'dora');
+    expect(noToken.status).toBe(1);
+    expect(noToken.stderr).toMatch(/user "dora" is disabled/);
+    expect((await cli('users', 'list')).stdout).toMatch(/dora {2}Leavers {2}admin {2}disabled /);
+
+    expect((await cli('users', 'enable', '--username', 'dora')).stdout).toMatch(/enabled "dora"$/m);
+    // Tokens revoked stay revoked; a new login works.
+    expect(await whoAmI(api)).toBe(401);
+    const again = await logIn('dora', 'first-password');
+    expect(again.status).toBe(200);
+    const me = await ask({
+      url: '/api/v1/me',
+      headers: { authorization: `Bearer ${again.token ?? ''}` },
+    });
+    expect(me.json<{ isAdmin: boolean }>().isAdmin).toBe(true);
+
+    const newApi = lastLine((await cli('tokens', 'create', '--username', 'dora')).stdout);
+    const updated = await cli(
+      'users',
+      'update',
+      '--username',
+      'dora',
+      '--no-admin',
+      '--password',
+      'second-password',
+    );
+    expect(updated.status, updated.stderr).toBe(0);
+    // The login token made with the old password goes; the API token stays.
+    expect(updated.stdout).toMatch(/updated "dora"; revoked 1 token$/m);
+    expect(await whoAmI(again.token ?? '')).toBe(401);
+    const asRegular = await ask({
+      url: '/api/v1/me',
+      headers: { authorization: `Bearer ${newApi}` },
+    });
+    expect(asRegular.statusCode).toBe(200);
+    expect(asRegular.json<{ isAdmin: boolean }>().isAdmin).toBe(false);
+    expect((await logIn('dora', 'first-password')).status).toBe(401);
+    expect((await logIn('dora', 'second-password')).status).toBe(200);
+  });
+
   // Refused for what the account store holds: on every backend.
   const storeRefusals: [string[], RegExp][] = [
     [['orgs', 'create', 'Acme Immobilien'], /already exists/],
@@ -114,6 +185,7 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
     ],
     [['tokens', 'create', '--username', 'ghost'], /user "ghost" does not exist/],
     [['tokens', 'revoke', `pd_${'B'.repeat(43)}`], /no such active token/],
+    [['users', 'disable', '--username', 'ghost'], /user "ghost" does not exist/],
   ];
   // Refused for what was typed, whatever the store: on one backend (each case is a process).
   const inputRefusals: [string[], RegExp][] = [
@@ -151,6 +223,8 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
     ],
     [['tokens', 'create', '--username', 'boss', '--ttl', '1y'], /--ttl "1y" is not a duration/],
     [['tokens', 'revoke'], /exactly one of/],
+    [['users', 'update', '--username', 'boss'], /say what to change/],
+    [['users', 'update', '--username', 'boss', '--password', 'short'], /password must be/],
   ];
 
   it.each(backend === 'sqlite' ? [...storeRefusals, ...inputRefusals] : storeRefusals)(

@@ -66,6 +66,7 @@ async function member(
     password_hash: await (passwordHash ??= hashPassword(PASSWORD)),
     is_admin: isAdmin ? 1 : 0,
     created_at: new Date().toISOString(),
+    disabled_at: null,
   };
   await db.insertInto('users').values(user).execute();
   const token = await issueToken(db, { userId: user.id, kind: 'api', ttlSeconds: 3600 });

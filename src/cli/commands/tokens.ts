@@ -1,18 +1,10 @@
 import type { Command } from 'commander';
-import type { AccountDb } from '../../accounts/database.js';
 import { issueToken, listTokens, revokeTokens, type RevokeTarget } from '../../accounts/tokens.js';
-import type { UserRow } from '../../accounts/tables.js';
-import { findUserByUsername } from '../../accounts/users.js';
 import { CliError, print, withAccounts } from '../context.js';
 import { parseDuration } from '../duration.js';
+import { userNamed } from './users.js';
 
 const DEFAULT_API_TOKEN_TTL = '90d';
-
-async function userNamed(db: AccountDb, username: string): Promise<UserRow> {
-  const user = await findUserByUsername(db, username);
-  if (!user) throw new CliError(`user "${username}" does not exist`);
-  return user;
-}
 
 interface RevokeOptions {
   id?: string;
@@ -38,6 +30,9 @@ export function registerTokenCommands(program: Command): void {
           );
         }
         const user = await userNamed(db, options.username);
+        if (user.disabled_at !== null) {
+          throw new CliError(`user "${user.username}" is disabled (propdata users enable)`);
+        }
         const token = await issueToken(db, {
           userId: user.id,
           kind: 'api',

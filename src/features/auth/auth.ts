@@ -35,7 +35,10 @@ function throttled(seconds: number): AppError {
   });
 }
 
-/** The user whose password this is, or undefined; as slow for an unknown user as for a known one. */
+/**
+ * The user whose password this is, or undefined; as slow for an unknown user as for a known one.
+ * A disabled user is refused as a wrong password is, after the same check.
+ */
 async function checkCredentials(
   db: AccountDb,
   username: string,
@@ -46,7 +49,8 @@ async function checkCredentials(
     await burnPasswordCheck(password);
     return undefined;
   }
-  return (await verifyPassword(password, user.password_hash)) ? user : undefined;
+  const valid = await verifyPassword(password, user.password_hash);
+  return valid && user.disabled_at === null ? user : undefined;
 }
 
 /**
