@@ -49,6 +49,9 @@ export interface SnapshotView {
   /** Runs more work on another connection to the same snapshot: parts of one answer in
    * parallel, all from the same data. */
   alongside<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** Aborted when the request's market work passes its deadline (withQueryDeadline gives it):
+   * work computed in JavaScript, which no DuckDB interruption reaches, stops there too. */
+  readonly signal?: AbortSignal;
 }
 
 const divisionKey = (countryCode: string, level: number, id: string) =>

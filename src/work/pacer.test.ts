@@ -15,4 +15,12 @@ describe('Pacer', () => {
     expect(counter.turns()).toBe(afterFive);
     counter.stop();
   });
+
+  it('throws the reason of its aborted signal at the next pause, not before', async () => {
+    const deadline = new AbortController();
+    const pacer = new Pacer(3_600_000, deadline.signal);
+    await pacer.pause();
+    deadline.abort(new Error('past the deadline'));
+    await expect(pacer.pause()).rejects.toThrow('past the deadline');
+  });
 });

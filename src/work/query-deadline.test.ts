@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SnapshotView } from '../market/market-store.js';
+import { Pacer } from './pacer.js';
 import { QueryDeadlineExceeded, withQueryDeadline } from './query-deadline.js';
 
 // A query that would run for hours: only the interruption can end it.
@@ -44,6 +45,22 @@ describe('market queries with a deadline', () => {
       ),
     ).rejects.toBeInstanceOf(QueryDeadlineExceeded);
     expect((await other.runAndReadAll('select 1 as one')).getRowObjectsJS()).toEqual([{ one: 1 }]);
+  });
+
+  it('stops work computed in JavaScript at its next pause once the deadline passes', async () => {
+    let pauses = 0;
+    // Work that never ends by itself: it pauses forever, as statistics in memory pause.
+    const endless = async (signal: AbortSignal | undefined): Promise<never> => {
+      const pacer = new Pacer(0, signal);
+      for (;;) {
+        await pacer.pause();
+        pauses++;
+      }
+    };
+    await expect(
+      withQueryDeadline(db, view, 50, (_connection, guarded) => endless(guarded.signal)),
+    ).rejects.toBeInstanceOf(QueryDeadlineExceeded);
+    expect(pauses).toBeGreaterThan(0);
   });
 
   it('leaves work within its deadline alone, errors included', async () => {

@@ -23,9 +23,11 @@ export async function withQueryDeadline<T>(
 ): Promise<T> {
   const active = new Set<DuckDBConnection>([db]);
   const state = { expired: false };
+  const deadline = new AbortController();
   const timer = setTimeout(() => {
     state.expired = true;
     for (const connection of active) connection.interrupt();
+    deadline.abort(new QueryDeadlineExceeded(deadlineMs));
   }, deadlineMs);
   // A proxy, so that whatever else a snapshot view offers reaches the work unchanged.
   const alongside: SnapshotView['alongside'] = (more) =>
@@ -41,6 +43,7 @@ export async function withQueryDeadline<T>(
   const guarded = new Proxy(view, {
     get: (target, name): unknown => {
       if (name === 'alongside') return alongside;
+      if (name === 'signal') return deadline.signal;
       const value: unknown = Reflect.get(target, name, target);
       return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
     },

@@ -7,6 +7,8 @@ import { perSquareMeterSql } from './offer-columns.js';
 import type { SnapshotView } from '../market-store.js';
 import type { Period } from './periods.js';
 import { sliceStatistics } from './slice-statistics.js';
+import { limits } from '../../limits.js';
+import { Pacer } from '../../work/pacer.js';
 
 /** What a statistic can be computed over: offer columns and prices per m². */
 export const OFFER_METRICS = [
@@ -258,12 +260,14 @@ function toGroup(
  */
 export async function computeOfferStatistics(
   db: DuckDBConnection,
-  view: Pick<SnapshotView, 'divisionSlice'>,
+  view: Pick<SnapshotView, 'divisionSlice' | 'signal'>,
   query: OfferStatisticsQuery,
 ): Promise<StatisticsGroupResult[]> {
   const { countryCode, division } = query.selection;
   const slice = await view.divisionSlice({ countryCode, ...division });
-  return slice ? sliceStatistics(slice, query) : sqlOfferStatistics(db, query);
+  if (!slice) return sqlOfferStatistics(db, query);
+  // In memory, the deadline that interrupts DuckDB stops the computation at its next pause.
+  return sliceStatistics(slice, query, new Pacer(limits.statistics.sliceTurnMs, view.signal));
 }
 
 /** Computes a statistics query in one statement over the division's offers. */

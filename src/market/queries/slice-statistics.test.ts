@@ -59,4 +59,11 @@ describe('sliceStatistics', () => {
     const all = Array.from(slice.numbers.living_area);
     expect(paced[0]?.counts.living_area).toBe(all.filter((a) => a < 60).length);
   });
+
+  it('stops at its first pause once the deadline has passed', async () => {
+    const passed = AbortSignal.abort(new Error('deadline'));
+    await expect(sliceStatistics(sliceOf(100), query, new Pacer(0, passed))).rejects.toThrow(
+      'deadline',
+    );
+  });
 });

@@ -10,8 +10,7 @@ import {
   type RangeFilter,
   type StatisticsGroupResult,
 } from './offer-statistics.js';
-import { limits } from '../../limits.js';
-import { Pacer } from '../../work/pacer.js';
+import type { Pacer } from '../../work/pacer.js';
 import { percentiles } from './order-statistics.js';
 
 /**
@@ -394,14 +393,15 @@ async function groupResult(
 
 /**
  * The statistics of a query over one division's slice. The computation runs on the server's
- * thread: it gives the event loop a turn every `limits.statistics.sliceTurnMs` of computing
- * (between metrics and groups), so that no request's statistics hold up everyone else's
- * requests for their whole time (50 percentiles × 24 groups over a large division: 150–210 ms).
+ * thread: it pauses (`pacer`: a turn for the event loop every `limits.statistics.sliceTurnMs` of
+ * computing, and the request's deadline) between metrics and groups, so that no request's
+ * statistics hold up everyone else's requests for their whole time (50 percentiles × 24 groups
+ * over a large division: 150–210 ms).
  */
 export async function sliceStatistics(
   slice: DivisionSlice,
   query: OfferStatisticsQuery,
-  pacer = new Pacer(limits.statistics.sliceTurnMs),
+  pacer: Pacer,
 ): Promise<StatisticsGroupResult[]> {
   const selected = selectedOffers(slice, query.selection);
   const byMetric = new Map<OfferMetric, Float64Array>();
