@@ -73,7 +73,7 @@ async function demoOrganizationToSeed(db: AccountDb): Promise<OrganizationRow | 
   if (!org) return undefined;
   const users = await db
     .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('organization_id', '=', org.id)
     .executeTakeFirst();
   return Number(users?.n ?? 0) === 0 ? org : undefined;
