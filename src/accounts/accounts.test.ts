@@ -210,12 +210,25 @@ describeBackends('account store', (backend) => {
     });
     expect((await findUserByUsername(store.db, 'carl'))?.disabled_at).toBe(at.toISOString());
     expect((await findTokenOwner(store.db, before.secret))?.revokedAt).toBe(at.toISOString());
-    const after = await issueToken(store.db, { userId: user.id, kind: 'api', ttlSeconds: null });
+    const after = await issueToken(store.db, {
+      userId: user.id,
+      kind: 'api',
+      ttlSeconds: null,
+      now: new Date('2026-11-25T10:00:01.000Z'),
+    });
     expect((await findTokenOwner(store.db, after.secret))?.revokedAt).toBe(at.toISOString());
+    // Enabled: the token issued while disabled stays dead; new ones work, with the new role.
     await updateUser(store.db, user.id, { disabled: false, isAdmin: false });
-    expect(await findTokenOwner(store.db, after.secret)).toMatchObject({
+    expect((await findTokenOwner(store.db, after.secret))?.revokedAt).toBe(at.toISOString());
+    const fresh = await issueToken(store.db, { userId: user.id, kind: 'api', ttlSeconds: null });
+    expect(await findTokenOwner(store.db, fresh.secret)).toMatchObject({
       revokedAt: null,
       isAdmin: false,
     });
+    // Disabled twice: the first time stays.
+    const first = new Date('2026-11-25T12:00:00.000Z');
+    await updateUser(store.db, user.id, { disabled: true }, first);
+    await updateUser(store.db, user.id, { disabled: true }, new Date('2026-11-25T13:00:00.000Z'));
+    expect((await findUserByUsername(store.db, 'carl'))?.disabled_at).toBe(first.toISOString());
   });
 });

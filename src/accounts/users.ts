@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountDb } from './database.js';
+import { lockOwnerRow } from './owner-lock.js';
 import { hashPassword } from './passwords.js';
 import { forgetTokenOwners, revokeTokens } from './tokens.js';
 import type { UserRow } from './tables.js';
@@ -53,10 +54,11 @@ export interface UserChange {
 }
 
 /**
- * Changes a user and withdraws what the change takes away: disabling revokes all the user's
- * tokens (and tokens issued meanwhile are refused for the disabled user, see findTokenOwner); a
- * new password revokes the login tokens made with the old one (API tokens are credentials of
- * their own); a changed admin flag reaches this process's cached token owners at once, other
+ * Changes a user and withdraws what the change takes away, in one transaction: disabling revokes
+ * all the user's tokens (a token issued meanwhile is refused for the disabled user, see
+ * findTokenOwner, and revoked when the user is enabled again); a new password revokes the login
+ * tokens made with the old one (API tokens are credentials of their own). A user disabled again
+ * keeps the first time. The changes reach this process's cached token owners at once, other
  * processes' within their cache's lifetime, as a revocation does.
  */
 export async function updateUser(
@@ -68,15 +70,41 @@ export async function updateUser(
   const set: Partial<UserRow> = {};
   if (change.isAdmin !== undefined) set.is_admin = change.isAdmin ? 1 : 0;
   if (change.password !== undefined) set.password_hash = await hashPassword(change.password);
-  if (change.disabled !== undefined) set.disabled_at = change.disabled ? now.toISOString() : null;
-  if (Object.keys(set).length > 0) {
-    await db.updateTable('users').set(set).where('id', '=', userId).execute();
-  }
-  let revokedTokens = 0;
-  if (change.disabled === true) revokedTokens = await revokeTokens(db, { userId }, now);
-  else if (change.password !== undefined) {
-    revokedTokens = await revokeTokens(db, { userId, kind: 'login' }, now);
-  }
+  const revokedTokens = await db.transaction().execute(async (trx) => {
+    // The user's row first: the lock it takes orders this change with any other of the user.
+    await lockOwnerRow(trx, { table: 'users', id: userId });
+    if (Object.keys(set).length > 0) {
+      await trx.updateTable('users').set(set).where('id', '=', userId).execute();
+    }
+    if (change.disabled === true) {
+      await trx
+        .updateTable('users')
+        .set({ disabled_at: now.toISOString() })
+        .where('id', '=', userId)
+        .where('disabled_at', 'is', null)
+        .execute();
+      return revokeTokens(trx, { userId }, now);
+    }
+    if (change.disabled === false) {
+      const user = await trx
+        .selectFrom('users')
+        .select('disabled_at')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      // Tokens issued while the user was disabled (a race with the disabling) stay dead.
+      if (user?.disabled_at) {
+        await trx
+          .updateTable('tokens')
+          .set({ revoked_at: user.disabled_at })
+          .where('user_id', '=', userId)
+          .where('revoked_at', 'is', null)
+          .where('created_at', '>=', user.disabled_at)
+          .execute();
+      }
+      await trx.updateTable('users').set({ disabled_at: null }).where('id', '=', userId).execute();
+    }
+    return change.password === undefined ? 0 : revokeTokens(trx, { userId, kind: 'login' }, now);
+  });
   forgetTokenOwners(db);
   return { revokedTokens };
 }

@@ -215,6 +215,11 @@ export class MarketStore {
     return { bytes: slices.bytes, divisions: slices.size, budgetBytes: slices.budgetBytes };
   }
 
+  /** Whether the statistics of a division of `offers` offers are computed in memory. */
+  holdsInMemory(offers: number): boolean {
+    return this.snapshot.slices.fits(offers);
+  }
+
   get snapshotFile(): string {
     return this.snapshot.file;
   }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../test/helpers/backends.js';
 import { expectProblem } from '../../test/helpers/problem.js';
 import { holdTurn } from '../../test/helpers/turns.js';
@@ -25,6 +25,7 @@ describeBackends('costly requests: a budget per organization', (backend) => {
   // per organization, none waits.
   const work = new CostlyWork({
     statisticsCostly: 1,
+    statisticsQueryCostly: 1,
     valuationPairsCostly: 2,
     slots: 2,
     perOrganization: 1,
@@ -73,5 +74,43 @@ describeBackends('costly requests: a budget per organization', (backend) => {
       200,
     );
     expect(work.queue.size).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('statistics are costly by the path that computes them', () => {
+  // Costly from one unit in memory, never in DuckDB: the same request takes a turn where the
+  // division's offers are held in memory and runs at once where DuckDB computes it.
+  const worldWith = async (statsCacheMb: string) => {
+    const work = new CostlyWork({
+      statisticsCostly: 1,
+      statisticsQueryCostly: Number.MAX_SAFE_INTEGER,
+      perOrganization: 1,
+      waitingPerOrganization: 0,
+    });
+    const world = await createWorld('sqlite', {
+      env: { PROPDATA_STATS_CACHE_MB: statsCacheMb },
+      app: { costlyWork: work },
+    });
+    return { world, work };
+  };
+
+  it.each([
+    ['held in memory', '64', 429],
+    ['computed by DuckDB', '0', 200],
+  ])('%s', async (_path, statsCacheMb, status) => {
+    const { world, work } = await worldWith(statsCacheMb);
+    const release = holdTurn(work.queue, world.memberA.organizationId);
+    try {
+      const res = await call(world.app, {
+        method: 'POST',
+        url: '/api/v1/offers/statistics',
+        token: world.memberA.token,
+        payload: STATISTICS,
+      });
+      expect(res.statusCode, res.body).toBe(status);
+    } finally {
+      await release();
+      await world.close();
+    }
   });
 });

@@ -6,8 +6,11 @@ import { DivisionRows } from './cost.js';
 import { FairQueue, type FairQueueOptions } from './fair-queue.js';
 
 export interface CostlyWorkOptions extends FairQueueOptions {
-  /** Cost from which a request is costly and waits for a turn; cheaper ones run at once. */
+  /** Cost from which a request is costly and waits for a turn; cheaper ones run at once. A
+   * statistics request computed in memory, on the server's thread… */
   statisticsCostly: number;
+  /** …and one computed by DuckDB, on its own threads. */
+  statisticsQueryCostly: number;
   valuationPairsCostly: number;
   /** Deadline of the market queries of one request. */
   queryDeadlineMs: number;

@@ -106,9 +106,13 @@ export async function offerStatistics(
       id,
     });
   });
-  // The cost of a request: the offers of its division × statistics × groups.
+  // The cost of a request: the offers of its division × statistics × groups, measured against
+  // the bound of the path that computes it.
   const cost = statisticsCost(rows, request.statistics.length, groupsOf(request).length);
-  return deps.work.run(caller.organizationId, cost >= deps.work.options.statisticsCostly, () =>
+  const { statisticsCostly, statisticsQueryCostly } = deps.work.options;
+  const costly =
+    cost >= (deps.market.holdsInMemory(rows) ? statisticsCostly : statisticsQueryCostly);
+  return deps.work.run(caller.organizationId, costly, () =>
     deps.market.read((db, view) =>
       deps.work.queries('statistics', db, view, async (db, view) =>
         answerOf(request, await computeOfferStatistics(db, view, query), deps.minSample),

@@ -33,6 +33,12 @@ export class SliceCache {
     return this.slices.size;
   }
 
+  /** Whether a division of `offers` offers has its slice held here: its statistics are then
+   * computed in memory, on the server's thread, not by DuckDB. */
+  fits(offers: number): boolean {
+    return this.budgetBytes > 0 && offers * SLICE_BYTES_PER_OFFER <= this.budgetBytes;
+  }
+
   /** The slice of a division, loaded with `read` on first use; undefined when it does not fit. */
   async slice(
     key: DivisionKey,
@@ -64,7 +70,7 @@ export class SliceCache {
     db: DuckDBConnection,
   ): Promise<DivisionSlice | undefined> {
     const offers = await divisionOfferCount(db, key);
-    if (offers * SLICE_BYTES_PER_OFFER > this.budgetBytes) {
+    if (!this.fits(offers)) {
       this.tooLarge.add(id);
       return undefined;
     }
