@@ -154,6 +154,12 @@ export const limits = {
     /** A merge patch is written only onto the body it merged onto; when another write came
      * first it is merged again, this many times in all, then refused (`409`). */
     patchAttempts: 5,
+    /** Patches of one dossier take turns in a process: at most this many run or wait at once
+     * (the next → `429`), and one waits at most `patchWaitMs` for those before it (→ `503`).
+     * A patch takes a few milliseconds; a client sending hundreds at once to one dossier would
+     * otherwise grow a queue without end. */
+    patchesPending: 16,
+    patchWaitMs: 10_000,
   },
   /** Property tracker: offers and building projects listed at most (all are counted), radius. */
   tracker: {

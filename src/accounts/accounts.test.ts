@@ -11,7 +11,13 @@ import {
 } from './organizations.js';
 import { verifyPassword } from './passwords.js';
 import { findTokenOwner, issueToken, listTokens, revokeTokens } from './tokens.js';
-import { createUser, findUserByUsername, updateUser, UsernameTaken } from './users.js';
+import {
+  createUser,
+  findUserByUsername,
+  issueLoginToken,
+  updateUser,
+  UsernameTaken,
+} from './users.js';
 
 describeBackends('account store', (backend) => {
   let url: string;
@@ -230,5 +236,40 @@ describeBackends('account store', (backend) => {
     await updateUser(store.db, user.id, { disabled: true }, first);
     await updateUser(store.db, user.id, { disabled: true }, new Date('2026-11-25T13:00:00.000Z'));
     expect((await findUserByUsername(store.db, 'carl'))?.disabled_at).toBe(first.toISOString());
+  });
+
+  it('issues no login token for a password checked before a password change or a disabling committed', async () => {
+    const org = await createOrganization(store.db, 'Org');
+    await createUser(store.db, {
+      organizationId: org.id,
+      username: 'dora',
+      password: 'old-password',
+      isAdmin: false,
+    });
+    const now = new Date();
+    // The row as a login read it before checking the password (slow), then the change commits.
+    const checked = await findUserByUsername(store.db, 'dora');
+    if (!checked) throw new Error('no user');
+    const token = await issueLoginToken(store.db, checked, 3600, now);
+    expect((await findTokenOwner(store.db, token?.secret ?? ''))?.revokedAt).toBeNull();
+    await updateUser(store.db, checked.id, { password: 'new-password' });
+    expect(await issueLoginToken(store.db, checked, 3600, now)).toBeUndefined();
+    // The token issued before the change is revoked by it.
+    expect((await findTokenOwner(store.db, token?.secret ?? ''))?.revokedAt).not.toBeNull();
+
+    const current = await findUserByUsername(store.db, 'dora');
+    if (!current) throw new Error('no user');
+    await updateUser(store.db, current.id, { disabled: true });
+    expect(await issueLoginToken(store.db, current, 3600, now)).toBeUndefined();
+    await updateUser(store.db, current.id, { disabled: false });
+    const again = await findUserByUsername(store.db, 'dora');
+    if (!again) throw new Error('no user');
+    expect(await issueLoginToken(store.db, again, 3600, now)).toBeDefined();
+    const kinds = await store.db
+      .selectFrom('tokens')
+      .select(['kind', 'revoked_at'])
+      .where('user_id', '=', current.id)
+      .execute();
+    expect(kinds.filter((t) => t.revoked_at === null)).toHaveLength(1);
   });
 });

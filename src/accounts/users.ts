@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { AccountDb } from './database.js';
 import { lockOwnerRow } from './owner-lock.js';
 import { hashPassword } from './passwords.js';
-import { forgetTokenOwners, revokeTokens } from './tokens.js';
+import {
+  forgetTokenOwners,
+  issueToken,
+  purgeExpiredLoginTokens,
+  revokeTokens,
+  type IssuedToken,
+} from './tokens.js';
 import type { UserRow } from './tables.js';
 import { isUniqueViolation } from './unique-violation.js';
 
@@ -107,6 +113,35 @@ export async function updateUser(
   });
   forgetTokenOwners(db);
   return { revokedTokens };
+}
+
+/**
+ * Issues a login token to a user whose password was checked against `checked`, the row as read
+ * before the (slow) check, if the user still has that password and is not disabled. Checked under
+ * the user's row lock, which updateUser takes too: a new password or a disabling that commits
+ * while the password is being checked either refuses this login (undefined) or, coming after it,
+ * revokes its token — a token made with the old password never outlives the change. Also clears
+ * the user's expired login tokens.
+ */
+export async function issueLoginToken(
+  db: AccountDb,
+  checked: UserRow,
+  ttlSeconds: number,
+  now: Date,
+): Promise<IssuedToken | undefined> {
+  return db.transaction().execute(async (trx) => {
+    await lockOwnerRow(trx, { table: 'users', id: checked.id });
+    const current = await trx
+      .selectFrom('users')
+      .select(['password_hash', 'disabled_at'])
+      .where('id', '=', checked.id)
+      .executeTakeFirst();
+    if (current?.password_hash !== checked.password_hash || current.disabled_at !== null) {
+      return undefined;
+    }
+    await purgeExpiredLoginTokens(trx, checked.id, now);
+    return issueToken(trx, { userId: checked.id, kind: 'login', ttlSeconds, now });
+  });
 }
 
 export function findUserByUsername(db: AccountDb, username: string): Promise<UserRow | undefined> {

@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
 import type { AccountDb } from '../../accounts/database.js';
 import { burnPasswordCheck, verifyPassword } from '../../accounts/passwords.js';
-import { issueToken, purgeExpiredLoginTokens } from '../../accounts/tokens.js';
 import {
   findUserByUsername,
   findUserProfile,
+  issueLoginToken,
   normalizeUsername,
   type UserProfile,
 } from '../../accounts/users.js';
@@ -92,14 +92,14 @@ export async function login(
   } finally {
     slot.release();
   }
-  if (!user) {
+  // A password changed or a user disabled while the password was checked refuses the login as
+  // a wrong password does: the password checked is no longer the user's.
+  const token = user ? await issueLoginToken(db, user, ttlSeconds, now()) : undefined;
+  if (!token) {
     attempt.fail();
     throw unauthenticated('Wrong username or password', false);
   }
   attempt.succeed();
-  const at = now();
-  await purgeExpiredLoginTokens(db, user.id, at);
-  const token = await issueToken(db, { userId: user.id, kind: 'login', ttlSeconds, now: at });
   return { access_token: token.secret, expires_in: ttlSeconds };
 }
 

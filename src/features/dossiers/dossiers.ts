@@ -131,7 +131,11 @@ export function patchDossier(
 }
 
 /** Patches of one dossier (by organization and id) in this process, one after another. */
-const patchTurns = new KeyedTurns();
+const patchTurns = new KeyedTurns({
+  maxPending: limits.dossiers.patchesPending,
+  maxWaitMs: limits.dossiers.patchWaitMs,
+  what: 'this dossier',
+});
 
 async function patchOnce(
   deps: DossierDeps,
