@@ -339,6 +339,10 @@ export const limits = {
     maxSide: 20_000,
     /** Memory the JPEG decoder may use while checking an image. */
     decodeMemoryMb: 200,
+    /** Scans of a (progressive) JPEG, counted before it is decoded: each scan costs the decoder
+     * a pass over every block of the image however few bytes it has (9,000 scans of 40 bytes
+     * held the checking worker for its whole 15 s). Encoders write 1 (baseline) to about 20. */
+    jpegScans: 64,
     /** Pixels on the longer side of a PNG's print version (src/pdf/print-version.ts), made at
      * upload and shown by reports: a full A4 page's width at 300 dpi is about 2,480. */
     printSide: 2400,

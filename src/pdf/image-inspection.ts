@@ -1,13 +1,15 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
+import { jpegOrientation, shownSize } from './jpeg-orientation.js';
 import { jpegWithoutFill, pdfkitRefusal, SOF } from './jpeg-print.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
 import { needsPrintVersion, printVersionOf } from './print-version.js';
 import { pngDataComplete } from './png-data.js';
 
 /**
- * What the service keeps about an accepted attachment file. `print`: the version of a PNG or a
+ * What the service keeps about an accepted attachment file. An image's `width` and `height` are
+ * as it is shown: a JPEG's EXIF orientation applied, as viewers and reports apply it. `print`: the version of a PNG or a
  * JPEG that reports show, where pdfkit could not embed the file as it is (src/pdf/print-version.ts,
  * src/pdf/jpeg-print.ts).
  */
@@ -77,6 +79,47 @@ export function jpegSize(bytes: Buffer): Size {
 }
 
 /**
+ * The scans of a JPEG (start-of-scan segments), found by walking its segments and skipping
+ * each scan's entropy-coded data to the next marker (0xFF there is followed by a stuffed 0x00
+ * or is a restart marker), before anything is decoded.
+ */
+export function jpegScans(bytes: Buffer): number {
+  let scans = 0;
+  let at = 2;
+  while (at + 4 <= bytes.length && bytes[at] === 0xff) {
+    const marker = bytes[at + 1] as number;
+    if (marker === 0xd9) break;
+    if (marker === 0xff || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += marker === 0xff ? 1 : 2;
+      continue;
+    }
+    at += 2 + bytes.readUInt16BE(at + 2);
+    if (marker !== 0xda) continue;
+    scans += 1;
+    for (;;) {
+      at = bytes.indexOf(0xff, at);
+      if (at < 0 || at + 1 >= bytes.length) return scans;
+      const next = bytes[at + 1] as number;
+      if (next !== 0x00 && (next < 0xd0 || next > 0xd7)) break;
+      at += 2;
+    }
+  }
+  return scans;
+}
+
+/**
+ * The pixel size an accepted PNG or JPEG is shown at, from its bytes: a JPEG turned by its EXIF
+ * orientation, as pdfkit draws it.
+ */
+export function shownImageSize(bytes: Buffer): Size {
+  if (sniffContentType(bytes) === 'image/png') {
+    const { width, height } = pngSize(bytes);
+    return { width, height };
+  }
+  return shownSize(jpegSize(bytes), jpegOrientation(bytes));
+}
+
+/**
  * Refuses, before decoding, an image whose pixels would take more memory or time than allowed:
  * a 16-bit PNG's pixels cost the decoder about four times an 8-bit one's (measured), so it may
  * have a quarter of the pixels.
@@ -135,6 +178,13 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
   if (contentType === 'image/jpeg') {
     const size = jpegSize(buffer);
     checkSize(size);
+    const scans = jpegScans(buffer);
+    if (scans > limits.attachments.jpegScans) {
+      throw new PdfRefusal(
+        `is a JPEG of ${scans} scans; at most ${limits.attachments.jpegScans} are allowed ` +
+          '(save it as a baseline JPEG)',
+      );
+    }
     try {
       jpeg.decode(buffer, {
         useTArray: true,
@@ -152,7 +202,8 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
     if (refusal !== undefined) {
       throw new PdfRefusal(`is a JPEG that cannot be put into a report (${refusal})`);
     }
-    return print ? { contentType, ...size, print } : { contentType, ...size };
+    const shown = shownSize(size, jpegOrientation(buffer));
+    return print ? { contentType, ...shown, print } : { contentType, ...shown };
   }
   throw new PdfRefusal('is neither a PNG, a JPEG nor a PDF');
 }

@@ -31,6 +31,87 @@ export function makeJpeg(width = 64, height = 48): Buffer {
   return Buffer.from(jpeg.encode({ data, width, height }, 80).data);
 }
 
+/** A JPEG of one colour (RGB), `width`×`height` pixels as stored. */
+export function solidJpeg(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const data = Buffer.alloc(width * height * 4);
+  for (let i = 0; i < width * height; i++) data.set([...rgb, 255], i * 4);
+  return Buffer.from(jpeg.encode({ data, width, height }, 90).data);
+}
+
+/**
+ * The JPEG with an EXIF segment saying `orientation` (6: a phone's upright photo, stored as
+ * landscape pixels to be turned a quarter clockwise), in big- or little-endian TIFF.
+ */
+export function withOrientation(file: Buffer, orientation: number, littleEndian = false): Buffer {
+  const tiff = Buffer.alloc(26);
+  const u16 = (value: number, at: number) =>
+    littleEndian ? tiff.writeUInt16LE(value, at) : tiff.writeUInt16BE(value, at);
+  const u32 = (value: number, at: number) =>
+    littleEndian ? tiff.writeUInt32LE(value, at) : tiff.writeUInt32BE(value, at);
+  tiff.write(littleEndian ? 'II' : 'MM', 0, 'latin1');
+  u16(42, 2);
+  u32(8, 4); // the first directory follows the header
+  u16(1, 8); // one entry:
+  u16(0x0112, 10); // Orientation,
+  u16(3, 12); // a SHORT,
+  u32(1, 14); // one of them,
+  u16(orientation, 18); // its value (in the first two bytes of the value field);
+  u32(0, 22); // no next directory
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(payload.length + 2);
+  return Buffer.concat([
+    file.subarray(0, 2),
+    Buffer.from([0xff, 0xe1]),
+    length,
+    payload,
+    file.subarray(2),
+  ]);
+}
+
+/**
+ * A progressive greyscale JPEG of `side`×`side` pixels with a DC scan and `acScans` AC scans,
+ * each a few bytes of end-of-band runs that skip the whole image: small, yet every scan costs
+ * a decoder a pass over every block.
+ */
+export function scanBomb(side: number, acScans: number): Buffer {
+  const segment = (marker: number, payload: Buffer) => {
+    const head = Buffer.from([0xff, marker, 0, 0]);
+    head.writeUInt16BE(payload.length + 2, 2);
+    return Buffer.concat([head, payload]);
+  };
+  const frame = Buffer.alloc(9);
+  frame.writeUInt8(8, 0);
+  frame.writeUInt16BE(side, 1);
+  frame.writeUInt16BE(side, 3);
+  frame.set([1, 1, 0x11, 0], 5);
+  const table = (tableClass: number, symbol: number) =>
+    Buffer.from([tableClass, 1, ...new Array<number>(15).fill(0), symbol]);
+  const blocks = Math.ceil(side / 8) ** 2;
+  // An end-of-band run of up to 32,767 blocks per symbol: code '0', then 14 bits of ones.
+  const bits = '0'.concat('1'.repeat(14)).repeat(Math.floor(blocks / 32_767) + 2);
+  const padded = bits + '1'.repeat((8 - (bits.length % 8)) % 8);
+  const run: number[] = [];
+  for (let i = 0; i < padded.length; i += 8) {
+    const byte = parseInt(padded.slice(i, i + 8), 2);
+    run.push(...(byte === 0xff ? [0xff, 0] : [byte]));
+  }
+  const parts = [
+    Buffer.from([0xff, 0xd8]),
+    segment(0xdb, Buffer.from([0, ...new Array<number>(64).fill(1)])),
+    segment(0xc2, frame),
+    segment(0xc4, table(0x00, 0x00)),
+    segment(0xc4, table(0x10, 0xe0)),
+    segment(0xda, Buffer.from([1, 1, 0, 0, 0, 0])),
+    Buffer.alloc(Math.ceil(blocks / 8) + 1),
+  ];
+  for (let i = 0; i < acScans; i++) {
+    parts.push(segment(0xda, Buffer.from([1, 1, 0, 1, 63, 0])), Buffer.from(run));
+  }
+  parts.push(Buffer.from([0xff, 0xd9]));
+  return Buffer.concat(parts);
+}
+
 const chunk = pngChunk;
 
 /** A small PNG whose header declares `width`×`height` pixels: a decompression bomb if decoded. */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
@@ -109,4 +109,44 @@ export async function wordBoxes(bytes: Uint8Array): Promise<WordBox[][]> {
         yMax: Number(m[4]),
       })),
     );
+}
+
+/**
+ * The box (in points from the page's top left) of the pixels of one page, rendered by poppler at
+ * 72 dpi, that `matches` picks by colour; undefined where none does.
+ */
+export async function colourBox(
+  bytes: Uint8Array,
+  page: number,
+  matches: (r: number, g: number, b: number) => boolean,
+): Promise<{ left: number; top: number; right: number; bottom: number } | undefined> {
+  const dir = tempDir();
+  const file = path.join(dir, 'page.pdf');
+  writeFileSync(file, bytes);
+  const out = path.join(dir, 'page');
+  const p = String(page);
+  await run('pdftoppm', ['-r', '72', '-f', p, '-l', p, '-singlefile', file, out]);
+  const ppm = readFileSync(`${out}.ppm`);
+  // P6: "P6 <width> <height> 255" and one whitespace byte, then RGB triples.
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.toString('latin1', 0, 64));
+  if (!header) throw new Error('pdftoppm wrote no P6 image');
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const start = header[0].length;
+  let box: { left: number; top: number; right: number; bottom: number } | undefined;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = start + (y * width + x) * 3;
+      if (!matches(ppm[at] ?? 0, ppm[at + 1] ?? 0, ppm[at + 2] ?? 0)) continue;
+      box = box
+        ? {
+            left: Math.min(box.left, x),
+            top: Math.min(box.top, y),
+            right: Math.max(box.right, x + 1),
+            bottom: Math.max(box.bottom, y + 1),
+          }
+        : { left: x, top: y, right: x + 1, bottom: y + 1 };
+    }
+  }
+  return box;
 }

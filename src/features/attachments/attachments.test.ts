@@ -8,6 +8,7 @@ import {
   makePng,
   palettePng,
   pngBomb,
+  scanBomb,
 } from '../../../test/helpers/images.js';
 import { multipart, type Part } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
@@ -233,6 +234,16 @@ describeBackends('dossier attachments', (backend) => {
       );
       // Within it, the file is decoded (and this one found not whole).
       await refused(fileParts(pngBomb(4_000, 2_500, 16)), '/file', /not a readable PNG/);
+      // A progressive JPEG of many tiny scans, each a pass over every block: counted first.
+      const scans = scanBomb(4_000, limits.attachments.jpegScans);
+      expect(scans.length).toBeLessThan(50_000);
+      await refused(
+        fileParts(scans),
+        '/file',
+        new RegExp(
+          `JPEG of ${limits.attachments.jpegScans + 1} scans; at most ${limits.attachments.jpegScans}`,
+        ),
+      );
     });
 
     it('refuses a wrong type or title, and fields the form does not have', async () => {

@@ -56,8 +56,12 @@ export type AttachmentCreated = Static<typeof AttachmentCreated>;
 
 export const AttachmentItem = Type.Object({
   ...Fields,
-  width: Type.Union([Type.Integer(), Type.Null()], { description: 'Pixels; null for a PDF.' }),
-  height: Type.Union([Type.Integer(), Type.Null()], { description: 'Pixels; null for a PDF.' }),
+  width: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Pixels as shown (a JPEG turned by its EXIF orientation); null for a PDF.',
+  }),
+  height: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Pixels as shown; null for a PDF.',
+  }),
   pages: Type.Union([Type.Integer(), Type.Null()], { description: 'Pages; null for an image.' }),
   createdAt: Type.String({ format: 'date-time', description: 'Upload time (UTC).' }),
 });

@@ -9,7 +9,9 @@ import { amenities, hasAmenities } from './amenities.js';
 import { barChart, histogram, locationMap, MAP_BELOW, MAP_HEIGHT } from './charts.js';
 import { environment } from './environment.js';
 import { attachmentFile, UnusableFile } from './merge.js';
+import { imageFit } from './image-fit.js';
 import { printableImage } from './print-images.js';
+import { shownImageSize } from '../../../pdf/image-inspection.js';
 import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
 import {
@@ -182,23 +184,25 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
   for (const image of list) {
     room(ctx.doc, Math.min(maxHeight, 200) + 30);
     const top = ctx.doc.y;
-    const height = Math.min(maxHeight, CONTENT_BOTTOM - top - 24);
+    const box = { width: CONTENT_WIDTH, height: Math.min(maxHeight, CONTENT_BOTTOM - top - 24) };
+    let drawn: { width: number; height: number };
     try {
-      ctx.doc.image(printableImage(image.bytes), STYLE.margin, top, {
-        fit: [CONTENT_WIDTH, height],
-        align: 'center',
-      });
+      const bytes = printableImage(image.bytes);
+      // Measured from the bytes pdfkit draws, turned as it turns them (a phone's upright photo).
+      drawn = imageFit(shownImageSize(bytes), box);
+      ctx.doc.image(bytes, STYLE.margin + (CONTENT_WIDTH - drawn.width) / 2, top, drawn);
     } catch (error) {
       throw new UnusableFile(attachmentFile(image.title), error);
     }
-    const ratio = (image.height ?? 1) / (image.width ?? 1);
-    const drawn = Math.min(height, CONTENT_WIDTH * ratio);
     ctx.doc
       .font('regular')
       .fontSize(8.5)
       .fillColor(STYLE.grey)
-      .text(image.title, STYLE.margin, top + drawn + 4, { width: CONTENT_WIDTH, align: 'center' });
-    ctx.doc.y = top + drawn + IMAGE_CAPTION;
+      .text(image.title, STYLE.margin, top + drawn.height + 4, {
+        width: CONTENT_WIDTH,
+        align: 'center',
+      });
+    ctx.doc.y = top + drawn.height + IMAGE_CAPTION;
   }
 }
 
