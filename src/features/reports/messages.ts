@@ -79,6 +79,7 @@ const en = {
   rangeMeaning:
     'The range is where the value lies about two times in three: one standard deviation of the estimate on both sides.',
   noValuation: 'The market data around this property is too thin for a valuation.',
+  noPastValuation: 'The market data is too thin for a valuation on {date}.',
   noValuationType:
     'Multi-family houses are not valued: the market data holds offers of apartments and houses only.',
   noData: 'No data is available for this area yet.',
@@ -199,6 +200,7 @@ const de: Catalogue = {
   rangeMeaning:
     'Der Wert liegt etwa zwei von drei Malen in der Spanne: eine Standardabweichung der Schätzung nach beiden Seiten.',
   noValuation: 'Die Marktdaten um diese Immobilie reichen für eine Bewertung nicht aus.',
+  noPastValuation: 'Für den {date} reichen die Marktdaten für eine Bewertung nicht aus.',
   noValuationType:
     'Mehrfamilienhäuser werden nicht bewertet: Die Marktdaten enthalten nur Angebote von Wohnungen und Häusern.',
   noData: 'Für dieses Gebiet liegen noch keine Daten vor.',
@@ -316,6 +318,7 @@ const fr: Catalogue = {
   rangeMeaning:
     'La valeur se trouve dans la fourchette environ deux fois sur trois\u202f: un écart type de l’estimation de part et d’autre.',
   noValuation: 'Les données de marché autour de ce bien sont trop rares pour une évaluation.',
+  noPastValuation: 'Les données de marché sont trop rares pour une évaluation au {date}.',
   noValuationType:
     'Les immeubles de rapport ne sont pas évalués\u202f: les données de marché ne contiennent que des offres d’appartements et de maisons.',
   noData: 'Aucune donnée n’est encore disponible pour ce secteur.',
@@ -434,6 +437,7 @@ const it: Catalogue = {
     'Il valore cade nell’intervallo circa due volte su tre: una deviazione standard della stima per lato.',
   noValuation:
     'I dati di mercato intorno a questo immobile sono troppo scarsi per una valutazione.',
+  noPastValuation: 'I dati di mercato sono troppo scarsi per una valutazione al {date}.',
   noValuationType:
     'Le case plurifamiliari non vengono valutate: i dati di mercato contengono solo offerte di appartamenti e case.',
   noData: 'Per questa zona non sono ancora disponibili dati.',
@@ -550,6 +554,7 @@ const nl: Catalogue = {
   rangeMeaning:
     'De waarde ligt ongeveer twee op de drie keer binnen de bandbreedte: één standaardafwijking van de schatting naar beide kanten.',
   noValuation: 'De marktgegevens rond deze woning zijn te schaars voor een waardering.',
+  noPastValuation: 'Voor {date} zijn de marktgegevens te schaars voor een waardering.',
   noValuationType:
     'Meergezinswoningen worden niet gewaardeerd: de marktgegevens bevatten alleen aanbod van appartementen en huizen.',
   noData: 'Voor dit gebied zijn nog geen gegevens beschikbaar.',
@@ -667,6 +672,7 @@ const cs: Catalogue = {
   rangeMeaning:
     'Hodnota leží v rozpětí přibližně dvakrát ze tří: jedna směrodatná odchylka odhadu na každou stranu.',
   noValuation: 'Tržních údajů v okolí této nemovitosti je na ocenění příliš málo.',
+  noPastValuation: 'K {date} je tržních údajů na ocenění příliš málo.',
   noValuationType: 'Bytové domy se neoceňují: tržní údaje obsahují pouze nabídky bytů a domů.',
   noData: 'Pro tuto oblast zatím nejsou k dispozici žádné údaje.',
   noTransactions: 'Pro tuto oblast zatím nejsou k dispozici údaje o transakcích.',
@@ -782,6 +788,7 @@ const sk: Catalogue = {
   rangeMeaning:
     'Hodnota leží v rozpätí približne dvakrát z troch: jedna smerodajná odchýlka odhadu na každú stranu.',
   noValuation: 'Trhových údajov v okolí tejto nehnuteľnosti je na ocenenie príliš málo.',
+  noPastValuation: 'K {date} je trhových údajov na ocenenie príliš málo.',
   noValuationType: 'Bytové domy sa neoceňujú: trhové údaje obsahujú iba ponuky bytov a domov.',
   noData: 'Pre túto oblasť zatiaľ nie sú k dispozícii žiadne údaje.',
   noTransactions: 'Pre túto oblasť zatiaľ nie sú k dispozícii údaje o transakciách.',

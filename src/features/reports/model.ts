@@ -1,7 +1,7 @@
 import type { AttachmentContentType, AttachmentType, RentType } from '../../accounts/tables.js';
 import type { Section } from '../templates/schemas.js';
 import type { Layout } from '../templates/section-rules.js';
-import type { TrackerResponse } from '../tracker/schemas.js';
+import type { PartialInsights } from '../tracker/tracker.js';
 import type { OfferPrice } from '../../market/queries/offers.js';
 import type { LocationScores } from '../../market/places/scores.js';
 import type { AreaDivision, AreaIndicator } from '../../market/queries/indicators.js';
@@ -29,8 +29,9 @@ export interface ReportModel {
    * null for the users' and organizations' templates, which keep their own titles. */
   template: { title: string; provider: Layout | null; rentType: RentType; sections: Section[] };
   /** The property tracker's answer for the dossier at `date`; null when the market data cannot
-   * value it (the report says so instead of showing numbers). */
-  tracker: TrackerResponse | null;
+   * value it today (the report says so instead of showing numbers). Its valuation at `date` is
+   * null where the data is too thin then but not today (a date in the data's first weeks). */
+  tracker: PartialInsights | null;
   /** Start date and price per m² of every offer the tracker counts (its list holds the nearest
    * 500): the means by quarter and the histogram are over all of them, as the count it states. */
   offerPrices: OfferPrice[];
@@ -44,7 +45,7 @@ export interface ReportModel {
 }
 
 export interface ReportNetRents {
-  valuations: TrackerResponse['valuations'];
+  valuations: PartialInsights['valuations'];
   ratio: number;
   source: RatioSource;
 }

@@ -82,8 +82,9 @@ function sections(): Section[] {
 
 /** 11,000 per m², except for dossiers of 333 m², which the market data cannot value. */
 const valuer = fixedValuer({}, 11000);
+/** Too thin for a flat of 333 m², and for any valuation in the market's first weeks. */
 const thinMarketValuer: ValueProperty = (db, request) =>
-  request.property.livingArea === 333
+  request.property.livingArea === 333 || request.date < '2025-02-01'
     ? Promise.reject(new InsufficientDataError('too few comparables'))
     : valuer(db, request);
 
@@ -327,6 +328,26 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const text = pages.join(' ');
     expect(text).toMatch(/\d+ offers of the same kind found since 15 June 2025/);
     expect(text).not.toContain(say('en', 'noOffers', { date: '15 June 2025' }));
+  });
+
+  it('values today where the data is too thin at the date compared with, and says so for that date', async () => {
+    const early = await report({ templateId: template, date: '1990-01-01' });
+    expect(early.statusCode).toBe(400);
+    const first = /first offer \((\d{4}-\d{2}-\d{2})\)/.exec(early.body)?.[1];
+    if (!first) throw new Error(`no first offer day in ${early.body}`);
+    const res = await report({ templateId: template, date: first });
+    expect(res.statusCode, res.body).toBe(200);
+    const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain(say('en', 'estimatedValue').toUpperCase());
+    expect(text).toMatch(/The market data is too thin for a valuation on \d+ \w+ \d{4}\./);
+    expect(text).not.toContain(say('en', 'noValuation'));
+    expect(text).not.toContain(say('en', 'change'));
+    // Compared with today itself: one row, no change.
+    const same = await report({ templateId: template, date: TODAY });
+    expect(same.statusCode, same.body).toBe(200);
+    const sameText = (await readPdf(same.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    const rows = sameText.match(/15 June 2026 €[\d,]+ €[\d,]+ – €[\d,]+ \w+/g) ?? [];
+    expect(rows).toHaveLength(1);
   });
 
   it('shows the net rents the valuation gives where the template asks for net rents', async () => {

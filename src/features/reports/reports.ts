@@ -16,9 +16,8 @@ import { visibleDossier } from '../dossiers/dossiers.js';
 import { findVisibleTemplate } from '../templates/store.js';
 import type { Template } from '../templates/template.js';
 import type { Layout } from '../templates/section-rules.js';
-import { trackDossierWithPrices } from '../tracker/tracker.js';
+import { trackDossierWithPrices, type PartialInsights } from '../tracker/tracker.js';
 import type { OfferPrice } from '../../market/queries/offers.js';
-import type { TrackerResponse } from '../tracker/schemas.js';
 import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } from './model.js';
 import { netRentRatio } from '../valuation/rent-ratio.js';
 import { toPropertyToValue } from '../valuation/property-input.js';
@@ -140,7 +139,7 @@ async function insights(
   caller: Caller,
   dossier: Dossier,
   date: string,
-): Promise<{ tracker: TrackerResponse | null; offerPrices: OfferPrice[] }> {
+): Promise<{ tracker: PartialInsights | null; offerPrices: OfferPrice[] }> {
   const request = {
     dossierId: dossier.id,
     countryCode: dossier.countryCode,
@@ -173,18 +172,19 @@ const layoutOf = (template: Template): Layout =>
 async function netRentsOf(
   deps: ReportDeps,
   dossier: Dossier,
-  tracker: TrackerResponse,
+  tracker: PartialInsights,
 ): Promise<ReportNetRents> {
   const { postalCode } = toPropertyToValue(dossier.countryCode, dossier.content.property);
   const { ratio, source } = await deps.market.read((db) =>
     netRentRatio(db, dossier.countryCode, postalCode),
   );
-  const valuations = tracker.valuations.map((v) => ({
+  const net = <V extends PartialInsights['valuations'][1]>(v: V): V => ({
     ...v,
     value: v.rentNet ?? v.value,
     valueRange: v.rentNetRange ?? v.valueRange,
-  }));
-  return { valuations, ratio, source };
+  });
+  const [past, now] = tracker.valuations;
+  return { valuations: [past && net(past), net(now)], ratio, source };
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Area } from '../../market/queries/offer-area.js';
 import { valuationChangePercent } from './change.js';
 import { nearestOffers, offerPrices, type OfferPrice } from '../../market/queries/offers.js';
 import { projectsNear } from '../../market/queries/projects.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
 import type { TrackerRequest, TrackerResponse } from './schemas.js';
 import { trendPeriods, trendsIn } from './trends.js';
 
@@ -64,36 +65,54 @@ export async function trackDossier(
   caller: Caller,
   request: Required<TrackerRequest>,
 ): Promise<TrackerResponse> {
-  return (await track(deps, caller, request, false)).tracker;
+  const { tracker } = await track(deps, caller, request, { prices: false, partial: false });
+  const [past, now] = tracker.valuations;
+  // Not partial: a valuation the data is too thin for has refused the insights already.
+  if (!past) throw new Error('the valuation at the date is missing');
+  return { ...tracker, valuations: [past, now] };
 }
+
+type TrackerValuation = TrackerResponse['valuations'][number];
+
+/** The tracker's insights where the valuation at `date` may be missing (null): the market data
+ * can be too thin then (its first weeks) and still value the property today. */
+export type PartialInsights = Omit<TrackerResponse, 'valuations'> & {
+  valuations: [TrackerValuation | null, TrackerValuation];
+};
 
 /**
  * The insights and the start date and price per m² of every offer they count (the answer lists
  * the nearest `limits.tracker.maxItems`), from the same snapshot: what a report's figures over
  * the offers (means by quarter, the histogram) are computed from, so that they agree with the
- * count it states.
+ * count it states. A report shows what there is: the valuation at `date` may be missing.
  */
 export function trackDossierWithPrices(
   deps: TrackerDeps,
   caller: Caller,
   request: Required<TrackerRequest>,
-): Promise<{ tracker: TrackerResponse; offerPrices: OfferPrice[] }> {
-  return track(deps, caller, request, true);
+): Promise<{ tracker: PartialInsights; offerPrices: OfferPrice[] }> {
+  return track(deps, caller, request, { prices: true, partial: true });
+}
+
+/** A valuation the market data is too thin for, as missing. */
+function missingWhenThin(error: unknown): null {
+  if (error instanceof InsufficientDataError) return null;
+  throw error;
 }
 
 async function track(
   deps: TrackerDeps,
   caller: Caller,
   request: Required<TrackerRequest>,
-  withPrices: boolean,
-): Promise<{ tracker: TrackerResponse; offerPrices: OfferPrice[] }> {
+  { prices: withPrices, partial }: { prices: boolean; partial: boolean },
+): Promise<{ tracker: PartialInsights; offerPrices: OfferPrice[] }> {
   const dossier = await visibleDossier(deps.db, caller, request.dossierId);
   const today = isoDay(deps.now());
   // A fixed amount of work per request, so never costly; but its queries have the deadline.
   return deps.market.read((db, view) =>
     deps.costlyWork.queries('tracker', db, view, async (db, view) => {
       const [tracker, prices] = await Promise.all([
-        trackProperty(db, view, deps.valueProperty, dossier, request, today),
+        trackProperty(db, view, deps.valueProperty, dossier, request, today, partial),
         withPrices
           ? view.alongside((other) =>
               offerPrices(other, { ...searchOf(dossier, request), from: request.date, to: today }),
@@ -113,7 +132,8 @@ async function trackProperty(
   dossier: Dossier,
   request: Required<TrackerRequest>,
   today: string,
-): Promise<TrackerResponse> {
+  partial: boolean,
+): Promise<PartialInsights> {
   if (request.countryCode !== dossier.countryCode) {
     throw invalidField('/countryCode', `must be the dossier's country (${dossier.countryCode})`);
   }
@@ -127,8 +147,9 @@ async function trackProperty(
   const property = toPropertyToValue(countryCode, content.property);
   const search = searchOf(dossier, request);
   const { livingArea } = content.property;
+  const pastValue = valueProperty(db, { property, dealType: content.dealType, date: request.date });
   const [past, now, rentRatio, offers, projects, trends] = await Promise.all([
-    valueProperty(db, { property, dealType: content.dealType, date: request.date }),
+    partial ? pastValue.catch(missingWhenThin) : pastValue,
     view.alongside((other) =>
       valueProperty(other, { property, dealType: content.dealType, date: today }),
     ),
@@ -150,11 +171,10 @@ async function trackProperty(
       trendsIn(other, search, livingArea, trendPeriods(request.date, today)),
     ),
   ]);
+  const shown = (v: TrackerValuation) => (rentRatio ? withRents(v, rentRatio.ratio) : v);
   return {
-    valuations: rentRatio
-      ? [withRents(past, rentRatio.ratio), withRents(now, rentRatio.ratio)]
-      : [past, now],
-    valuationChangePercent: valuationChangePercent(past.value, now.value),
+    valuations: [past && shown(past), shown(now)],
+    valuationChangePercent: past ? valuationChangePercent(past.value, now.value) : null,
     offers,
     building_projects: projects,
     trends,

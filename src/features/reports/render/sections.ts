@@ -246,7 +246,16 @@ function valuation(ctx: SectionContext): void {
   const tracker = model.tracker;
   if (!tracker) return;
   const [past, now] = shownValuations(model);
-  if (past && now) {
+  if (now) {
+    const row = (date: string, v: typeof past) =>
+      v
+        ? [
+            f.date(date),
+            f.money(v.value),
+            `${f.money(v.valueRange.lower)} – ${f.money(v.valueRange.upper)}`,
+            t(`confidence.${v.confidence}`),
+          ]
+        : [f.date(date), '–', '–', '–'];
     table(
       doc,
       [
@@ -255,22 +264,13 @@ function valuation(ctx: SectionContext): void {
         { header: t('range'), width: 4, align: 'right' },
         { header: t('confidence'), width: 2 },
       ],
-      [
-        [
-          f.date(model.date),
-          f.money(past.value),
-          `${f.money(past.valueRange.lower)} – ${f.money(past.valueRange.upper)}`,
-          t(`confidence.${past.confidence}`),
-        ],
-        [
-          f.date(model.today),
-          f.money(now.value),
-          `${f.money(now.valueRange.lower)} – ${f.money(now.valueRange.upper)}`,
-          t(`confidence.${now.confidence}`),
-        ],
-      ],
+      // One row where the report compares today with today.
+      model.date === model.today
+        ? [row(model.today, now)]
+        : [row(model.date, past), row(model.today, now)],
     );
-    if (tracker.valuationChangePercent !== null) {
+    if (!past) paragraph(doc, t('noPastValuation', { date: f.date(model.date) }));
+    else if (tracker.valuationChangePercent !== null && model.date !== model.today) {
       facts(doc, [[t('change'), f.percent(tracker.valuationChangePercent)]]);
     }
   }
