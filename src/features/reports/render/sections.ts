@@ -389,15 +389,13 @@ function comparables(ctx: SectionContext, section: Section): void {
         perSqm,
         // The offers' prices are gross rents: the property is marked at its gross rent too,
         // and says so where the headline shows the net rent.
-        now
-          ? {
-              value: now.value / model.dossier.livingArea,
-              text: t('labelled', {
-                label: t(model.netRents ? 'subjectGross' : 'subject'),
-                value: f.perArea(now.value / model.dossier.livingArea),
-              }),
-            }
-          : undefined,
+        {
+          value: now.value / model.dossier.livingArea,
+          text: t('labelled', {
+            label: t(model.netRents ? 'subjectGross' : 'subject'),
+            value: f.perArea(now.value / model.dossier.livingArea),
+          }),
+        },
         f.perArea,
       );
     }
