@@ -93,6 +93,20 @@ export const SECTION_RULES: readonly SectionRule[] = [
   { type: 'attachments.other', items: [] },
 ];
 
+/**
+ * Whether a report shows a section: it is enabled, and where its configuration has items that
+ * choose what it shows (booleans), at least one is on. With all of them off it would show
+ * nothing: a report leaves it out rather than print a heading over an empty page, or "no data"
+ * where the template chose none.
+ */
+export function isShown(section: {
+  enabled: boolean;
+  configuration: Record<string, unknown>;
+}): boolean {
+  const choices = Object.values(section.configuration).filter((v) => typeof v === 'boolean');
+  return section.enabled && (choices.length === 0 || choices.some((v) => v));
+}
+
 export function sectionRule(type: SectionType): SectionRule {
   const rule = SECTION_RULES.find((r) => r.type === type);
   if (!rule) throw new Error(`no rule for section type ${type}`);

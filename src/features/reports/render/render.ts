@@ -1,3 +1,4 @@
+import { isShown } from '../../templates/section-rules.js';
 import { say } from '../messages.js';
 import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
@@ -155,7 +156,7 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   titlePage(ctx);
   let onTitlePage = true;
   for (const section of model.template.sections) {
-    if (!section.enabled) continue;
+    if (!isShown(section)) continue;
     const range = doc.bufferedPageRange();
     const page = range.start + range.count - 1;
     // A section with nothing to show follows on the page before, unless that page is the title

@@ -1,4 +1,5 @@
 import type { Section } from '../../templates/schemas.js';
+import { isShown } from '../../templates/section-rules.js';
 import type { Trend } from '../../tracker/schemas.js';
 import { similarAreas } from '../../tracker/trends.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
@@ -232,7 +233,9 @@ function overview(ctx: SectionContext, section: Section): void {
   }
   // Projects are drawn where the report has their section (the legend's "Projects" points to
   // it); a template without it, and countries whose templates have none, show none.
-  const showsProjects = ctx.model.template.sections.some((s) => s.type === 'projects' && s.enabled);
+  const showsProjects = ctx.model.template.sections.some(
+    (s) => s.type === 'projects' && isShown(s),
+  );
   map(
     ctx,
     tracker?.offers.items ?? [],
