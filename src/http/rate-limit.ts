@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError } from './problem.js';
 import { routedPath } from './routed-path.js';
+import { addressKey } from './client-address.js';
 
 const LIMITED_PREFIXES = ['/api/', '/auth/'];
 
@@ -38,7 +39,7 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
       'x-ratelimit-reset': false,
     },
     keyGenerator: (request: FastifyRequest) =>
-      request.caller ? `user:${request.caller.userId}` : `address:${request.ip}`,
+      request.caller ? `user:${request.caller.userId}` : `address:${addressKey(request.ip)}`,
     allowList: (request: FastifyRequest) => !isRateLimited(routedPath(request)),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));

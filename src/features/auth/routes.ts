@@ -4,6 +4,7 @@ import { callerOf } from '../../http/auth.js';
 import { featureRoutes } from '../../http/routes.js';
 import { login, profileOf, type LoginDeps } from './auth.js';
 import { LoginBody, LoginResponse, MeResponse } from './schemas.js';
+import { addressKey } from '../../http/client-address.js';
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps: LoginDeps = {
@@ -28,7 +29,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: LoginResponse },
       errors: [400, 401, 415, 429, 503],
     },
-    (request) => login(deps, { ...request.body, address: request.ip }),
+    (request) => login(deps, { ...request.body, address: addressKey(request.ip) }),
   );
 
   routes.get(

@@ -18,6 +18,7 @@ import {
   PageParams,
   PageQuery,
 } from './schemas.js';
+import { addressKey } from '../../http/client-address.js';
 
 const BASE = '/api/v1/dossiers/links';
 
@@ -127,7 +128,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
       const shown = await openSharedPage(deps, {
         secret: request.params.token,
         lang: askedLanguage(request.query.lang),
-        address: request.ip,
+        address: addressKey(request.ip),
       });
       if (shown.retryAfter !== undefined) reply.header('retry-after', String(shown.retryAfter));
       return sendPage(reply, shown.status, shown.html);

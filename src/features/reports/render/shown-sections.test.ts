@@ -8,7 +8,7 @@ import { renderReport } from './render.js';
 describe('sections a report shows', () => {
   it('leaves out an enabled section whose every item is off, and keeps one with an item on', async () => {
     const model = await syntheticReportModel('en', 50);
-    const off = (configuration: Record<string, unknown>) =>
+    const off = (configuration: Record<string, string | boolean>) =>
       Object.fromEntries(
         Object.entries(configuration).map(([k, v]) => [k, typeof v === 'boolean' ? false : v]),
       );
