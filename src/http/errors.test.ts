@@ -56,6 +56,18 @@ describe('problem+json errors', () => {
     expect(body.errors).toContainEqual({ path: '/admin', message: 'is not allowed' });
   });
 
+  it('400 repeats at most 200 characters of a field’s path, however long the key sent', async () => {
+    const long = Object.fromEntries([1, 2, 3].map((i) => [`${String(i)}${'k'.repeat(50_000)}`, 1]));
+    const res = await login({ username: 'x', password: 'y', ...long });
+    const body = expectProblem(res, 400, 'validation_failed');
+    expect(body.errors).toHaveLength(3);
+    for (const error of body.errors ?? []) {
+      expect(error.path).toHaveLength(200);
+      expect(error.path).toMatch(/^\/\dk+…$/);
+    }
+    expect(res.body.length).toBeLessThan(5_000);
+  });
+
   it('400 does not coerce JSON types', async () => {
     const body = expectProblem(
       await login({ username: 5, password: 'y' }),

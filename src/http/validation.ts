@@ -133,8 +133,20 @@ const PART_NAMES: Record<string, RequestPart> = {
   headers: 'header',
 };
 
-/** One ajv error → one field error whose path points at the offending property itself. */
+/** Characters of a field's path an error repeats: a body of a few long unknown keys would
+ * otherwise come back (and go to the log) several times over. */
+const PATH_CHARS = 200;
+
+/** One ajv error → one field error whose path points at the offending property itself, cut to
+ * `PATH_CHARS` characters. */
 function toFieldError(error: ErrorObject): FieldError {
+  const fieldError = fieldErrorOf(error);
+  return fieldError.path.length <= PATH_CHARS
+    ? fieldError
+    : { ...fieldError, path: `${fieldError.path.slice(0, PATH_CHARS - 1)}…` };
+}
+
+function fieldErrorOf(error: ErrorObject): FieldError {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
     return {

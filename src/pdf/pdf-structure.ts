@@ -8,6 +8,7 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { limits } from '../limits.js';
+import { fileErrorReason } from './file-error.js';
 
 // A PDF's structure checked before anything follows it as pdf-lib does. pdf-lib walks the page
 // tree and a page's parents by recursion without remembering where it has been: a 1.8 KB file
@@ -94,8 +95,7 @@ export async function trialMerge(document: PDFDocument): Promise<string | undefi
     return undefined;
   } catch (error) {
     if (error instanceof RangeError) return 'nests its objects too deeply to be put into a report';
-    const message = error instanceof Error ? error.message : String(error);
-    return `cannot be put into a report (${message.split('\n')[0]?.slice(0, 160) ?? ''})`;
+    return `cannot be put into a report (${fileErrorReason(error)})`;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   objectStreamPdf,
   pageTreeBombPdf,
   parentLoopPdf,
+  rawPdf,
   referenceChainPdf,
 } from '../../test/helpers/pdf.js';
 import { limits } from '../limits.js';
@@ -55,6 +56,16 @@ describe('PDF inspection', () => {
     expect(bomb.length).toBeLessThan(2000);
     expect(await refusal(bomb)).toBe('has a page tree that lists a page or node more than once');
     expect(await refusal(parentLoopPdf())).toBe('has a page whose parents lead round in a loop');
+    // A catalog whose page tree is a page: the copier fails inside its own code, which the
+    // refusal does not repeat.
+    const pagesIsPage = rawPdf([
+      '<< /Type /Catalog /Pages 3 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /MediaBox [0 0 595 842] /Parent 2 0 R >>',
+    ]);
+    expect(await refusal(pagesIsPage)).toBe(
+      'cannot be put into a report (its structure is not what its format prescribes)',
+    );
     // A tree of distinct nodes is counted, and stops at the first page over the limit.
     expect(await inspectPdf(pageTreeBombPdf(1, 1))).toEqual({ pages: 1 });
     expect(await refusal(await makePdf(limits.covers.pages + 1))).toBe(

@@ -1,5 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { loadWithinLimits, PdfRefusal } from '../../../pdf/pdf-inspection.js';
+import { fileErrorReason } from '../../../pdf/file-error.js';
 
 /** Pages of other PDFs to put into the generated report. */
 export interface Insertions {
@@ -19,8 +20,7 @@ export class UnusableFile extends Error {
     readonly file: string,
     cause: unknown,
   ) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${file} cannot be put into a report (${reason.split('\n')[0]?.slice(0, 160) ?? ''})`);
+    super(`${file} cannot be put into a report (${fileErrorReason(cause)})`);
     this.name = 'UnusableFile';
   }
 }
