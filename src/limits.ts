@@ -211,8 +211,12 @@ export const limits = {
     /** Open links (neither revoked nor expired) per dossier: revoked and expired ones stay
      * listed and do not count. */
     perDossier: 100,
-    /** The list is paged: an organization may hold up to 100 open links on each of its
-     * dossiers and any number of closed ones. One dossier's open links fit in one page. */
+    /** Closed links (revoked or expired) a dossier keeps listed: creating a link deletes the
+     * older ones beyond these, so creating and revoking links in a loop does not grow the
+     * store without end. */
+    closedPerDossier: 100,
+    /** The list is paged: an organization may hold up to 100 open and 100 closed links on each
+     * of its dossiers. One dossier's open links fit in one page. */
     pageSize: 100,
     /** Random bytes of a link token: 256 bits, far past guessing. */
     tokenBytes: 32,

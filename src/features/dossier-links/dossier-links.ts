@@ -10,7 +10,7 @@ import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
 import type { CreatedLink, CreateLinkRequest, DossierLink } from './schemas.js';
 import { PAGE_PATH } from './page-path.js';
-import { countOpenLinks, insertLink, listLinks, revokeLink } from './store.js';
+import { countOpenLinks, insertLink, listLinks, pruneClosedLinks, revokeLink } from './store.js';
 
 export type LinkDeps = Pick<ServiceDeps, 'db' | 'now'> & { publicBaseUrl: string };
 
@@ -46,6 +46,12 @@ export async function createLink(
           'revoke one first',
       );
     }
+    await pruneClosedLinks(
+      trx,
+      dossier.id,
+      now.toISOString(),
+      limits.dossierLinks.closedPerDossier,
+    );
     return insertLink(trx, caller, {
       dossierId: dossier.id,
       tokenHash: hashToken(secret),

@@ -207,8 +207,43 @@ describeBackends('dossier sharing links', (backend) => {
       url: `${BASE}?dossierId=${id}&limit=100&offset=100`,
       token: world.memberA.token,
     });
-    expect(all.json()).toMatchObject({ totalItems: max + 2, limit: 100, offset: 100 });
-    expect(all.json<{ items: unknown[] }>().items).toHaveLength(2);
+    // The 101 links before it are all closed now: creating the last one kept the newest 100
+    // of them (a dossier keeps at most that many closed links), and it is open.
+    const closedKept = limits.dossierLinks.closedPerDossier;
+    expect(all.json()).toMatchObject({ totalItems: closedKept + 1, limit: 100, offset: 100 });
+    expect(all.json<{ items: unknown[] }>().items).toHaveLength(closedKept + 1 - 100);
+  });
+
+  it(`keeps the newest ${String(limits.dossierLinks.closedPerDossier)} closed links of a dossier however many were made`, async () => {
+    const id = await createDossier(world);
+    const made: string[] = [];
+    const saved = clock;
+    try {
+      for (let i = 0; i < limits.dossierLinks.closedPerDossier + 5; i++) {
+        // A second apart: "newest" is by creation time.
+        clock = new Date(saved.getTime() + i * 1000);
+        const created = await share({ dossierId: id });
+        expect(created.statusCode).toBe(201);
+        const linkId = created.json<{ id: string }>().id;
+        made.push(linkId);
+        const revoked = await call(world.app, {
+          method: 'DELETE',
+          url: `${BASE}/${linkId}`,
+          token: world.memberA.token,
+        });
+        expect(revoked.statusCode).toBe(204);
+      }
+    } finally {
+      clock = saved;
+    }
+    const rows = await world.stores.accounts.db
+      .selectFrom('dossier_links')
+      .select('id')
+      .where('dossier_id', '=', id)
+      .execute();
+    // Each creation prunes before it inserts: the newest 100 closed and the last one made.
+    const kept = made.slice(-(limits.dossierLinks.closedPerDossier + 1));
+    expect(rows.map((r) => r.id).sort()).toEqual([...kept].sort());
   });
 
   it('pages the organization’s links, newest first, without gaps or overlaps', async () => {

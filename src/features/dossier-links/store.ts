@@ -51,6 +51,30 @@ export async function insertLink(
   return id;
 }
 
+/**
+ * Deletes the dossier's closed links (revoked, or expired at `now`) beyond the newest `keep` of
+ * them: the history a dossier's list shows stays bounded however many links were made.
+ */
+export async function pruneClosedLinks(
+  db: AccountDb,
+  dossierId: string,
+  now: string,
+  keep: number,
+): Promise<number> {
+  const closed = db
+    .selectFrom('dossier_links')
+    .where('dossier_id', '=', dossierId)
+    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]));
+  const kept = closed.select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(keep);
+  const result = await db
+    .deleteFrom('dossier_links')
+    .where('dossier_id', '=', dossierId)
+    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]))
+    .where('id', 'not in', kept)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** A page of the organization's links (of one dossier if given), newest first, and their count. */
 export async function listLinks(
   db: AccountDb,
