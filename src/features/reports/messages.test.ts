@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, LOCALES, say } from './messages.js';
+import { CATALOGUES, countedKey, LOCALES, say, type Locale } from './messages.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -31,5 +31,29 @@ describe('report message catalogue', () => {
 
   it('fills in placeholders', () => {
     expect(say('de', 'page', { page: 3, pages: 9 })).toBe('Seite 3 von 9');
+  });
+});
+
+describe('counted messages', () => {
+  it('take the form each language’s plural rules give the count', () => {
+    const found = (locale: Locale, count: number) =>
+      say(locale, countedKey(locale, 'offersFound', count), {
+        count: String(count),
+        date: '1. 1. 2026',
+      });
+    expect(found('en', 1)).toBe('1 offer of the same kind found since 1. 1. 2026.');
+    expect(found('en', 2)).toBe('2 offers of the same kind found since 1. 1. 2026.');
+    expect(found('fr', 1)).toContain('1 offre du même type trouvée');
+    expect(found('cs', 1)).toBe('Od 1. 1. 2026 nalezena 1 nabídka stejného druhu.');
+    expect(found('cs', 3)).toBe('Od 1. 1. 2026 nalezeny 3 nabídky stejného druhu.');
+    expect(found('cs', 5)).toBe('Od 1. 1. 2026 nalezeno 5 nabídek stejného druhu.');
+    expect(found('sk', 2)).toBe('Od 1. 1. 2026 nájdené 2 ponuky rovnakého druhu.');
+    expect(found('sk', 12)).toBe('Od 1. 1. 2026 nájdených 12 ponúk rovnakého druhu.');
+    const pages = (locale: Locale, count: number) =>
+      say(locale, countedKey(locale, 'attachedPages', count), { title: 'Plan', pages: count });
+    expect(pages('en', 1)).toBe('Plan: 1 page follows.');
+    expect(pages('de', 1)).toBe('Plan: 1 Seite folgt.');
+    expect(pages('de', 4)).toBe('Plan: 4 Seiten folgen.');
+    expect(pages('cs', 4)).toBe('Plan: následují 4 strany.');
   });
 });

@@ -87,6 +87,8 @@ const en = {
   transactionsHeading: 'Transactions',
   offersTable: 'Nearest comparable offers',
   offersFound: '{count} offers of the same kind found since {date}.',
+  'offersFound.one': '{count} offer of the same kind found since {date}.',
+  'offersFound.few': '{count} offers of the same kind found since {date}.',
   noOffers: 'No comparable offers were found around the property since {date}.',
   distance: 'Distance',
   price: 'Price',
@@ -128,6 +130,8 @@ const en = {
   count: 'Count',
   noAttachments: 'No documents of this kind are attached to the dossier.',
   attachedPages: '{title}: {pages} pages follow.',
+  'attachedPages.one': '{title}: {pages} page follows.',
+  'attachedPages.few': '{title}: {pages} pages follow.',
   highlights: 'Highlights',
   precisionPostcode: 'Located by its postcode only: the point on the map is the postcode’s centre.',
   page: 'Page {page} of {pages}',
@@ -208,6 +212,8 @@ const de: Catalogue = {
   transactionsHeading: 'Transaktionen',
   offersTable: 'Nächstgelegene Vergleichsangebote',
   offersFound: '{count} Angebote derselben Art seit {date} gefunden.',
+  'offersFound.one': '{count} Angebot derselben Art seit {date} gefunden.',
+  'offersFound.few': '{count} Angebote derselben Art seit {date} gefunden.',
   noOffers: 'Seit {date} wurden um die Immobilie keine Vergleichsangebote gefunden.',
   distance: 'Entfernung',
   price: 'Preis',
@@ -248,6 +254,8 @@ const de: Catalogue = {
   count: 'Anzahl',
   noAttachments: 'Dem Dossier sind keine Unterlagen dieser Art beigefügt.',
   attachedPages: '{title}: {pages} Seiten folgen.',
+  'attachedPages.one': '{title}: {pages} Seite folgt.',
+  'attachedPages.few': '{title}: {pages} Seiten folgen.',
   highlights: 'Auf einen Blick',
   precisionPostcode:
     'Nur über die Postleitzahl verortet: der Punkt auf der Karte ist deren Mittelpunkt.',
@@ -326,6 +334,8 @@ const fr: Catalogue = {
   transactionsHeading: 'Transactions',
   offersTable: 'Offres comparables les plus proches',
   offersFound: '{count} offres du même type trouvées depuis le {date}.',
+  'offersFound.one': '{count} offre du même type trouvée depuis le {date}.',
+  'offersFound.few': '{count} offres du même type trouvées depuis le {date}.',
   noOffers: 'Aucune offre comparable n’a été trouvée autour du bien depuis le {date}.',
   distance: 'Distance',
   price: 'Prix',
@@ -366,6 +376,8 @@ const fr: Catalogue = {
   count: 'Nombre',
   noAttachments: 'Aucun document de ce type n’est joint au dossier.',
   attachedPages: '{title}\u202f: {pages} pages suivent.',
+  'attachedPages.one': '{title}\u202f: {pages} page suit.',
+  'attachedPages.few': '{title}\u202f: {pages} pages suivent.',
   highlights: 'Points forts',
   precisionPostcode:
     'Localisé par son code postal seulement\u202f: le point sur la carte en est le centre.',
@@ -445,6 +457,8 @@ const it: Catalogue = {
   transactionsHeading: 'Transazioni',
   offersTable: 'Offerte comparabili più vicine',
   offersFound: '{count} offerte dello stesso tipo trovate dal {date}.',
+  'offersFound.one': '{count} offerta dello stesso tipo trovata dal {date}.',
+  'offersFound.few': '{count} offerte dello stesso tipo trovate dal {date}.',
   noOffers: 'Dal {date} non sono state trovate offerte comparabili intorno all’immobile.',
   distance: 'Distanza',
   price: 'Prezzo',
@@ -485,6 +499,8 @@ const it: Catalogue = {
   count: 'Numero',
   noAttachments: 'Al dossier non sono allegati documenti di questo tipo.',
   attachedPages: '{title}: seguono {pages} pagine.',
+  'attachedPages.one': '{title}: segue {pages} pagina.',
+  'attachedPages.few': '{title}: seguono {pages} pagine.',
   highlights: 'In breve',
   precisionPostcode: 'Localizzato solo dal codice postale: il punto sulla mappa ne è il centro.',
   page: 'Pagina {page} di {pages}',
@@ -562,6 +578,8 @@ const nl: Catalogue = {
   transactionsHeading: 'Transacties',
   offersTable: 'Dichtstbijzijnd vergelijkbaar aanbod',
   offersFound: '{count} aanbiedingen van dezelfde soort gevonden sinds {date}.',
+  'offersFound.one': '{count} aanbieding van dezelfde soort gevonden sinds {date}.',
+  'offersFound.few': '{count} aanbiedingen van dezelfde soort gevonden sinds {date}.',
   noOffers: 'Sinds {date} is rond de woning geen vergelijkbaar aanbod gevonden.',
   distance: 'Afstand',
   price: 'Prijs',
@@ -602,6 +620,8 @@ const nl: Catalogue = {
   count: 'Aantal',
   noAttachments: 'Bij het dossier zijn geen documenten van deze soort gevoegd.',
   attachedPages: '{title}: {pages} pagina’s volgen.',
+  'attachedPages.one': '{title}: {pages} pagina volgt.',
+  'attachedPages.few': '{title}: {pages} pagina’s volgen.',
   highlights: 'In het kort',
   precisionPostcode:
     'Alleen op postcode gelokaliseerd: het punt op de kaart is het midden daarvan.',
@@ -679,6 +699,8 @@ const cs: Catalogue = {
   transactionsHeading: 'Transakce',
   offersTable: 'Nejbližší srovnatelné nabídky',
   offersFound: 'Od {date} nalezeno {count} nabídek stejného druhu.',
+  'offersFound.one': 'Od {date} nalezena {count} nabídka stejného druhu.',
+  'offersFound.few': 'Od {date} nalezeny {count} nabídky stejného druhu.',
   noOffers: 'Od {date} nebyly v okolí nemovitosti nalezeny žádné srovnatelné nabídky.',
   distance: 'Vzdálenost',
   price: 'Cena',
@@ -719,6 +741,8 @@ const cs: Catalogue = {
   count: 'Počet',
   noAttachments: 'K dossier nejsou přiloženy žádné dokumenty tohoto druhu.',
   attachedPages: '{title}: následuje {pages} stran.',
+  'attachedPages.one': '{title}: následuje {pages} strana.',
+  'attachedPages.few': '{title}: následují {pages} strany.',
   highlights: 'Ve zkratce',
   precisionPostcode: 'Určeno pouze podle PSČ: bod na mapě je jeho střed.',
   page: 'Strana {page} z {pages}',
@@ -795,6 +819,8 @@ const sk: Catalogue = {
   transactionsHeading: 'Transakcie',
   offersTable: 'Najbližšie porovnateľné ponuky',
   offersFound: 'Od {date} nájdených {count} ponúk rovnakého druhu.',
+  'offersFound.one': 'Od {date} nájdená {count} ponuka rovnakého druhu.',
+  'offersFound.few': 'Od {date} nájdené {count} ponuky rovnakého druhu.',
   noOffers: 'Od {date} sa v okolí nehnuteľnosti nenašli žiadne porovnateľné ponuky.',
   distance: 'Vzdialenosť',
   price: 'Cena',
@@ -835,6 +861,8 @@ const sk: Catalogue = {
   count: 'Počet',
   noAttachments: 'K dossier nie sú priložené žiadne dokumenty tohto druhu.',
   attachedPages: '{title}: nasleduje {pages} strán.',
+  'attachedPages.one': '{title}: nasleduje {pages} strana.',
+  'attachedPages.few': '{title}: nasledujú {pages} strany.',
   highlights: 'V skratke',
   precisionPostcode: 'Určené iba podľa PSČ: bod na mape je jeho stred.',
   page: 'Strana {page} z {pages}',
@@ -855,6 +883,16 @@ const sk: Catalogue = {
 };
 
 export const CATALOGUES: Record<Locale, Catalogue> = { en, de, fr, it, nl, cs, sk };
+
+/** Messages that state a count, in the forms the languages need: `one`, `few` (Czech and
+ * Slovak 2–4) and the message itself for every other count. */
+type CountedKey = 'offersFound' | 'attachedPages';
+
+/** The form of a counted message for `count` by the language's plural rules (`Intl`). */
+export function countedKey(locale: Locale, key: CountedKey, count: number): MessageKey {
+  const form = new Intl.PluralRules(locale).select(count);
+  return form === 'one' || form === 'few' ? `${key}.${form}` : key;
+}
 
 /** The text of `key` in `locale`, with `{name}` replaced by `values[name]`. */
 export function say(

@@ -3,7 +3,7 @@ import { isShown } from '../../templates/section-rules.js';
 import type { Trend } from '../../tracker/schemas.js';
 import { similarAreas } from '../../tracker/trends.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
-import { say, type MessageKey } from '../messages.js';
+import { countedKey, say, type MessageKey } from '../messages.js';
 import type { ReportAttachment, ReportModel } from '../model.js';
 import { accessibility, nearestStops } from './accessibility.js';
 import { amenities, hasAmenities } from './amenities.js';
@@ -340,7 +340,10 @@ function comparables(ctx: SectionContext, section: Section): void {
     else {
       paragraph(
         doc,
-        t('offersFound', { count: f.number(offers.totalItems), date: f.date(model.date) }),
+        t(countedKey(model.locale, 'offersFound', offers.totalItems), {
+          count: f.number(offers.totalItems),
+          date: f.date(model.date),
+        }),
       );
       table(
         doc,
@@ -497,7 +500,11 @@ function attachments(ctx: SectionContext, type: string): void {
   );
   const pdfs = list.filter((a) => a.contentType === 'application/pdf');
   for (const pdf of pdfs) {
-    paragraph(ctx.doc, ctx.t('attachedPages', { title: pdf.title, pages: pdf.pages ?? 0 }));
+    const pages = pdf.pages ?? 0;
+    paragraph(
+      ctx.doc,
+      ctx.t(countedKey(ctx.model.locale, 'attachedPages', pages), { title: pdf.title, pages }),
+    );
   }
   const page = ctx.doc.bufferedPageRange();
   const last = page.start + page.count - 1;
