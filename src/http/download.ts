@@ -2,6 +2,33 @@ import type { FastifyReply } from 'fastify';
 import type { StoredBytes } from '../accounts/stored-bytes.js';
 import { limits } from '../limits.js';
 
+// Latin letters that Unicode does not decompose into a base letter and a mark.
+const UNDECOMPOSED: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+};
+
+/**
+ * A name in printable ASCII, for clients that read only `filename`: accented letters lose
+ * their accents (Příloha → Priloha, Straße → Strasse), anything else becomes `_`.
+ */
+function asciiName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[ßæÆœŒøØłŁđĐ]/g, (c) => UNDECOMPOSED[c] ?? '_')
+    .replace(/[^\x20-\x7e]|["%]/g, '_');
+}
+
 /**
  * `Content-Disposition` for a download named `title` (RFC 6266): an ASCII fallback for old
  * clients, and the exact name in UTF-8 for the others. A name is never a path: slashes and
@@ -9,7 +36,7 @@ import { limits } from '../limits.js';
  */
 export function contentDisposition(title: string): string {
   const name = title.replace(/[/\\]/g, '_');
-  const fallback = name.replace(/[^\x20-\x7e]|["%]/g, '_');
+  const fallback = asciiName(name);
   const exact = encodeURIComponent(name).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

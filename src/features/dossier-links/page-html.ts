@@ -126,11 +126,13 @@ export function sharedPage(
   const intlTag = Intl.NumberFormat.supportedLocalesOf(tag).length > 0 ? tag : lang;
   const money = (n: number) =>
     new Intl.NumberFormat(intlTag, {
+      // Grouped from four digits on, as reports write numbers (Italian's own rule starts at five).
+      useGrouping: 'always',
       style: 'currency',
       currency: data.currency,
       maximumFractionDigits: 0,
     }).format(n);
-  const number = (n: number) => new Intl.NumberFormat(intlTag).format(n);
+  const number = (n: number) => new Intl.NumberFormat(intlTag, { useGrouping: 'always' }).format(n);
   const { content } = data.dossier;
   const p = content.property;
   const a = p.location.address;

@@ -32,6 +32,16 @@ describe('report message catalogue', () => {
   it('fills in placeholders', () => {
     expect(say('de', 'page', { page: 3, pages: 9 })).toBe('Seite 3 von 9');
   });
+
+  it('writes ss for ß in German read in Switzerland, leaving filled-in values as given', () => {
+    expect(say('de', 'scale')).toBe('Maßstab');
+    expect(say('de', 'scale', {}, 'CH')).toBe('Massstab');
+    expect(say('de', 'comparedWith', {}, 'CH')).toBe('Grösseres Gebiet');
+    expect(say('de', 'preparedBy', { org: 'Haus & Straße AG' }, 'CH')).toBe(
+      'Erstellt von Haus & Straße AG',
+    );
+    expect(say('de', 'scale', {}, 'AT')).toBe('Maßstab');
+  });
 });
 
 describe('counted messages', () => {

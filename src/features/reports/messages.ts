@@ -894,13 +894,20 @@ export function countedKey(locale: Locale, key: CountedKey, count: number): Mess
   return form === 'one' || form === 'few' ? `${key}.${form}` : key;
 }
 
-/** The text of `key` in `locale`, with `{name}` replaced by `values[name]`. */
+/**
+ * The text of `key` in `locale`, with `{name}` replaced by `values[name]`. Read in
+ * Switzerland (`region` CH), German writes ss where it writes ß elsewhere (Massstab); the
+ * values are left as given (a street in Germany keeps its ß).
+ */
 export function say(
   locale: Locale,
   key: MessageKey,
   values: Record<string, string | number> = {},
+  region?: string,
 ): string {
-  return CATALOGUES[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+  const text = CATALOGUES[locale][key];
+  const spelled = locale === 'de' && region === 'CH' ? text.replaceAll('ß', 'ss') : text;
+  return spelled.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in values ? String(values[name]) : whole,
   );
 }

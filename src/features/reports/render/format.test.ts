@@ -32,6 +32,13 @@ describe('a report’s number and date conventions', () => {
       formatsFor('de', 'CZK').money(1234567),
     );
     expect(formatsFor('en', 'CHF', 'CH').money(1234567)).toBe('CHF\u00a01,234,567');
-    expect(formatsFor('it', 'EUR', 'DE').number(1234.5, 1)).toBe('1234,5');
+    expect(formatsFor('it', 'EUR', 'DE').number(1234.5, 1)).toBe('1.234,5');
+  });
+
+  it('group thousands from four digits on in every language (Italian groups from five)', () => {
+    const it = formatsFor('it', 'EUR');
+    expect([it.money(8927), it.money(12140)]).toEqual(['8.927\u00a0€', '12.140\u00a0€']);
+    expect(it.perArea(5432.1)).toBe('5.432\u00a0€');
+    expect(formatsFor('it', 'CHF', 'CH').number(8927)).toBe("8'927");
   });
 });

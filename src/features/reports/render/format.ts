@@ -48,14 +48,20 @@ export function formatTag(locale: Locale, region?: string): string {
 
 const NBSP = '\u00a0';
 
+// Thousands are grouped from four digits on in every locale: Italian's own rule groups only
+// from five (8927 € above 12.140 € in one column), which reads as two different conventions.
+const GROUPING = { useGrouping: 'always' } as const;
+
 export function formatsFor(locale: Locale, currency: string, region?: string): Formats {
   const tag = formatTag(locale, region);
   const money = new Intl.NumberFormat(tag, {
+    ...GROUPING,
     style: 'currency',
     currency,
     maximumFractionDigits: 0,
   });
   const cents = new Intl.NumberFormat(tag, {
+    ...GROUPING,
     style: 'currency',
     currency,
     minimumFractionDigits: 2,
@@ -72,7 +78,7 @@ export function formatsFor(locale: Locale, currency: string, region?: string): F
   const number = (value: number, digits = 0) => {
     let format = numbers.get(digits);
     if (!format) {
-      format = new Intl.NumberFormat(tag, { maximumFractionDigits: digits });
+      format = new Intl.NumberFormat(tag, { ...GROUPING, maximumFractionDigits: digits });
       numbers.set(digits, format);
     }
     return format.format(value);

@@ -116,11 +116,16 @@ function footers(doc: Doc, model: ReportModel, numberOf: (page: number) => numbe
       width: CONTENT_WIDTH * 0.7,
       lineBreak: false,
     });
-    doc.text(say(model.locale, 'page', { page: numberOf(i), pages: total }), STYLE.margin, y, {
-      width: CONTENT_WIDTH,
-      align: 'right',
-      lineBreak: false,
-    });
+    doc.text(
+      say(model.locale, 'page', { page: numberOf(i), pages: total }, model.conventions),
+      STYLE.margin,
+      y,
+      {
+        width: CONTENT_WIDTH,
+        align: 'right',
+        lineBreak: false,
+      },
+    );
     doc.page.margins.bottom = bottom;
   }
 }

@@ -583,4 +583,4 @@ export function sectionContent(ctx: SectionContext, section: Section): void {
 export const sayIn =
   (model: ReportModel) =>
   (key: MessageKey, values?: Record<string, string | number>): string =>
-    say(model.locale, key, values);
+    say(model.locale, key, values, model.conventions);
