@@ -167,17 +167,25 @@ export function sectionPage(doc: Doc, heading: string): void {
   doc.y = 120;
 }
 
-/** Height a section needs below the one before to follow on its page: its band and a sentence. */
-export const SECTION_BAND_ROOM = 100;
+// A band's space above it, its height, and the space below it (its 3 pt rule included).
+const BAND = { above: 12, height: 32, below: 16 } as const;
+const BAND_SPACE = BAND.above + BAND.height + BAND.below;
+
+/**
+ * Whether a section of one sentence, `statement`, fits below the one before on its page: its
+ * band and the sentence as the page's width sets it.
+ */
+export function bandFits(doc: Doc, statement: string): boolean {
+  return doc.y + BAND_SPACE + paragraphHeight(doc, statement) <= CONTENT_BOTTOM;
+}
 
 /** A section that follows on the page of the one before: a band across the text and its
  * outline entry. */
 export function sectionBand(doc: Doc, heading: string): void {
-  const top = doc.y + 18;
-  const height = 32;
+  const top = doc.y + BAND.above;
   doc.outline.addItem(heading);
-  doc.rect(STYLE.margin, top, CONTENT_WIDTH, height).fill(STYLE.navy);
-  doc.rect(STYLE.margin, top + height, CONTENT_WIDTH, 3).fill(STYLE.teal);
+  doc.rect(STYLE.margin, top, CONTENT_WIDTH, BAND.height).fill(STYLE.navy);
+  doc.rect(STYLE.margin, top + BAND.height, CONTENT_WIDTH, 3).fill(STYLE.teal);
   doc
     .font('bold')
     .fontSize(14)
@@ -188,7 +196,7 @@ export function sectionBand(doc: Doc, heading: string): void {
       ellipsis: true,
     });
   doc.x = STYLE.margin;
-  doc.y = top + height + 16;
+  doc.y = top + BAND.height + BAND.below;
 }
 
 /** About the height of a subheading, its rule and the space around them. */
@@ -212,8 +220,17 @@ export function subheading(doc: Doc, text: string, keep = 60): void {
 }
 
 /** A paragraph of body text. */
+/** The height `paragraph` sets `text` in. */
+function paragraphHeight(doc: Doc, text: string, size = 10): number {
+  return doc
+    .font('regular')
+    .fontSize(size)
+    .heightOfString(text, { width: CONTENT_WIDTH, lineGap: 2 });
+}
+
 export function paragraph(doc: Doc, text: string, options: { color?: string; size?: number } = {}) {
-  room(doc, 30);
+  // Two lines at least on this page (a paragraph of one line: that line).
+  room(doc, Math.min(30, paragraphHeight(doc, text, options.size)));
   doc
     .font('regular')
     .fontSize(options.size ?? 10)

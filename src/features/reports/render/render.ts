@@ -4,13 +4,12 @@ import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
 import { BACK_COVER, FRONT_COVER, insertPages, pageCount } from './merge.js';
 import {
-  CONTENT_BOTTOM,
   CONTENT_WIDTH,
   facts,
   fittedText,
   newDocument,
   oneLine,
-  SECTION_BAND_ROOM,
+  bandFits,
   sectionBand,
   sectionPage,
   STYLE,
@@ -20,7 +19,7 @@ import {
   propertyFacts,
   sayIn,
   sectionContent,
-  statementOnly,
+  emptyStatement,
   type SectionContext,
 } from './sections.js';
 
@@ -166,10 +165,11 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
     const page = range.start + range.count - 1;
     // A section with nothing to show follows on the page before, unless that page is the title
     // page, is full, or has attached pages put in after it (they belong to its section).
+    const statement = emptyStatement(ctx, section);
     const follows =
       !onTitlePage &&
-      statementOnly(ctx, section) &&
-      doc.y + SECTION_BAND_ROOM <= CONTENT_BOTTOM &&
+      statement !== null &&
+      bandFits(doc, statement) &&
       !ctx.inserts.some((i) => i.afterPage === page);
     if (follows) sectionBand(doc, ctx.t(`section.${section.type}`));
     else sectionPage(doc, ctx.t(`section.${section.type}`));

@@ -8,7 +8,6 @@ import type { ReportAttachment, ReportModel } from '../model.js';
 import { accessibility, nearestStops } from './accessibility.js';
 import { amenities, hasAmenities } from './amenities.js';
 import { barChart, histogram, locationMap, MAP_BELOW, MAP_HEIGHT } from './charts.js';
-import { environment } from './environment.js';
 import { attachmentFile, UnusableFile } from './merge.js';
 import { imageFit } from './image-fit.js';
 import { printableImage } from './print-images.js';
@@ -328,11 +327,8 @@ function trendBars(
 
 function comparables(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
-  if (!model.tracker) {
-    // Without a valuation the tracker answered nothing: no offers were looked for.
-    paragraph(doc, noValuation(ctx));
-    return;
-  }
+  // Without a tracker the section is its empty statement (emptyStatement).
+  if (!model.tracker) return;
   const offers = model.tracker.offers;
   if (config(section, 'offers')) {
     subheading(doc, t('offersTable'));
@@ -426,10 +422,6 @@ function market(ctx: SectionContext): void {
     g.count += 1;
     groups.set(quarterOf(o.startDate), g);
   }
-  if (groups.size === 0) {
-    paragraph(doc, t('noData'));
-    return;
-  }
   subheading(doc, t('marketByQuarter'));
   table(
     doc,
@@ -453,17 +445,9 @@ function market(ctx: SectionContext): void {
 
 function projects(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
-  if (!model.tracker) {
-    // Without a valuation the tracker answered nothing: no projects were looked for, and
-    // "none known" would be a claim.
-    paragraph(doc, noValuation(ctx));
-    return;
-  }
+  // Without a tracker or projects the section is its empty statement (emptyStatement).
+  if (!model.tracker) return;
   const list = model.tracker.building_projects;
-  if (list.totalItems === 0) {
-    paragraph(doc, t('noProjects'));
-    return;
-  }
   map(ctx, null, list.items);
   subheading(doc, t('projectsTable'));
   table(
@@ -489,10 +473,6 @@ function projects(ctx: SectionContext): void {
 
 function attachments(ctx: SectionContext, type: string): void {
   const list = ctx.model.attachments.filter((a) => a.type === type);
-  if (list.length === 0) {
-    paragraph(ctx.doc, ctx.t('noAttachments'));
-    return;
-  }
   images(
     ctx,
     list.filter((a) => a.contentType !== 'application/pdf'),
@@ -512,37 +492,50 @@ function attachments(ctx: SectionContext, type: string): void {
 }
 
 /**
- * Whether a section's content is only a sentence saying there is nothing to show (no data for
- * the area, no documents of its kind, no projects, no valuation): such a section follows on the
+ * The one sentence a section prints when it has nothing to show (no data for the area, no
+ * documents of its kind, no projects, no valuation), else null. Such a section follows on the
  * page of the one before instead of filling a page of its own.
  */
-export function statementOnly({ model }: Pick<SectionContext, 'model'>, section: Section): boolean {
+export function emptyStatement(ctx: SectionContext, section: Section): string | null {
+  const { model, t } = ctx;
   const { type } = section;
   if (type.startsWith('attachments.')) {
-    return !model.attachments.some((a) => a.type === type.slice('attachments.'.length));
+    const kind = type.slice('attachments.'.length);
+    return model.attachments.some((a) => a.type === kind) ? null : t('noAttachments');
   }
   switch (type) {
     case 'cadastre':
     case 'environment':
-      return true;
+      // The service holds no such data yet: said plainly, never invented.
+      return t('noData');
     case 'amenities':
-      return !hasAmenities(model, section);
+      return hasAmenities(model, section) ? null : t('noData');
     case 'socio':
-      return socioRows(model, section).length === 0;
+      return socioRows(model, section).length === 0 ? t('noData') : null;
     case 'accessibility':
-      return nearestStops(model) === null;
+      return nearestStops(model) === null ? t('noData') : null;
     case 'projects':
-      return (model.tracker?.building_projects.totalItems ?? 0) === 0;
+      // Without a valuation the tracker answered nothing: no projects were looked for, and
+      // "none known" would be a claim.
+      if (!model.tracker) return noValuation(ctx);
+      return model.tracker.building_projects.totalItems === 0 ? t('noProjects') : null;
     case 'comparables':
+      // Without a valuation the tracker answered nothing: no offers were looked for.
+      return model.tracker ? null : noValuation(ctx);
     case 'market':
-      return model.tracker === null;
+      return model.offerPrices.length === 0 ? t('noData') : null;
     default:
-      return false;
+      return null;
   }
 }
 
 /** Draws one enabled section's content below its heading. */
 export function sectionContent(ctx: SectionContext, section: Section): void {
+  const statement = emptyStatement(ctx, section);
+  if (statement !== null) {
+    paragraph(ctx.doc, statement);
+    return;
+  }
   switch (section.type) {
     case 'overview':
       overview(ctx, section);
@@ -569,11 +562,8 @@ export function sectionContent(ctx: SectionContext, section: Section): void {
       accessibility(ctx);
       return;
     case 'environment':
-      environment(ctx);
-      return;
     case 'cadastre':
-      // The service holds no such data yet: said plainly, never invented.
-      paragraph(ctx.doc, ctx.t('noData'));
+      // Said by emptyStatement in every case.
       return;
     default:
       attachments(ctx, section.type.slice('attachments.'.length));

@@ -57,10 +57,6 @@ export function socio(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
   const groups = SOCIO_GROUPS.filter((g) => section.configuration[g] === true);
   const rows = socioRows(model, section);
-  if (rows.length === 0) {
-    paragraph(doc, t('noData'));
-    return;
-  }
   const areas = [...new Set(rows.map((r) => r.value.divisionName))];
   const wider = [...new Set(rows.flatMap((r) => (r.wider ? [r.wider.divisionName] : [])))];
   paragraph(doc, t('socioArea', { area: areas.join(', ') }), { size: 9, color: STYLE.grey });
