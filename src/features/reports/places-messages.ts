@@ -43,6 +43,7 @@ export const placesEn = {
   within500: 'Within 500 m',
   within1000: 'Within 1 km',
   nearest: 'Nearest',
+  nearestAt: 'nearest at {distance}',
   // A word joiner after the dash: in a narrow column the scale broke as "(0–" / "10)".
   score: 'Score (0–\u206010)',
   scoreNote:
@@ -137,6 +138,7 @@ export const placesDe: PlacesCatalogue = {
   within500: 'Bis 500 m',
   within1000: 'Bis 1 km',
   nearest: 'Nächster',
+  nearestAt: 'nächster in {distance}',
   score: 'Wertung (0–\u206010)',
   scoreNote:
     'Wertung: 10 · w / (w + h); w zählt jeden Ort im Umkreis von 1 km mit 1 − seiner Entfernung in km, h ist die Zahl, bei der die Gruppe 5 erreicht.',
@@ -228,6 +230,7 @@ export const placesFr: PlacesCatalogue = {
   within500: 'À moins de 500 m',
   within1000: 'À moins de 1 km',
   nearest: 'Le plus proche',
+  nearestAt: 'le plus proche à {distance}',
   score: 'Note (0–\u206010)',
   scoreNote:
     'Note\u202f: 10 · w / (w + h), où w compte chaque lieu à moins de 1 km pour 1 − sa distance en km et h est le nombre pour lequel le groupe obtient 5.',
@@ -319,6 +322,7 @@ export const placesIt: PlacesCatalogue = {
   within500: 'Entro 500 m',
   within1000: 'Entro 1 km',
   nearest: 'Il più vicino',
+  nearestAt: 'il più vicino a {distance}',
   score: 'Punteggio (0–\u206010)',
   scoreNote:
     'Punteggio: 10 · w / (w + h), dove w conta ogni luogo entro 1 km come 1 − la sua distanza in km e h è il numero con cui il gruppo ottiene 5.',
@@ -410,6 +414,7 @@ export const placesNl: PlacesCatalogue = {
   within500: 'Binnen 500 m',
   within1000: 'Binnen 1 km',
   nearest: 'Dichtstbij',
+  nearestAt: 'dichtstbijzijnde op {distance}',
   score: 'Score (0–\u206010)',
   scoreNote:
     'Score: 10 · w / (w + h), waarbij w elke plaats binnen 1 km telt als 1 − de afstand in km en h het aantal is waarbij de groep 5 scoort.',
@@ -501,6 +506,7 @@ export const placesCs: PlacesCatalogue = {
   within500: 'Do 500 m',
   within1000: 'Do 1 km',
   nearest: 'Nejbližší',
+  nearestAt: 'nejbližší ve vzdálenosti {distance}',
   score: 'Hodnocení (0–\u206010)',
   scoreNote:
     'Hodnocení: 10 · w / (w + h), kde w počítá každé místo do 1 km jako 1 − jeho vzdálenost v km a h je počet, při kterém skupina dosáhne 5.',
@@ -592,6 +598,7 @@ export const placesSk: PlacesCatalogue = {
   within500: 'Do 500 m',
   within1000: 'Do 1 km',
   nearest: 'Najbližšie',
+  nearestAt: 'najbližšie vo vzdialenosti {distance}',
   score: 'Hodnotenie (0–\u206010)',
   scoreNote:
     'Hodnotenie: 10 · w / (w + h), kde w počíta každé miesto do 1 km ako 1 − jeho vzdialenosť v km a h je počet, pri ktorom skupina dosiahne 5.',

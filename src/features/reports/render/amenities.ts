@@ -70,22 +70,28 @@ export function amenities(ctx: SectionContext, section: Section): void {
     }),
   );
   const layers: MapLayer[] = groups.map((g) => {
-    const points = nearestOf(places.amenities, g)
-      .filter((p) => p.distance <= 1000)
-      .map((p) => p.coordinates);
+    const listed = nearestOf(places.amenities, g);
+    const near = listed.filter((p) => p.distance <= 1000);
+    const layer = { shape: 'circle', color: GROUP_COLORS[g], label: t(`group.${g}`) } as const;
+    const [nearest] = listed;
+    if (near.length === 0 && nearest) {
+      // Nothing of the group within 1 km: the map draws its nearest place, which the table
+      // below lists, rather than leave the group out (a remote place's map was the subject
+      // alone while its tables listed places 1–4 km away).
+      const at = t('nearestAt', { distance: f.meters(nearest.distance) });
+      return { ...layer, points: [nearest.coordinates], legend: `${layer.label} (${at})` };
+    }
     // The map draws the nearest few of a group; the table counts all within 1 km: the legend
     // says of how many where it draws fewer.
-    const within = places.scores.amenities[g]?.within1000m ?? points.length;
+    const within = places.scores.amenities[g]?.within1000m ?? near.length;
     const counted =
-      within > points.length
-        ? t('ofTotal', { shown: f.number(points.length), total: f.number(within) })
-        : f.number(points.length);
+      within > near.length
+        ? t('ofTotal', { shown: f.number(near.length), total: f.number(within) })
+        : f.number(near.length);
     return {
-      points,
-      shape: 'circle',
-      color: GROUP_COLORS[g],
-      label: t(`group.${g}`),
-      legend: `${t(`group.${g}`)} (${counted})`,
+      ...layer,
+      points: near.map((p) => p.coordinates),
+      legend: `${layer.label} (${counted})`,
     };
   });
   const d = model.dossier;

@@ -9,6 +9,23 @@ describe('formatsFor', () => {
     expect(f.area(72.5)).toBe('72,5\u00a0m²');
   });
 
+  it('rounds distances up, so a place beyond a radius never reads as within it', () => {
+    const f = formatsFor('en', 'EUR');
+    expect([499.2, 500, 999.6, 1000, 1000.4, 1040, 1100, 1101, 12_345].map(f.meters)).toEqual(
+      [
+        '500 m',
+        '500 m',
+        '1,000 m',
+        '1,000 m',
+        '1.1 km',
+        '1.1 km',
+        '1.1 km',
+        '1.2 km',
+        '12.4 km',
+      ].map((s) => s.replace(' ', '\u00a0')),
+    );
+  });
+
   it('writes a price per m² with cents below 100 (rents), whole above (sales)', () => {
     const f = formatsFor('de', 'EUR');
     expect(f.perArea(18.7)).toBe('18,70\u00a0€');

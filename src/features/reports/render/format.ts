@@ -11,6 +11,7 @@ export interface Formats {
   /** A date where a column is narrow: "10 Sept 2025", "10. 9. 2025". */
   shortDate: (day: string) => string;
   area: (value: number) => string;
+  /** A distance, rounded up: metres below 1 km, km to one decimal above. */
   meters: (value: number) => string;
 }
 
@@ -92,7 +93,13 @@ export function formatsFor(locale: Locale, currency: string, region?: string): F
     shortDate: (day) => shortDates.format(new Date(`${day}T00:00:00Z`)),
     // A no-break space between number and unit: a line never ends between them ("34 / m").
     area: (value) => `${number(value, 1)}${NBSP}m²`,
-    meters: (value) =>
-      value >= 1000 ? `${number(value / 1000, 1)}${NBSP}km` : `${number(value)}${NBSP}m`,
+    meters: (value) => {
+      // Rounded up (to the metre, from 1 km on to 100 m): a place beyond 1 km, which the
+      // "within 1 km" counts leave out, never reads as "1 km" (1,040 m is 1.1 km).
+      const whole = Math.ceil(value);
+      return whole > 1000
+        ? `${number(Math.ceil(whole / 100) / 10, 1)}${NBSP}km`
+        : `${number(whole)}${NBSP}m`;
+    },
   };
 }
