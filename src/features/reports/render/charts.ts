@@ -24,13 +24,19 @@ function niceStep(value: number): number {
   return 10 * power;
 }
 
-/** The smallest multiple of `step` that is at least `value` and 1, 2 or 5 times a power of ten
- * (`step` is one itself: its tenfold always is). */
+/**
+ * The smallest multiple of `step` that is at least `value` and either 1, 2 or 5 times a power
+ * of ten (`step` is one itself: its tenfold always is) or twice `step`: labels every 4,000 on
+ * bins of 2,000, where the next round multiple, 10,000, left one label under eight bins.
+ */
 export function roundMultiple(step: number, value: number): number {
-  for (let candidate = niceStep(Math.max(value, step)); ; candidate = niceStep(candidate * 1.5)) {
-    const ratio = candidate / step;
-    if (Math.abs(ratio - Math.round(ratio)) < 1e-9) return candidate;
+  let round = niceStep(Math.max(value, step));
+  for (; ; round = niceStep(round * 1.5)) {
+    const ratio = round / step;
+    if (Math.abs(ratio - Math.round(ratio)) < 1e-9) break;
   }
+  const twice = 2 * step;
+  return twice >= value && twice < round ? twice : round;
 }
 
 /** A round length near `meters`: 1, 2 or 5 times a power of ten. */
@@ -327,7 +333,9 @@ export function histogram(
   const all = marker ? [...values, marker.value] : values;
   const lo = Math.min(...all);
   const hi = Math.max(...all);
-  const step = niceStep(Math.max((hi - lo) / 10, 1));
+  // Bins of at least 2% of the highest price: one offer (or a few alike) is not drawn in bins
+  // of 10 € at 3,100 € per m², a precision the data does not have.
+  const step = niceStep(Math.max((hi - lo) / 10, Math.abs(hi) / 50, 1));
   const start = Math.floor(lo / step) * step;
   const bins = Math.max(1, Math.ceil((hi - start) / step + 1e-9));
   const counts = Array.from({ length: bins }, () => 0);
