@@ -1,5 +1,5 @@
 import { monthIndex } from '../../dates.js';
-import { EARTH_RADIUS_M } from '../geo.js';
+import { EARTH_RADIUS_M, radiusBox } from '../geo.js';
 import { DEAL_CODES, KIND_CODES, type DivisionSlice } from './division-slice.js';
 import {
   RANGE_FILTERS,
@@ -162,9 +162,7 @@ function withinRadius(
   near: NonNullable<OfferSelection['near']>,
 ): (i: number) => boolean {
   const { latitude: lat, longitude: lon } = near.point;
-  const dLat = (near.radius / EARTH_RADIUS_M) * (180 / Math.PI);
-  const cos = Math.max(Math.cos((lat * Math.PI) / 180), 1e-6);
-  const dLon = Math.min(180, dLat / cos);
+  const { dLat, dLon } = radiusBox(lat, near.radius);
   const lats = slice.numbers.latitude;
   const lons = slice.numbers.longitude;
   const cosLat = Math.cos(radians(lat));
