@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { tempDir } from './temp-dirs.js';
 
 const run = promisify(execFile);
@@ -20,6 +20,36 @@ export async function outlineTitles(bytes: Uint8Array): Promise<string[]> {
     item = item.lookupMaybe(PDFName.of('Next'), PDFDict);
   }
   return titles;
+}
+
+/** An outline entry: its title, the 0-based page its destination shows, and its children. */
+export interface OutlineEntry {
+  title: string;
+  page: number | undefined;
+  children: OutlineEntry[];
+}
+
+/** A PDF's whole outline, read with pdf-lib, each destination resolved to its page index. */
+export async function outlineTree(bytes: Uint8Array): Promise<OutlineEntry[]> {
+  const document = await PDFDocument.load(bytes, { updateMetadata: false });
+  const refs = document.getPages().map((p) => p.ref.toString());
+  const read = (first: PDFDict | undefined): OutlineEntry[] => {
+    const entries: OutlineEntry[] = [];
+    for (let item = first; item; item = item.lookupMaybe(PDFName.of('Next'), PDFDict)) {
+      const title = item.lookup(PDFName.of('Title'));
+      const dest = item.lookupMaybe(PDFName.of('Dest'), PDFArray)?.get(0);
+      const page = dest ? refs.indexOf(dest.toString()) : -1;
+      entries.push({
+        title:
+          title instanceof PDFString || title instanceof PDFHexString ? title.decodeText() : '',
+        page: page >= 0 ? page : undefined,
+        children: read(item.lookupMaybe(PDFName.of('First'), PDFDict)),
+      });
+    }
+    return entries;
+  };
+  const outlines = document.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict);
+  return read(outlines?.lookupMaybe(PDFName.of('First'), PDFDict));
 }
 
 /** What poppler reads from a PDF: its pages' text (form feed between pages), page count and

@@ -132,6 +132,9 @@ const en = {
   attachedPages: '{title}: {pages} pages follow.',
   'attachedPages.one': '{title}: {pages} page follows.',
   'attachedPages.few': '{title}: {pages} pages follow.',
+  attachedPagesAt: '{title}: {pages} pages follow, pages {first}–{last}.',
+  'attachedPagesAt.one': '{title}: {pages} page follows, page {first}.',
+  'attachedPagesAt.few': '{title}: {pages} pages follow, pages {first}–{last}.',
   highlights: 'Highlights',
   precisionPostcode: 'Located by its postcode only: the point on the map is the postcode’s centre.',
   page: 'Page {page} of {pages}',
@@ -256,6 +259,9 @@ const de: Catalogue = {
   attachedPages: '{title}: {pages} Seiten folgen.',
   'attachedPages.one': '{title}: {pages} Seite folgt.',
   'attachedPages.few': '{title}: {pages} Seiten folgen.',
+  attachedPagesAt: '{title}: {pages} Seiten folgen, Seiten {first}–{last}.',
+  'attachedPagesAt.one': '{title}: {pages} Seite folgt, Seite {first}.',
+  'attachedPagesAt.few': '{title}: {pages} Seiten folgen, Seiten {first}–{last}.',
   highlights: 'Auf einen Blick',
   precisionPostcode:
     'Nur über die Postleitzahl verortet: der Punkt auf der Karte ist deren Mittelpunkt.',
@@ -378,6 +384,9 @@ const fr: Catalogue = {
   attachedPages: '{title}\u202f: {pages} pages suivent.',
   'attachedPages.one': '{title}\u202f: {pages} page suit.',
   'attachedPages.few': '{title}\u202f: {pages} pages suivent.',
+  attachedPagesAt: '{title}\u202f: {pages} pages suivent, pages {first} à {last}.',
+  'attachedPagesAt.one': '{title}\u202f: {pages} page suit, page {first}.',
+  'attachedPagesAt.few': '{title}\u202f: {pages} pages suivent, pages {first} à {last}.',
   highlights: 'Points forts',
   precisionPostcode:
     'Localisé par son code postal seulement\u202f: le point sur la carte en est le centre.',
@@ -501,6 +510,9 @@ const it: Catalogue = {
   attachedPages: '{title}: seguono {pages} pagine.',
   'attachedPages.one': '{title}: segue {pages} pagina.',
   'attachedPages.few': '{title}: seguono {pages} pagine.',
+  attachedPagesAt: '{title}: seguono {pages} pagine, pagine {first}–{last}.',
+  'attachedPagesAt.one': '{title}: segue {pages} pagina, pagina {first}.',
+  'attachedPagesAt.few': '{title}: seguono {pages} pagine, pagine {first}–{last}.',
   highlights: 'In breve',
   precisionPostcode: 'Localizzato solo dal codice postale: il punto sulla mappa ne è il centro.',
   page: 'Pagina {page} di {pages}',
@@ -622,6 +634,9 @@ const nl: Catalogue = {
   attachedPages: '{title}: {pages} pagina’s volgen.',
   'attachedPages.one': '{title}: {pages} pagina volgt.',
   'attachedPages.few': '{title}: {pages} pagina’s volgen.',
+  attachedPagesAt: '{title}: {pages} pagina’s volgen, pagina’s {first}–{last}.',
+  'attachedPagesAt.one': '{title}: {pages} pagina volgt, pagina {first}.',
+  'attachedPagesAt.few': '{title}: {pages} pagina’s volgen, pagina’s {first}–{last}.',
   highlights: 'In het kort',
   precisionPostcode:
     'Alleen op postcode gelokaliseerd: het punt op de kaart is het midden daarvan.',
@@ -743,6 +758,9 @@ const cs: Catalogue = {
   attachedPages: '{title}: následuje {pages} stran.',
   'attachedPages.one': '{title}: následuje {pages} strana.',
   'attachedPages.few': '{title}: následují {pages} strany.',
+  attachedPagesAt: '{title}: následuje {pages} stran, strany {first}–{last}.',
+  'attachedPagesAt.one': '{title}: následuje {pages} strana, strana {first}.',
+  'attachedPagesAt.few': '{title}: následují {pages} strany, strany {first}–{last}.',
   highlights: 'Ve zkratce',
   precisionPostcode: 'Určeno pouze podle PSČ: bod na mapě je jeho střed.',
   page: 'Strana {page} z {pages}',
@@ -863,6 +881,9 @@ const sk: Catalogue = {
   attachedPages: '{title}: nasleduje {pages} strán.',
   'attachedPages.one': '{title}: nasleduje {pages} strana.',
   'attachedPages.few': '{title}: nasledujú {pages} strany.',
+  attachedPagesAt: '{title}: nasleduje {pages} strán, strany {first}–{last}.',
+  'attachedPagesAt.one': '{title}: nasleduje {pages} strana, strana {first}.',
+  'attachedPagesAt.few': '{title}: nasledujú {pages} strany, strany {first}–{last}.',
   highlights: 'V skratke',
   precisionPostcode: 'Určené iba podľa PSČ: bod na mape je jeho stred.',
   page: 'Strana {page} z {pages}',
@@ -886,7 +907,7 @@ export const CATALOGUES: Record<Locale, Catalogue> = { en, de, fr, it, nl, cs, s
 
 /** Messages that state a count, in the forms the languages need: `one`, `few` (Czech and
  * Slovak 2–4) and the message itself for every other count. */
-type CountedKey = 'offersFound' | 'attachedPages';
+type CountedKey = 'offersFound' | 'attachedPages' | 'attachedPagesAt';
 
 /** The form of a counted message for `count` by the language's plural rules (`Intl`). */
 export function countedKey(locale: Locale, key: CountedKey, count: number): MessageKey {

@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, type PDFPage } from 'pdf-lib';
 import { loadWithinLimits, PdfRefusal } from '../../../pdf/pdf-inspection.js';
 import { fileErrorReason } from '../../../pdf/file-error.js';
 
@@ -48,6 +48,32 @@ export const FRONT_COVER = 'the front cover';
 export const BACK_COVER = 'the back cover';
 export const attachmentFile = (title: string) => `the attachment “${title}”`;
 
+// A private key on the outline entry of an attached PDF, holding the attachment's place in
+// `Insertions.after`: its destination can only be set once its pages are in. Removed then.
+const INSERT_KEY = 'PropdataInsert';
+
+/** Marks `entry` as the outline entry of the `index`th attachment put in (`Insertions.after`). */
+export function markInsert(entry: PDFKit.PDFOutline, index: number): void {
+  (entry as unknown as { outlineData: Record<string, unknown> }).outlineData[INSERT_KEY] = index;
+}
+
+/** Points each marked outline entry at the first page of its attachment. */
+function pointEntries(report: PDFDocument, firstPages: (PDFPage | undefined)[]): void {
+  const visit = (item: PDFDict | undefined) => {
+    for (let entry = item; entry; entry = entry.lookupMaybe(PDFName.of('Next'), PDFDict)) {
+      const index = entry.lookupMaybe(PDFName.of(INSERT_KEY), PDFNumber)?.asNumber();
+      if (index !== undefined) {
+        const page = firstPages[index];
+        if (page) entry.set(PDFName.of('Dest'), report.context.obj([page.ref, PDFName.of('Fit')]));
+        entry.delete(PDFName.of(INSERT_KEY));
+      }
+      visit(entry.lookupMaybe(PDFName.of('First'), PDFDict));
+    }
+  };
+  const outlines = report.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict);
+  visit(outlines?.lookupMaybe(PDFName.of('First'), PDFDict));
+}
+
 /**
  * Puts the covers and PDF attachments into the generated report. The pages are copied INTO the
  * generated document, never the other way round: pdf-lib's copyPages drops the outline of the
@@ -62,11 +88,14 @@ export async function insertPages(generated: Uint8Array, insert: Insertions): Pr
       return report.copyPages(source, source.getPageIndices());
     });
   let shift = 0;
+  const firstPages: (PDFPage | undefined)[] = [];
   for (const { afterPage, bytes, title } of insert.after) {
     const pages = await copy(bytes, attachmentFile(title));
     pages.forEach((page, i) => report.insertPage(afterPage + 1 + shift + i, page));
     shift += pages.length;
+    firstPages.push(pages[0]);
   }
+  pointEntries(report, firstPages);
   if (insert.front) {
     const pages = await copy(insert.front, FRONT_COVER);
     pages.forEach((page, i) => report.insertPage(i, page));

@@ -146,16 +146,19 @@ function reuseParsedFonts(doc: Doc): void {
 
 /** Ensures `height` points fit below the cursor, else starts a new page. */
 export function room(doc: Doc, height: number): void {
-  if (doc.y + height > CONTENT_BOTTOM) {
-    doc.addPage();
-    doc.y = STYLE.margin;
-  }
+  if (doc.y + height > CONTENT_BOTTOM) nextPage(doc);
 }
 
-/** A section's first page: a coloured heading band and its outline entry. */
-export function sectionPage(doc: Doc, heading: string): void {
+/** Continues on a new page, at its top. */
+export function nextPage(doc: Doc): void {
   doc.addPage();
-  doc.outline.addItem(heading);
+  doc.y = STYLE.margin;
+}
+
+/** A section's first page: a coloured heading band and its outline entry (returned). */
+export function sectionPage(doc: Doc, heading: string): PDFKit.PDFOutline {
+  doc.addPage();
+  const entry = doc.outline.addItem(heading);
   doc.rect(0, 0, STYLE.width, 90).fill(STYLE.navy);
   doc.rect(0, 90, STYLE.width, 4).fill(STYLE.teal);
   doc
@@ -165,6 +168,7 @@ export function sectionPage(doc: Doc, heading: string): void {
     .text(heading, STYLE.margin, 38, { width: CONTENT_WIDTH, lineBreak: false });
   doc.x = STYLE.margin;
   doc.y = 120;
+  return entry;
 }
 
 // A band's space above it, its height, and the space below it (its 3 pt rule included).
@@ -180,10 +184,10 @@ export function bandFits(doc: Doc, statement: string): boolean {
 }
 
 /** A section that follows on the page of the one before: a band across the text and its
- * outline entry. */
-export function sectionBand(doc: Doc, heading: string): void {
+ * outline entry (returned). */
+export function sectionBand(doc: Doc, heading: string): PDFKit.PDFOutline {
   const top = doc.y + BAND.above;
-  doc.outline.addItem(heading);
+  const entry = doc.outline.addItem(heading);
   doc.rect(STYLE.margin, top, CONTENT_WIDTH, BAND.height).fill(STYLE.navy);
   doc.rect(STYLE.margin, top + BAND.height, CONTENT_WIDTH, 3).fill(STYLE.teal);
   doc
@@ -197,6 +201,7 @@ export function sectionBand(doc: Doc, heading: string): void {
     });
   doc.x = STYLE.margin;
   doc.y = top + BAND.height + BAND.below;
+  return entry;
 }
 
 /** About the height of a subheading, its rule and the space around them. */
@@ -226,6 +231,15 @@ function paragraphHeight(doc: Doc, text: string, size = 10): number {
     .font('regular')
     .fontSize(size)
     .heightOfString(text, { width: CONTENT_WIDTH, lineGap: 2 });
+}
+
+/** Whether `paragraph`s of `texts`, one after the other, all fit on the rest of this page. */
+export function paragraphsFit(doc: Doc, texts: string[]): boolean {
+  doc.font('regular').fontSize(10);
+  // Each paragraph is followed by half a line (moveDown(0.5)).
+  const gap = doc.currentLineHeight(true) * 0.5;
+  const height = texts.reduce((sum, text) => sum + paragraphHeight(doc, text) + gap, 0);
+  return doc.y + height - gap <= CONTENT_BOTTOM;
 }
 
 export function paragraph(doc: Doc, text: string, options: { color?: string; size?: number } = {}) {

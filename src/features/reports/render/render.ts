@@ -150,12 +150,26 @@ function finish(doc: Doc): Promise<Buffer> {
 export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   // The document's metadata keeps the title as given; the pages print what the fonts can.
   const doc = newDocument(model.dossier.title, model.organization);
+  // Page numbers count the covers and attachment pages put in afterwards.
+  const frontPages = model.covers.front ? await pageCount(model.covers.front, FRONT_COVER) : 0;
+  const backPages = model.covers.back ? await pageCount(model.covers.back, BACK_COVER) : 0;
+  const inserts: SectionContext['inserts'] = [];
+  const insertedPages = (i: { attachment: { pages: number | null } }) => i.attachment.pages ?? 0;
+  // A generated page's final number: attachments are put in after the page that announces
+  // them, so a page's number counts those announced on pages before it.
+  const numberOf = (page: number) =>
+    frontPages +
+    page +
+    1 +
+    inserts.filter((i) => i.afterPage < page).reduce((s, i) => s + insertedPages(i), 0);
   const ctx: SectionContext = {
     doc,
     model,
     f: formatsFor(model.locale, model.currency, model.conventions),
     t: sayIn(model),
-    inserts: [],
+    inserts,
+    outline: doc.outline,
+    numberOf,
   };
   titlePage(ctx);
   let onTitlePage = true;
@@ -171,25 +185,14 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
       statement !== null &&
       bandFits(doc, statement) &&
       !ctx.inserts.some((i) => i.afterPage === page);
-    if (follows) sectionBand(doc, ctx.t(`section.${section.type}`));
-    else sectionPage(doc, ctx.t(`section.${section.type}`));
+    const heading = ctx.t(`section.${section.type}`);
+    ctx.outline = follows ? sectionBand(doc, heading) : sectionPage(doc, heading);
     onTitlePage = false;
     sectionContent(ctx, section);
   }
-  // Final page numbers count the covers and attachment pages put in afterwards.
-  const frontPages = model.covers.front ? await pageCount(model.covers.front, FRONT_COVER) : 0;
-  const backPages = model.covers.back ? await pageCount(model.covers.back, BACK_COVER) : 0;
-  const insertedAfter = ctx.inserts.map((i) => ({
-    afterPage: i.afterPage,
-    pages: i.attachment.pages ?? 0,
-  }));
   const generated = doc.bufferedPageRange().count;
-  const numberOf = (page: number) =>
-    frontPages +
-    page +
-    1 +
-    insertedAfter.filter((i) => i.afterPage < page).reduce((s, i) => s + i.pages, 0);
-  const total = frontPages + generated + insertedAfter.reduce((s, i) => s + i.pages, 0) + backPages;
+  const total =
+    frontPages + generated + inserts.reduce((s, i) => s + insertedPages(i), 0) + backPages;
   footers(doc, model, numberOf, total);
   const bytes = await finish(doc);
   return insertPages(bytes, {

@@ -8,7 +8,7 @@ import type { ReportAttachment, ReportModel } from '../model.js';
 import { accessibility, nearestStops } from './accessibility.js';
 import { amenities, hasAmenities } from './amenities.js';
 import { barChart, histogram, locationMap, MAP_BELOW, MAP_HEIGHT } from './charts.js';
-import { attachmentFile, UnusableFile } from './merge.js';
+import { attachmentFile, markInsert, UnusableFile } from './merge.js';
 import { imageFit } from './image-fit.js';
 import { printableImage } from './print-images.js';
 import { shownImageSize } from '../../../pdf/image-inspection.js';
@@ -19,7 +19,9 @@ import {
   CONTENT_WIDTH,
   facts,
   factsHeight,
+  nextPage,
   paragraph,
+  paragraphsFit,
   room,
   STYLE,
   subheading,
@@ -36,6 +38,11 @@ export interface SectionContext {
   t: (key: MessageKey, values?: Record<string, string | number>) => string;
   /** PDF attachments to insert after generated page `afterPage` (0-based). */
   inserts: { afterPage: number; attachment: ReportAttachment }[];
+  /** The outline entry of the section being drawn (the root before the first). */
+  outline: PDFKit.PDFOutline;
+  /** The number a generated page (0-based) will have in the report, covers and attached
+   * pages counted (for attachments announced so far: those before that page). */
+  numberOf: (page: number) => number;
 }
 
 const MAP_POINTS = 60;
@@ -479,16 +486,51 @@ function attachments(ctx: SectionContext, type: string): void {
     CONTENT_BOTTOM - 150,
   );
   const pdfs = list.filter((a) => a.contentType === 'application/pdf');
-  for (const pdf of pdfs) {
-    const pages = pdf.pages ?? 0;
-    paragraph(
-      ctx.doc,
-      ctx.t(countedKey(ctx.model.locale, 'attachedPages', pages), { title: pdf.title, pages }),
-    );
+  if (pdfs.length === 0) return;
+  const { doc } = ctx;
+  const currentPage = () => {
+    const range = doc.bufferedPageRange();
+    return range.start + range.count - 1;
+  };
+  // The PDFs' pages follow the page that announces them, each announcement saying which pages
+  // are its file's: the announcements are kept on one page so that the numbers hold (a new
+  // page if they do not fit on this one); were they longer than a page (20 files with titles of
+  // several lines), they would say only how many pages follow.
+  let texts = announcements(ctx, pdfs, currentPage());
+  if (!paragraphsFit(doc, texts)) {
+    nextPage(doc);
+    texts = announcements(ctx, pdfs, currentPage());
   }
-  const page = ctx.doc.bufferedPageRange();
-  const last = page.start + page.count - 1;
-  for (const pdf of pdfs) ctx.inserts.push({ afterPage: last, attachment: pdf });
+  if (!paragraphsFit(doc, texts)) texts = announcements(ctx, pdfs, null);
+  for (const text of texts) paragraph(doc, text);
+  const last = currentPage();
+  for (const pdf of pdfs) {
+    // An outline entry under the section's for each attached PDF, pointed at its first page
+    // once that page is put in (merge.ts).
+    markInsert(ctx.outline.addItem(pdf.title), ctx.inserts.length);
+    ctx.inserts.push({ afterPage: last, attachment: pdf });
+  }
+}
+
+/**
+ * What each attached PDF's announcement says: its title and page count, and which pages of the
+ * report it fills when its pages follow generated page `after` (null: not said).
+ */
+function announcements(
+  { model, f, t, numberOf }: SectionContext,
+  pdfs: ReportAttachment[],
+  after: number | null,
+): string[] {
+  let next = after === null ? 0 : numberOf(after) + 1;
+  return pdfs.map((pdf) => {
+    const pages = pdf.pages ?? 0;
+    const first = next;
+    next += pages;
+    const values = { title: pdf.title, pages, first: f.number(first), last: f.number(next - 1) };
+    return after === null
+      ? t(countedKey(model.locale, 'attachedPages', pages), values)
+      : t(countedKey(model.locale, 'attachedPagesAt', pages), values);
+  });
 }
 
 /**
