@@ -148,7 +148,7 @@ describeBackends('covers', (backend) => {
       expect(file.headers['content-type']).toBe('application/pdf');
       expect(file.headers['content-length']).toBe(String(pdf.length));
       expect(file.headers['content-disposition']).toBe(
-        `attachment; filename="Titelblatt M_ller.pdf"; filename*=UTF-8''Titelblatt%20M%C3%BCller.pdf`,
+        `attachment; filename="Titelblatt Muller.pdf"; filename*=UTF-8''Titelblatt%20M%C3%BCller.pdf`,
       );
       expect(Buffer.compare(file.rawPayload, pdf)).toBe(0);
       const reread = await PDFDocument.load(file.rawPayload);
