@@ -7,7 +7,7 @@ import { registerOrgCommands } from './commands/orgs.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommands } from './commands/tokens.js';
 import { registerUserCommands } from './commands/users.js';
-import { CliError } from './context.js';
+import { CliError, UsageError } from './context.js';
 
 // From src/cli/ and from dist/cli/ alike, the package's own manifest.
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : 2;
     } else if (error instanceof CliError || error instanceof ConfigError) {
       process.stderr.write(`propdata: ${error.message}\n`);
-      process.exitCode = 1;
+      process.exitCode = error instanceof UsageError ? 2 : 1;
     } else {
       process.stderr.write(
         `propdata: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

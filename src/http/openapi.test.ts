@@ -60,6 +60,9 @@ describe('OpenAPI document and docs page', () => {
     for (const path of ['/api/v1/property_tracker', '/api/v1/valuation/property_value']) {
       expect(Object.keys(doc.paths[path]?.post?.responses ?? {}), path).toContain('422');
     }
+    // A report of a dossier whose stored file cannot be put in (unusable-files.test.ts).
+    const report = doc.paths['/api/v1/dossiers/{id}/report']?.post?.responses ?? {};
+    expect(Object.keys(report)).toContain('409');
   });
 
   it('serves the interactive docs page', async () => {

@@ -222,8 +222,6 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
       /username must be/,
     ],
     [['tokens', 'create', '--username', 'boss', '--ttl', '1y'], /--ttl "1y" is not a duration/],
-    [['tokens', 'revoke'], /exactly one of/],
-    [['users', 'update', '--username', 'boss'], /say what to change/],
     [['users', 'update', '--username', 'boss', '--password', 'short'], /password must be/],
   ];
 
@@ -236,6 +234,17 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
       expect(result.stderr).not.toMatch(/\n\s+at /);
     },
   );
+
+  // A command called without what it needs is a usage error, as commander's own (exit 2).
+  it.runIf(backend === 'sqlite').each([
+    [['tokens', 'revoke'], /exactly one of/],
+    [['users', 'update', '--username', 'boss'], /say what to change/],
+    [['users', 'create', '--org', 'Acme Immobilien'], /required option/],
+  ])('refuses %j as a usage error: exit code 2 and a clear message', async (args, message) => {
+    const result = await cli(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
 
   it('creating one username from several processes at once: one succeeds, the others print one line', async () => {
     const args = [

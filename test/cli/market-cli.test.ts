@@ -26,7 +26,12 @@ describe('propdata import / generate / convert', () => {
     );
     const strict = await runCli(['import', 'offers', file, '--strict'], env);
     expect(strict.status).toBe(1);
-    expect(strict.stdout).toMatch(/read 2, imported 1, rejected 1/);
+    // The summary says what happened: nothing imported (it had said "imported 1; 0 offers in
+    // the market data now").
+    expect(strict.stdout).toMatch(
+      /read 2, valid 1, rejected 1; nothing imported, the market data is unchanged/,
+    );
+    expect(strict.stdout).not.toMatch(/imported 1|in the market data now/);
     expect(strict.stdout).toMatch(/line 3: propertyType "flat" is not one of apartment, house/);
     expect(strict.stderr).toMatch(/1 invalid row: nothing was imported \(--strict\)/);
     expect(

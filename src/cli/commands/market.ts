@@ -10,10 +10,14 @@ const runImport = () => import('../../market/import/run-import.js');
 const importSource = () => import('../../market/import/source.js');
 const snapshots = () => import('../../market/snapshots.js');
 
-function printReport(report: ImportReport): void {
+/** An import's summary and its rejected rows; `refused`: a --strict import that changed nothing. */
+function printReport(report: ImportReport, refused = false): void {
   print(
-    `${report.entity}: read ${report.read}, imported ${report.imported}, rejected ${report.rejected}; ` +
-      `${report.total} ${report.entity} in the market data now`,
+    refused
+      ? `${report.entity}: read ${report.read}, valid ${report.imported}, rejected ${report.rejected}; ` +
+          'nothing imported, the market data is unchanged'
+      : `${report.entity}: read ${report.read}, imported ${report.imported}, rejected ${report.rejected}; ` +
+          `${report.total} ${report.entity} in the market data now`,
   );
   for (const r of report.rejections) print(`  line ${r.line}: ${r.reason}`);
   if (report.rejected > report.rejections.length) {
@@ -64,7 +68,7 @@ export function registerMarketCommands(program: Command): void {
           printReport(report);
         } catch (error) {
           if (error instanceof StrictImportError) {
-            printReport(error.report);
+            printReport(error.report, true);
             throw new CliError(error.message);
           }
           if (error instanceof ImportFileError || error instanceof ImportBusyError) {

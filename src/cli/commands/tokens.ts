@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { issueToken, listTokens, revokeTokens, type RevokeTarget } from '../../accounts/tokens.js';
-import { CliError, print, withAccounts } from '../context.js';
+import { CliError, print, UsageError, withAccounts } from '../context.js';
 import { parseDuration } from '../duration.js';
 import { userNamed } from './users.js';
 
@@ -76,7 +76,7 @@ export function registerTokenCommands(program: Command): void {
       withAccounts(async (db) => {
         const given = [secret !== undefined, options.id !== undefined, options.all === true];
         if (given.filter(Boolean).length !== 1) {
-          throw new CliError('give exactly one of: a token, --id ID, or --username U --all');
+          throw new UsageError('give exactly one of: a token, --id ID, or --username U --all');
         }
         let target: RevokeTarget;
         if (secret !== undefined) target = { secret };

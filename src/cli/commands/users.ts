@@ -13,7 +13,7 @@ import {
   UsernameTaken,
   type UserChange,
 } from '../../accounts/users.js';
-import { CliError, print, withAccounts } from '../context.js';
+import { CliError, print, UsageError, withAccounts } from '../context.js';
 
 /** The password's length rule, or a CliError. */
 function checkPassword(password: string): void {
@@ -119,7 +119,7 @@ export function registerUserCommands(program: Command): void {
           ...(options.password === undefined ? {} : { password: options.password }),
         };
         if (Object.keys(change).length === 0) {
-          throw new CliError('say what to change: --admin, --no-admin or --password');
+          throw new UsageError('say what to change: --admin, --no-admin or --password');
         }
         await changeUser(db, options.username, change, 'updated');
       }),

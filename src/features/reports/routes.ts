@@ -22,11 +22,14 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
         'caller cannot see is a 404; a template of another country, an unknown locale or a ' +
         'date outside the market data is a 400. The token may be sent as `access_token`. A ' +
         'report is costly work: it is made in the organization’s turn (one at a time per ' +
-        'organization; too many waiting → 429, no turn in time → 503, both with Retry-After).',
+        'organization; too many waiting → 429, no turn in time → 503, both with Retry-After). ' +
+        'A stored cover or attachment the report cannot put in (one stored before the upload ' +
+        'checks that now refuse such files) is a 409 that names it, to be deleted and uploaded ' +
+        'again.',
       params: ReportParams,
       body: ReportRequest,
       response: { 200: ReportPdf },
-      errors: [400, 404, 413, 415],
+      errors: [400, 404, 409, 413, 415],
     },
     async (request, reply) => {
       const report = await createReport(deps, callerOf(request), request.params.id, request.body);
