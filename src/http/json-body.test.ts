@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/helpers/problem.js';
 import { call, worldForSuite } from '../../test/helpers/world.js';
 import { createDossier } from '../../test/helpers/fixtures.js';
+import { declaredCharset } from './json-body.js';
 
 const json = { 'content-type': 'application/json' };
 
@@ -101,5 +102,61 @@ describe('JSON bodies', () => {
     expect(ok.statusCode, ok.body).toBe(204);
     const after = await call(world().app, { method: 'GET', url, token });
     expect(after.json<{ title: string }>().title).toBe('Café 🏠');
+  });
+
+  it('refuses a body declared in another charset than UTF-8, and changes nothing', async () => {
+    const token = world().memberA.token;
+    const id = await createDossier(world());
+    const url = `/api/v1/dossiers/${id}`;
+    const before = (await call(world().app, { method: 'GET', url, token })).json<{
+      title: string;
+    }>().title;
+    for (const type of [
+      'application/merge-patch+json; charset=iso-8859-1',
+      'application/merge-patch+json;charset="UTF-16"',
+      'application/merge-patch+json; CHARSET=windows-1252; foo=bar',
+    ]) {
+      const res = await call(world().app, {
+        method: 'PATCH',
+        url,
+        token,
+        headers: { 'content-type': type },
+        payload: '{"title":"Renamed"}',
+      });
+      const problem = expectProblem(res, 415, 'unsupported_media_type');
+      expect(problem.detail).toContain('UTF-8');
+    }
+    const read = await call(world().app, { method: 'GET', url, token });
+    expect(read.json<{ title: string }>().title).toBe(before);
+    // UTF-8 under its names in use, and ASCII, are read.
+    for (const charset of ['utf-8', 'UTF-8', '"utf-8"', 'utf8', 'us-ascii']) {
+      const ok = await call(world().app, {
+        method: 'PATCH',
+        url,
+        token,
+        headers: { 'content-type': `application/merge-patch+json; charset=${charset}` },
+        payload: JSON.stringify({ title: `Title ${charset}` }),
+      });
+      expect(ok.statusCode, ok.body).toBe(204);
+    }
+    const post = await call(world().app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/list',
+      token,
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      payload: '{"countryCode":"DE"}',
+    });
+    expectProblem(post, 415, 'unsupported_media_type');
+  });
+});
+
+describe('declaredCharset', () => {
+  it('reads the charset parameter, quoted or not, in any case', () => {
+    expect(declaredCharset('application/json')).toBeUndefined();
+    expect(declaredCharset(undefined)).toBeUndefined();
+    expect(declaredCharset('application/json; charset=UTF-8')).toBe('utf-8');
+    expect(declaredCharset('application/json;charset="ISO-8859-1"; x=y')).toBe('iso-8859-1');
+    expect(declaredCharset('application/json; version=1; Charset = utf8')).toBe('utf8');
+    expect(declaredCharset('application/json; charset=')).toBe('');
   });
 });

@@ -11,6 +11,19 @@ const BODYLESS_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * Charsets a JSON body may declare: UTF-8 under its names in use, and ASCII, a subset of it.
+ * JSON exchanged between systems is UTF-8 (RFC 8259 §8.1); a body declared as another charset
+ * (ISO-8859-1, UTF-16) would be read as UTF-8 regardless, so it is refused as sent.
+ */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
+
+/** The `charset` parameter of a Content-Type, lower case, without quotes; `undefined` if none. */
+export function declaredCharset(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
+  return match ? (match[1] ?? match[2] ?? '').toLowerCase() : undefined;
+}
+
+/**
  * The JSON body parser: Fastify's own (prototype poisoning refused), except that an empty body
  * on a method without body semantics is no body at all. Client libraries of the original
  * service send `Content-Type: application/json` with an empty body on every DELETE; that is not
@@ -26,6 +39,16 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 export function registerJsonType(app: FastifyInstance, contentType: string): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(contentType, { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = declaredCharset(request.headers['content-type']);
+    if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
+      done(
+        new AppError(
+          'unsupported_media_type',
+          `Content-Type declares charset "${charset}": JSON bodies are UTF-8 (RFC 8259)`,
+        ),
+      );
+      return;
+    }
     let text: string;
     try {
       text = typeof body === 'string' ? body : UTF8.decode(body);

@@ -196,27 +196,29 @@ describeBackends('login and bearer auth', (backend) => {
   }, 120_000);
 
   // In-memory, like the other throttle tests below: one backend suffices.
-  it.runIf(backend === 'sqlite')(
-    'evaluates at most the username limit of guesses that arrive at once, the right one last',
-    async () => {
-      const victim = 'admin-a';
-      // In waves as large as the process checks at once, from as many addresses.
-      const wave = limits.login.concurrentChecks;
-      const statuses: number[] = [];
-      for (let sent = 0; sent < 30; sent += wave) {
-        const guesses = Array.from({ length: Math.min(wave, 30 - sent) }, (_, i) => {
-          const n = sent + i;
-          return login(victim, n === 29 ? PASSWORD : `guess ${String(n)}`, `10.3.0.${String(n)}`);
-        });
-        statuses.push(...(await Promise.all(guesses)).map((res) => res.statusCode));
-      }
-      const evaluated = statuses.filter((status) => status !== 429);
-      expect(evaluated).toEqual(Array(limits.login.maxFailuresPerUsername).fill(401));
-      expect(statuses[29]).toBe(429);
-    },
-    // Ten full password checks on a shared machine.
-    120_000,
-  );
+  if (backend === 'sqlite') {
+    it(
+      'evaluates at most the username limit of guesses that arrive at once, the right one last',
+      async () => {
+        const victim = 'admin-a';
+        // In waves as large as the process checks at once, from as many addresses.
+        const wave = limits.login.concurrentChecks;
+        const statuses: number[] = [];
+        for (let sent = 0; sent < 30; sent += wave) {
+          const guesses = Array.from({ length: Math.min(wave, 30 - sent) }, (_, i) => {
+            const n = sent + i;
+            return login(victim, n === 29 ? PASSWORD : `guess ${String(n)}`, `10.3.0.${String(n)}`);
+          });
+          statuses.push(...(await Promise.all(guesses)).map((res) => res.statusCode));
+        }
+        const evaluated = statuses.filter((status) => status !== 429);
+        expect(evaluated).toEqual(Array(limits.login.maxFailuresPerUsername).fill(401));
+        expect(statuses[29]).toBe(429);
+      },
+      // Ten full password checks on a shared machine.
+      120_000,
+    );
+  }
 
   it('throttles failed logins per client address, whatever the usernames', async () => {
     const ip = '10.9.9.9';
@@ -230,9 +232,8 @@ describeBackends('login and bearer auth', (backend) => {
     expect((await login('member-a', PASSWORD, '10.9.9.10')).statusCode).toBe(200);
   });
 
-  it.runIf(backend === 'sqlite')(
-    'refuses logins beyond the checks an address may have under way, at once, while another address logs in',
-    async () => {
+  if (backend === 'sqlite') {
+    it('refuses logins beyond the checks an address may have under way, at once, while another address logs in', async () => {
       const answered: number[] = [];
       const track = (res: Awaited<ReturnType<typeof login>>) => {
         answered.push(res.statusCode);
@@ -254,13 +255,11 @@ describeBackends('login and bearer auth', (backend) => {
       }
       // Refused without waiting: every refusal was answered before any password check ended.
       expect(answered.slice(0, refused.length)).toEqual(refused.map(() => 429));
-    },
-    120_000,
-  );
+    }, 120_000);
+  }
 
-  it.runIf(backend === 'sqlite')(
-    'refuses logins beyond the checks the process may have under way with 503',
-    async () => {
+  if (backend === 'sqlite') {
+    it('refuses logins beyond the checks the process may have under way with 503', async () => {
       const perAddress = limits.login.concurrentChecksPerAddress;
       const addresses = Math.ceil(limits.login.concurrentChecks / perAddress) + 1;
       const results = await Promise.all(
@@ -278,7 +277,6 @@ describeBackends('login and bearer auth', (backend) => {
         expectProblem(res, 503, 'overloaded');
         expect(res.headers['retry-after']).toBe(String(limits.login.busyRetryAfterSeconds));
       }
-    },
-    120_000,
-  );
+    }, 120_000);
+  }
 });
