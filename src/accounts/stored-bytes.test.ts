@@ -10,6 +10,7 @@ import type {
 } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../test/helpers/backends.js';
+import { expectProblem } from '../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../test/helpers/world.js';
 import type { DossierContent } from '../features/dossiers/dossier.js';
 import { createDossier } from '../features/dossiers/dossiers.js';
@@ -17,6 +18,7 @@ import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
 import { insertAttachment } from '../features/attachments/store.js';
 import { insertCover } from '../features/covers/store.js';
 import { limits } from '../limits.js';
+import { storedBytes } from './stored-bytes.js';
 
 /*
  * Downloads of stored files (covers, attachments) are read from the account database in chunks
@@ -99,6 +101,36 @@ async function storeAttachment(
   return `/api/v1/dossiers/${dossierId}/attachments/${id}`;
 }
 
+describe('storedBytes', () => {
+  const read = (rows: number[][], range?: { start: number; end: number }) => {
+    const size = rows.reduce((n, row) => n + row.length, 0);
+    const stream = storedBytes(size, (seq) =>
+      Promise.resolve(rows[seq] && Uint8Array.from(rows[seq])),
+    ).stream(range);
+    return new Promise<number[]>((resolve, reject) => {
+      const out: number[] = [];
+      stream.on('data', (chunk: Buffer) => out.push(...chunk));
+      stream.on('end', () => resolve(out));
+      stream.on('error', reject);
+    });
+  };
+
+  it('reads a range from rows of any one size, and any rows whole', async () => {
+    const rows = [
+      [0, 1, 2],
+      [3, 4, 5],
+      [6, 7],
+    ];
+    expect(await read(rows, { start: 4, end: 6 })).toEqual([4, 5, 6]);
+    expect(await read(rows, { start: 7, end: 7 })).toEqual([7]);
+    expect(await read([[0, 1], [2, 3, 4], [5]])).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('ends with an error, never other bytes, when rows skipped for a range are not of one size', async () => {
+    await expect(read([[0, 1], [2, 3, 4], [5]], { start: 5, end: 5 })).rejects.toThrow(/changed/);
+  });
+});
+
 describeBackends('downloads of stored files', (backend) => {
   let world: World;
   const reads = new StoreReads();
@@ -157,6 +189,95 @@ describeBackends('downloads of stored files', (backend) => {
     const asMissing = problem(answers[4]?.body ?? '');
     for (const res of answers.slice(0, 3)) expect(problem(res.body)).toEqual(asMissing);
     expect(reads.bytes).toBe(before);
+  });
+
+  describe('ranges', () => {
+    const SIZE = 3 * CHUNK + 17;
+    let bytes: Buffer;
+    let urls: string[];
+    beforeAll(async () => {
+      bytes = randomBytes(SIZE);
+      urls = [
+        await storeCover(world, world.memberA, bytes),
+        await storeAttachment(world, world.memberA, dossierId, bytes),
+      ];
+    });
+    const get = (url: string, headers: Record<string, string>) =>
+      call(world.app, { method: 'GET', url, token: world.memberA.token, headers });
+
+    it('sends the one range asked for, reading row 0 and the rows that hold it', async () => {
+      const cases: [string, number, number, number][] = [
+        // header, first byte, last byte, rows read
+        ['bytes=0-9', 0, 9, 1],
+        ['bytes=10-', 10, SIZE - 1, 4],
+        ['bytes=-17', SIZE - 17, SIZE - 1, 2],
+        ['bytes=-18', SIZE - 18, SIZE - 1, 3],
+        [`bytes=${String(CHUNK - 1)}-${String(CHUNK)}`, CHUNK - 1, CHUNK, 2],
+        [
+          `bytes=${String(2 * CHUNK + 5)}-${String(2 * CHUNK + 5)}`,
+          2 * CHUNK + 5,
+          2 * CHUNK + 5,
+          2,
+        ],
+        [`bytes=${String(CHUNK)}-99999999999`, CHUNK, SIZE - 1, 4],
+      ];
+      for (const url of urls) {
+        const whole = await get(url, {});
+        const etag = whole.headers.etag;
+        expect(whole.headers['accept-ranges']).toBe('bytes');
+        expect(etag).toMatch(/^"[0-9a-f-]{36}"$/);
+        for (const [range, first, last, rows] of cases) {
+          const before = reads.values;
+          const res = await get(url, { range });
+          expect(res.statusCode, range).toBe(206);
+          expect(res.headers['content-range'], range).toBe(
+            `bytes ${String(first)}-${String(last)}/${String(SIZE)}`,
+          );
+          expect(res.headers['content-length'], range).toBe(String(last - first + 1));
+          expect(res.headers['content-disposition'], range).toMatch(/^attachment; /);
+          expect(res.headers.etag, range).toBe(etag);
+          expect(sha256(res.rawPayload), range).toBe(sha256(bytes.subarray(first, last + 1)));
+          expect(reads.values - before, range).toBe(rows);
+          // With an If-Range of this file's tag, the same; of another, the whole file.
+          const same = await get(url, { range, 'if-range': String(etag) });
+          expect(same.statusCode, range).toBe(206);
+          const other = await get(url, { range, 'if-range': '"another"' });
+          expect(other.statusCode, range).toBe(200);
+          expect(sha256(other.rawPayload), range).toBe(sha256(bytes));
+        }
+      }
+    });
+
+    it('answers a range past the end 416 with the size, and sends the whole file for several ranges', async () => {
+      for (const url of urls) {
+        const before = reads.values;
+        const past = await get(url, { range: `bytes=${String(SIZE)}-` });
+        expectProblem(past, 416, 'range_not_satisfiable');
+        expect(past.headers['content-range']).toBe(`bytes */${String(SIZE)}`);
+        expect(past.headers['content-disposition']).toBeUndefined();
+        expect(reads.values).toBe(before);
+        for (const range of ['bytes=0-1,5-6', 'pages=1', 'bytes=5-1']) {
+          const res = await get(url, { range });
+          expect(res.statusCode, range).toBe(200);
+          expect(res.headers['content-length'], range).toBe(String(SIZE));
+          expect(sha256(res.rawPayload), range).toBe(sha256(bytes));
+        }
+      }
+    });
+
+    it("reads nothing of another organization's file for a range: the 404 of a missing one", async () => {
+      const before = reads.bytes;
+      for (const url of urls) {
+        const res = await call(world.app, {
+          method: 'GET',
+          url,
+          token: world.memberB.token,
+          headers: { range: 'bytes=0-9' },
+        });
+        expectProblem(res, 404, 'not_found');
+      }
+      expect(reads.bytes).toBe(before);
+    });
   });
 
   describe('clients that stop reading, on a real socket', () => {

@@ -1,3 +1,4 @@
+import type { ByteRange } from '../http/byte-range.js';
 import { Readable } from 'node:stream';
 import { limits } from '../limits.js';
 
@@ -29,7 +30,8 @@ export type ReadStoredChunk = (seq: number) => Promise<Uint8Array | undefined>;
 /** A stored file to download: its size as stored, and its bytes chunk by chunk. */
 export interface StoredBytes {
   size: number;
-  stream(): Readable;
+  /** The bytes, or those of `range` (offsets within the file, both included). */
+  stream(range?: ByteRange): Readable;
 }
 
 /**
@@ -39,34 +41,60 @@ export interface StoredBytes {
  * stream (the client went away, the send deadline cut it) stops the reads. A file that is deleted
  * while it is read, or whose rows do not add up to its size, ends the stream with an error rather
  * than with other bytes.
+ *
+ * A range is read from the row that holds its first byte: a file's rows are all cut at one size
+ * but the last (`chunksOf`), which row 0 tells, so a range far into the file costs row 0 and its
+ * own rows, not the ones between; when rows skipped so turn out not to be of one size, the stream
+ * ends with an error.
  */
 export function storedBytes(size: number, readChunk: ReadStoredChunk): StoredBytes {
   return {
     size,
-    stream() {
+    stream(range = { start: 0, end: size - 1 }) {
+      /** File offset of row `seq`, the next to read. */
       let offset = 0;
       let seq = 0;
+      /** The size rows are cut at, once row 0 has told it. */
+      let cut: number | undefined;
+      /** Reads rows until one holds bytes of the range, and pushes those. */
+      const readNext = (stream: Readable): void => {
+        if (offset > range.end || offset >= size) {
+          stream.push(null);
+          return;
+        }
+        readChunk(seq).then(
+          (chunk) => {
+            if (stream.destroyed) return;
+            const length = chunk?.byteLength ?? 0;
+            const last = offset + length === size;
+            // A range reached by skipping rows relies on their one size.
+            const odd = cut !== undefined && range.start >= cut && length !== cut && !last;
+            if (!chunk || length === 0 || offset + length > size || odd) {
+              stream.destroy(new Error(`stored file changed while read at byte ${String(offset)}`));
+              return;
+            }
+            const from = Math.max(0, range.start - offset);
+            const to = Math.min(length, range.end + 1 - offset);
+            cut ??= length;
+            offset += length;
+            seq += 1;
+            if (offset <= range.start) {
+              // Straight to the row that holds the range's first byte.
+              seq = Math.floor(range.start / cut);
+              offset = seq * cut;
+            }
+            if (from < to)
+              stream.push(Buffer.from(chunk.buffer, chunk.byteOffset + from, to - from));
+            else readNext(stream);
+          },
+          (error: unknown) => stream.destroy(error as Error),
+        );
+      };
       return new Readable({
         // One chunk waits in the stream at most; the next is read when it has been taken.
         highWaterMark: limits.downloads.chunkBytes,
         read() {
-          if (offset >= size) {
-            this.push(null);
-            return;
-          }
-          readChunk(seq).then(
-            (chunk) => {
-              if (this.destroyed) return;
-              if (!chunk || chunk.byteLength === 0 || offset + chunk.byteLength > size) {
-                this.destroy(new Error(`stored file changed while read at byte ${String(offset)}`));
-                return;
-              }
-              offset += chunk.byteLength;
-              seq += 1;
-              this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            },
-            (error: unknown) => this.destroy(error as Error),
-          );
+          readNext(this);
         },
       });
     },

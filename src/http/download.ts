@@ -1,6 +1,8 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredBytes } from '../accounts/stored-bytes.js';
 import { limits } from '../limits.js';
+import { rangeStillApplies, requestedRange } from './byte-range.js';
+import { AppError } from './problem.js';
 
 // Latin letters that Unicode does not decompose into a base letter and a mark.
 const UNDECOMPOSED: Record<string, string> = {
@@ -47,7 +49,19 @@ export function contentDisposition(title: string): string {
 /** What the OpenAPI document says of a download streamed from the store (`sendStored`). */
 export const STREAMED_TEXT =
   `streamed from the database ${String(limits.downloads.chunkBytes / 1024)} KiB at a time as ` +
-  'the client takes it; a client that stops reading is disconnected by the send deadline.';
+  'the client takes it; a client that stops reading is disconnected by the send deadline. ' +
+  'The answer has `Accept-Ranges: bytes` and an `ETag`: a `Range` of one range of bytes ' +
+  '(`bytes=0-1023`, `bytes=1024-`, `bytes=-1024`) is answered `206` with those bytes and ' +
+  '`Content-Range` (with an `If-Range`, only while it is this `ETag`); a range past the end ' +
+  '`416`; several ranges, or one that does not parse, the whole file.';
+
+/** The OpenAPI answer `206` of a stored download, in the content types of its `200`. */
+export function partialResponse(whole: { content: Record<string, unknown> }) {
+  return {
+    description: 'The bytes of the one range the `Range` header asks for, with `Content-Range`.',
+    content: whole.content,
+  };
+}
 
 /** The OpenAPI answer of a route that sends a PDF. */
 export function pdfResponse(description: string) {
@@ -86,17 +100,43 @@ export function sendFile(
   );
 }
 
+/** A stored file to download: its id (which names its bytes: they never change), title, type. */
+export interface StoredDownload {
+  id: string;
+  title: string;
+  contentType: string;
+  bytes: StoredBytes;
+}
+
 /**
  * Sends a stored file as `sendFile` does, streamed from the store as the client takes it
- * (src/accounts/stored-bytes.ts), with its length announced from the stored size.
+ * (src/accounts/stored-bytes.ts), with its length announced from the stored size, or the one
+ * range of bytes the request asks for (src/http/byte-range.ts). A stored file's bytes never
+ * change, so its id is its entity tag.
  */
 export function sendStored(
+  request: FastifyRequest,
   reply: FastifyReply,
-  title: string,
-  contentType: string,
-  bytes: StoredBytes,
+  file: StoredDownload,
 ): FastifyReply {
-  return downloadHeaders(reply, title, contentType)
-    .header('content-length', bytes.size)
-    .send(bytes.stream());
+  const { size } = file.bytes;
+  const etag = `"${file.id.toLowerCase()}"`;
+  const { range: header, 'if-range': ifRange } = request.headers;
+  const range = rangeStillApplies(ifRange, etag) ? requestedRange(header, size) : undefined;
+  if (range === 'unsatisfiable') {
+    throw new AppError(
+      'range_not_satisfiable',
+      `Range "${String(header)}" asks for no byte of the file's ${String(size)}`,
+      { headers: { 'content-range': `bytes */${String(size)}` } },
+    );
+  }
+  downloadHeaders(reply, file.title, file.contentType)
+    .header('accept-ranges', 'bytes')
+    .header('etag', etag);
+  if (!range) return reply.header('content-length', size).send(file.bytes.stream());
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${String(range.start)}-${String(range.end)}/${String(size)}`)
+    .header('content-length', range.end - range.start + 1)
+    .send(file.bytes.stream(range));
 }

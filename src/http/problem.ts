@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   expectation_failed: 417,
   insufficient_data: 422,
   rate_limited: 429,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { sendStored } from '../../http/download.js';
+import { partialResponse, sendStored } from '../../http/download.js';
 import { featureRoutes, type FeatureRouteDefaults } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { pendingForm, uploadScope, type FormSpec } from '../covers/upload.js';
@@ -64,13 +64,18 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
       summary: 'Download an attachment',
       description: `The file as uploaded, with its recognised type. ${ACCESS_TEXT}`,
       params: AttachmentParams,
-      response: { 200: AttachmentFile },
-      errors: [400, 404],
+      response: { 200: AttachmentFile, 206: partialResponse(AttachmentFile) },
+      errors: [400, 404, 416],
     },
     async (request, reply) => {
       const { params } = request;
       const file = await attachmentFile(deps, callerOf(request), params.id, params.attachmentId);
-      return sendStored(reply, file.row.title, file.row.content_type, file.bytes);
+      return sendStored(request, reply, {
+        id: file.row.id,
+        title: file.row.title,
+        contentType: file.row.content_type,
+        bytes: file.bytes,
+      });
     },
   );
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { sendStored } from '../../http/download.js';
+import { partialResponse, sendStored } from '../../http/download.js';
 import { featureRoutes, type FeatureRouteDefaults } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { addCover, coverFile, coverUrl, listCovers, setCoverOrder } from './covers.js';
@@ -69,12 +69,17 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
         "The PDF, if it is the caller's own cover or their organization's; any other uuid is " +
         'answered 404, whether it exists or not.',
       params: CoverFileParams,
-      response: { 200: CoverPdf },
-      errors: [400, 404],
+      response: { 200: CoverPdf, 206: partialResponse(CoverPdf) },
+      errors: [400, 404, 416],
     },
     async (request, reply) => {
       const file = await coverFile(deps, callerOf(request), request.params.uuid);
-      return sendStored(reply, file.title, 'application/pdf', file.bytes);
+      return sendStored(request, reply, {
+        id: request.params.uuid,
+        title: file.title,
+        contentType: 'application/pdf',
+        bytes: file.bytes,
+      });
     },
   );
 
