@@ -21,6 +21,7 @@ import { trackerRoutes } from './features/tracker/routes.js';
 import { valuationRoutes } from './features/valuation/routes.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { capConnections, defaultMaxConnections, openFilesLimit } from './http/connection-cap.js';
 import { registerErrorHandling, sendProblem, toAppError } from './http/errors.js';
 import { registerJsonGuards } from './http/json-guards.js';
 import { registerMetrics } from './http/metrics.js';
@@ -114,6 +115,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // over the limit, bytes that are not HTTP.
     clientErrorHandler: clientErrorHandler(timeouts),
   });
+  capConnections(
+    app.server,
+    config.maxConnections ?? defaultMaxConnections(openFilesLimit()),
+    app.log,
+  );
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415 instead of failing validation as a string.
   app.removeContentTypeParser('text/plain');
@@ -122,7 +128,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRoute', (route) => {
     if (!route.schema) return;
     route.schema.response = {
-      ...errorResponses(...routeWideErrorStatuses(route.url)),
+      ...errorResponses(
+        ...routeWideErrorStatuses(
+          route.url,
+          Array.isArray(route.method) ? route.method : [route.method],
+        ),
+      ),
       ...(route.schema.response as object),
     };
     // Like unknown body properties, unknown query parameters are refused, not ignored: a typo

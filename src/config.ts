@@ -68,6 +68,7 @@ const EnvSchema = Type.Object({
     maximum: 86_400_000,
     default: limits.timeouts.defaultKeepAliveMs,
   }),
+  PROPDATA_MAX_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 16, maximum: 1_000_000 })),
   PROPDATA_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
   PROPDATA_PUBLIC_BASE_URL: Type.Optional(
     Type.String({ pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$', maxLength: 500 }),
@@ -109,6 +110,8 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** Idle keep-alive connections are closed after this; longer than a proxy's idle timeout. */
   keepAliveTimeoutMs: number;
+  /** Open connections per process; unset: from the open-files limit (src/http/connection-cap.ts). */
+  maxConnections?: number;
   /** The bearer token `GET /metrics` requires; unset: there is no `/metrics`. */
   metricsToken?: string;
   /** Where people reach the service: dossier sharing links are built on it (no trailing slash). */
@@ -146,6 +149,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
     keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,
+    ...(parsed.PROPDATA_MAX_CONNECTIONS !== undefined
+      ? { maxConnections: parsed.PROPDATA_MAX_CONNECTIONS }
+      : {}),
     ...(parsed.PROPDATA_METRICS_TOKEN ? { metricsToken: parsed.PROPDATA_METRICS_TOKEN } : {}),
     publicBaseUrl: (
       parsed.PROPDATA_PUBLIC_BASE_URL ?? `http://${parsed.HOST}:${String(parsed.PORT)}`

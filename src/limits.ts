@@ -129,6 +129,22 @@ export const limits = {
   /** Overload protection: when the event loop lags by more than this (overridable with
    * PROPDATA_MAX_EVENT_LOOP_DELAY_MS), new requests get `503` with `Retry-After` instead of
    * queueing behind work the process cannot finish in time. `/health` is always answered. */
+  /** Open connections per server process (`PROPDATA_MAX_CONNECTIONS`, else from the open-files
+   * limit): each holds a file descriptor, and a process out of descriptors fails where it opens
+   * any (the load-shedding sampler's read of its own memory use threw and ended the process at
+   * about 1,000 idle keep-alive connections under a limit of 1,024). Beyond the cap a new
+   * connection is closed at once, and the idle keep-alive connections are closed to make room. */
+  connections: {
+    /** Share of the open-files limit connections may take; the rest is the stores', workers'
+     * and logs'. */
+    shareOfOpenFiles: 0.8,
+    /** Descriptors kept back beyond that share. */
+    reservedFiles: 64,
+    /** At most this many whatever the limit: each costs memory too. */
+    ceiling: 10_000,
+    /** Where the open-files limit cannot be read. */
+    fallback: 1000,
+  },
   overload: {
     defaultMaxEventLoopDelayMs: 1000,
     /** The lag is the mean over windows of this, or of the limit if that is longer. */

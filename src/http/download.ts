@@ -3,6 +3,7 @@ import type { StoredBytes } from '../accounts/stored-bytes.js';
 import { limits } from '../limits.js';
 import { rangeStillApplies, requestedRange } from './byte-range.js';
 import { AppError } from './problem.js';
+import type { HeaderDoc } from './schemas.js';
 
 // Latin letters that Unicode does not decompose into a base letter and a mark.
 const UNDECOMPOSED: Record<string, string> = {
@@ -58,15 +59,36 @@ export const STREAMED_TEXT =
 /** The OpenAPI answer `206` of a stored download, in the content types of its `200`. */
 export function partialResponse(whole: { content: Record<string, unknown> }) {
   return {
-    description: 'The bytes of the one range the `Range` header asks for, with `Content-Range`.',
+    description: 'The bytes of the one range the `Range` header asks for.',
+    headers: {
+      ...STORED_DOWNLOAD_HEADERS,
+      'Content-Range': { type: 'string', description: '`bytes <first>-<last>/<size>`.' },
+    },
     content: whole.content,
   };
 }
 
-/** The OpenAPI answer of a route that sends a PDF. */
-export function pdfResponse(description: string) {
+/** The headers of every download, as the OpenAPI document lists them. */
+const DOWNLOAD_HEADERS: Record<string, HeaderDoc> = {
+  'Content-Disposition': {
+    type: 'string',
+    description:
+      '`attachment`, named in ASCII (`filename`) and exactly in UTF-8 (`filename*`, RFC 6266).',
+  },
+};
+
+/** The headers of a download streamed from the store (`sendStored`), which takes ranges. */
+export const STORED_DOWNLOAD_HEADERS: Record<string, HeaderDoc> = {
+  ...DOWNLOAD_HEADERS,
+  'Accept-Ranges': { type: 'string', description: '`bytes`.' },
+  ETag: { type: 'string', description: "The file's tag: its id, quoted (its bytes never change)." },
+};
+
+/** The OpenAPI answer of a route that sends a PDF (`headers`: beyond Content-Disposition). */
+export function pdfResponse(description: string, headers: Record<string, HeaderDoc> = {}) {
   return {
     description,
+    headers: { ...DOWNLOAD_HEADERS, ...headers },
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
   };
 }

@@ -35,10 +35,26 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   registerJsonType(app, 'application/json');
 }
 
-/** Parses bodies of `contentType` as the JSON body parser above does (merge patches too). */
-export function registerJsonType(app: FastifyInstance, contentType: string): void {
+/**
+ * Parses bodies of `contentType` as the JSON body parser above does, on requests of `methods`
+ * only (a merge patch is a PATCH's body: elsewhere it is `415`, as the OpenAPI document says).
+ */
+export function registerJsonType(
+  app: FastifyInstance,
+  contentType: string,
+  methods?: readonly string[],
+): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(contentType, { parseAs: 'buffer' }, (request, body, done) => {
+    if (methods && !methods.includes(request.method)) {
+      done(
+        new AppError(
+          'unsupported_media_type',
+          `Content-Type ${contentType} is taken by ${methods.join(', ')} only; send application/json`,
+        ),
+      );
+      return;
+    }
     const charset = declaredCharset(request.headers['content-type']);
     if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
       done(

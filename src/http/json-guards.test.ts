@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { limits } from '../limits.js';
-import { jsonGuardError } from './json-guards.js';
+import { expectProblem } from '../../test/helpers/problem.js';
+import { call, worldForSuite } from '../../test/helpers/world.js';
+import { jsonGuardError, queryDecodes } from './json-guards.js';
 
 const nested = (depth: number): unknown => {
   let value: unknown = 1;
@@ -50,5 +52,52 @@ describe('jsonGuardError', () => {
     expect(
       jsonGuardError({ a: Array.from({ length: limits.jsonValues }, () => 1) })?.message,
     ).toMatch(/more than/);
+  });
+});
+
+describe('queryDecodes', () => {
+  it('accepts escapes that make UTF-8 and refuses broken ones', () => {
+    for (const url of [
+      '/a',
+      '/a?',
+      '/a?q=Wien',
+      '/a?q=Z%C3%BCrich+Nord&x=%20',
+      '/a?q=%F0%9F%8F%A0',
+    ]) {
+      expect(queryDecodes(url), url).toBe(true);
+    }
+    for (const url of ['/a?q=Wien%FF', '/a?q=%ZZ', '/a?q=100%', '/a?q=%ED%A0%80', '/a?q=%E0%A4']) {
+      expect(queryDecodes(url), url).toBe(false);
+    }
+  });
+});
+
+describe('query strings that do not decode, through the app', () => {
+  const world = worldForSuite('sqlite');
+
+  it('are 400 bad_request on API routes, as in the path; a shared page still answers its page', async () => {
+    const url = '/api/v1/administrative_divisions?countryCode=AT&q=';
+    const ok = await call(world().app, {
+      method: 'GET',
+      url: `${url}Wien`,
+      token: world().memberA.token,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    for (const bad of ['Wien%FF', '%ZZ', 'Wien%', '%ED%A0%80']) {
+      const res = await call(world().app, {
+        method: 'GET',
+        url: url + bad,
+        token: world().memberA.token,
+      });
+      expect(expectProblem(res, 400, 'bad_request').detail, bad).toMatch(
+        /query string is not valid/,
+      );
+    }
+    const page = await call(world().app, {
+      method: 'GET',
+      url: '/shared/dossier/not-a-secret?x=%FF',
+    });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
   });
 });

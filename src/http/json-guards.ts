@@ -89,7 +89,29 @@ const PARTS = [
   ['params', 'path'],
 ] as const;
 
+/**
+ * Whether the query string of `url` decodes: every `%` starts an escape and the escapes make
+ * UTF-8. The query parser reads a broken one leniently (`q=Wien%FF` searched for something else
+ * and answered an empty page), where the same bytes in the path are refused.
+ */
+export function queryDecodes(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start < 0) return true;
+  try {
+    decodeURIComponent(url.slice(start + 1));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function checkRequest(request: FastifyRequest): void {
+  if (request.routeOptions.config.page !== true && !queryDecodes(request.url)) {
+    throw new AppError(
+      'bad_request',
+      'The query string is not valid: a bad percent-encoding, or bytes that are not UTF-8',
+    );
+  }
   for (const [property, part] of PARTS) {
     // A page for people (the shared dossier page) reads its path and query values itself and
     // answers a page whatever they hold: a refusal here would be an error document instead.

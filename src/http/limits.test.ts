@@ -36,6 +36,37 @@ describe('per-user rate limit', () => {
     }
   });
 
+  it('counts requests refused as malformed, and refuses one over the limit before reading its body', async () => {
+    const statistics = (payload: string) =>
+      call(world.app, {
+        method: 'POST',
+        url: '/api/v1/offers/statistics',
+        token: world.adminB.token,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+    const statuses: number[] = [];
+    for (const payload of ['{', '{}', '{"countryCode": 5}']) {
+      statuses.push((await statistics(payload)).statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400]);
+    // Over the limit, even a malformed body is not read: the answer is the limit's.
+    expectProblem(await statistics('{'), 429, 'rate_limited');
+    // Logins refused by validation count per address as well.
+    const logins: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await call(world.app, {
+        method: 'POST',
+        url: '/auth/login/credentials',
+        remoteAddress: '10.77.0.1',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ username: 'x'.repeat(500), password: 'y' }),
+      });
+      logins.push(res.statusCode);
+    }
+    expect(logins).toEqual([400, 400, 400, 429]);
+  });
+
   it('counts a path however it is spelled: absolute form, percent-encoded letters', async () => {
     await world.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (world.app.server.address() as AddressInfo).port;

@@ -17,17 +17,19 @@ export function isRateLimited(url: string): boolean {
 }
 
 /**
- * Per-user request limit. It runs after authentication (preHandler), so an authenticated
- * request counts against its user, whatever token and address it comes with: every login mints
- * a new token, and a budget per token would start afresh with each. Requests without a valid
- * token never get this far (401), except on `auth: 'none'` routes such as login, which count
- * per client address.
+ * Per-user request limit. It runs right after authentication (the route's own `onRequest` hook,
+ * after the app's), so an authenticated request counts against its user, whatever token and
+ * address it comes with: every login mints a new token, and a budget per token would start
+ * afresh with each. It runs before the body is read and checked, so a request refused as
+ * malformed counts like any other, and one over the limit costs no parsing. Requests without a
+ * valid token never get this far (401), except on `auth: 'none'` routes such as login, which
+ * count per client address.
  */
 export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
   if (perMinute === 0) return;
   await app.register(rateLimit, {
     global: true,
-    hook: 'preHandler',
+    hook: 'onRequest',
     max: perMinute,
     timeWindow: limits.rateLimit.windowMs,
     // Budget headers only on the 429 itself: on every other answer they would make two

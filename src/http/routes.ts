@@ -17,11 +17,15 @@ import { errorResponses, type ErrorStatus } from './schemas.js';
 
 /** What a route declares besides its handler: its OpenAPI text, its schemas and its answers. */
 export interface RouteSpec {
+  /** The operation's name in the OpenAPI document (what generated clients call their method). */
+  operationId: string;
   summary: string;
   description?: string;
   params?: TSchema;
   querystring?: TSchema;
   body?: TSchema;
+  /** The body's media types in the OpenAPI document, where not only `application/json`. */
+  consumes?: string[];
   /** The answers that are not errors, by status (`{ 200: … }`, `{ 204: … }`). */
   response: Record<number, TSchema>;
   /**

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Type, type TProperties, type TObject, type TSchema, type TUnsafe } from 'typebox';
-import { ERROR_CODES, type ERROR_STATUS, type ErrorCode } from './problem.js';
+import { ERROR_CODES, PROBLEM_MEDIA_TYPE, type ERROR_STATUS, type ErrorCode } from './problem.js';
 
 /** Objects in requests refuse unknown properties; this is the one way the service builds them. */
 export function StrictObject<T extends TProperties>(
@@ -42,14 +42,54 @@ export const ProblemSchema = Type.Object(
 /** Any status an error code has (src/http/problem.ts). */
 export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
 
+/** A response header as the OpenAPI document describes it. */
+export interface HeaderDoc {
+  type: 'string' | 'integer';
+  description: string;
+}
+
 /**
- * Response schemas for the error statuses a route can answer with. Every route lists its own;
- * those every route can answer are added by the app (src/http/route-errors.ts).
+ * `schema` with response `headers` documented: the OpenAPI document lists them beside the
+ * schema, and the serializer ignores the member.
+ */
+export function withHeaders<T extends TSchema>(schema: T, headers: Record<string, HeaderDoc>): T {
+  return { ...schema, headers };
+}
+
+/** The `Location` of something created, for the 201 that created it. */
+export const LOCATION_HEADER: Record<string, HeaderDoc> = {
+  Location: { type: 'string', description: 'The path to download what was created.' },
+};
+
+/** The headers an error status comes with, where it has its own. */
+const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, HeaderDoc>>> = {
+  401: {
+    'WWW-Authenticate': {
+      type: 'string',
+      description: 'The bearer challenge (RFC 6750), with `error` when a token was refused.',
+    },
+  },
+  416: {
+    'Content-Range': { type: 'string', description: '`bytes */<size>`: the size of the file.' },
+  },
+  429: { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' } },
+  503: { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' } },
+};
+
+/**
+ * Response schemas for the error statuses a route can answer with: problem details, under their
+ * own media type (the serializer picks the schema by it too). Every route lists its own; those
+ * every route can answer are added by the app (src/http/route-errors.ts).
  */
 export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
   for (const status of statuses) {
-    out[status] = { ...ProblemSchema, description: STATUS_CODES[status] ?? 'Error' };
+    const headers = ERROR_HEADERS[status];
+    out[status] = {
+      description: STATUS_CODES[status] ?? 'Error',
+      ...(headers ? { headers } : {}),
+      content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema } },
+    };
   }
   return out;
 }
@@ -84,7 +124,9 @@ export const fileField = (description: string) => ({
  * and so disguise what it is.
  */
 export const ONE_LINE_PATTERN =
-  '^(?:[^\\p{Cc}\\u2028\\u2029\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]|\\t)*$';
+  // Spelled out in \uXXXX escapes, which mean the same in every regular expression dialect a
+  // client may check the document with (`\p{Cc}` needs ECMAScript's `u` flag; Python lacks it).
+  '^[^\\u0000-\\u0008\\u000A-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]*$';
 
 /** What a refusal of ONE_LINE_PATTERN says: the rule in words, not the expression. */
 export const ONE_LINE_MESSAGE =

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { partialResponse, sendStored } from '../../http/download.js';
+import { LOCATION_HEADER, withHeaders } from '../../http/schemas.js';
 import { featureRoutes, type FeatureRouteDefaults } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { pendingForm, uploadScope, type FormSpec } from '../covers/upload.js';
@@ -49,6 +50,7 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     LIST_PATH,
     {
+      operationId: 'listAttachments',
       summary: 'List a dossier’s attachments',
       description: `Oldest first, without their bytes. ${ACCESS_TEXT}`,
       params: AttachmentListParams,
@@ -61,6 +63,7 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     ONE_PATH,
     {
+      operationId: 'downloadAttachment',
       summary: 'Download an attachment',
       description: `The file as uploaded, with its recognised type. ${ACCESS_TEXT}`,
       params: AttachmentParams,
@@ -82,6 +85,7 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.delete(
     ONE_PATH,
     {
+      operationId: 'deleteAttachment',
       summary: 'Delete an attachment',
       description: `The attachment and its bytes. ${ACCESS_TEXT}`,
       params: AttachmentParams,
@@ -99,6 +103,7 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
     featureRoutes(scope, FEATURE).post(
       LIST_PATH,
       {
+        operationId: 'uploadAttachment',
         summary: 'Attach a file to a dossier',
         description:
           '`multipart/form-data` with the file field `file`, the text field `type` ' +
@@ -113,7 +118,7 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
           ACCESS_TEXT,
         params: AttachmentListParams,
         body: AttachmentUploadBody,
-        response: { 201: AttachmentCreated },
+        response: { 201: withHeaders(AttachmentCreated, LOCATION_HEADER) },
         errors: [400, 404, 409, 413, 415],
       },
       async (request, reply) => {

@@ -1,7 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { ATTACHMENT_CONTENT_TYPES, ATTACHMENT_TYPES } from '../../accounts/tables.js';
-import { STREAMED_TEXT } from '../../http/download.js';
-import { fileField, multipartBody, StrictObject, StringEnum } from '../../http/schemas.js';
+import { STORED_DOWNLOAD_HEADERS, STREAMED_TEXT } from '../../http/download.js';
+import {
+  FILLED_LINE_PATTERN,
+  fileField,
+  multipartBody,
+  StrictObject,
+  StringEnum,
+} from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
 const MiB = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
@@ -81,12 +87,15 @@ export const AttachmentUploadBody = multipartBody(['file', 'type'], {
     type: 'string',
     minLength: 1,
     maxLength: limits.attachments.titleChars,
-    description: 'One line of text; no control or bidirectional formatting characters.',
+    pattern: FILLED_LINE_PATTERN,
+    description:
+      'One line of text, not blank (trimmed); no control or bidirectional formatting characters.',
   },
 });
 
 /** The download's body: the file as uploaded. */
 export const AttachmentFile = {
+  headers: STORED_DOWNLOAD_HEADERS,
   description:
     'The file, byte for byte as uploaded, with its recognised type and its `Content-Length`; ' +
     STREAMED_TEXT,

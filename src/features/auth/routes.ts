@@ -19,6 +19,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/auth/login/credentials',
     {
       auth: 'none',
+      operationId: 'login',
       summary: 'Log in with username and password',
       description:
         'Returns a short-lived access token. Wrong password and unknown user give the same 401. ' +
@@ -34,7 +35,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   routes.get(
     '/api/v1/me',
-    { summary: 'Who the token belongs to', response: { 200: MeResponse } },
+    { operationId: 'getMe', summary: 'Who the token belongs to', response: { 200: MeResponse } },
     (request) => profileOf(deps.db, callerOf(request)),
   );
 }

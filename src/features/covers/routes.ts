@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { partialResponse, sendStored } from '../../http/download.js';
+import { LOCATION_HEADER, withHeaders } from '../../http/schemas.js';
 import { featureRoutes, type FeatureRouteDefaults } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { addCover, coverFile, coverUrl, listCovers, setCoverOrder } from './covers.js';
@@ -29,6 +30,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     KIND_PATH,
     {
+      operationId: 'listCovers',
       summary: 'List covers',
       description:
         "The caller's own covers (`user`) or their organization's (`organization`, readable " +
@@ -43,6 +45,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.put(
     KIND_PATH,
     {
+      operationId: 'reorderCovers',
       summary: 'Reorder and delete covers',
       description:
         'The listed covers become the covers of this owner and side, in the listed order; ' +
@@ -64,6 +67,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     FILE_PATH,
     {
+      operationId: 'downloadCover',
       summary: 'Download a cover',
       description:
         "The PDF, if it is the caller's own cover or their organization's; any other uuid is " +
@@ -87,6 +91,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
     featureRoutes(scope, FEATURE).post(
       KIND_PATH,
       {
+        operationId: 'uploadCover',
         summary: 'Upload a cover',
         description:
           `\`multipart/form-data\` with one file field, \`cover\`. ${COVER_RULES} ` +
@@ -100,7 +105,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
           'The title is the file name.',
         params: CoverKindParams,
         body: CoverUploadBody,
-        response: { 201: CoverCreated },
+        response: { 201: withHeaders(CoverCreated, LOCATION_HEADER) },
         errors: [400, 403, 409, 413, 415],
       },
       async (request, reply) => {

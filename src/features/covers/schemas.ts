@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { COVER_SIDES } from '../../accounts/tables.js';
-import { pdfResponse, STREAMED_TEXT } from '../../http/download.js';
+import { pdfResponse, STORED_DOWNLOAD_HEADERS, STREAMED_TEXT } from '../../http/download.js';
 import { fileField, multipartBody, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 
@@ -83,4 +83,5 @@ export const CoverUploadBody = multipartBody(['cover'], {
 /** The download's body: the PDF bytes as uploaded. */
 export const CoverPdf = pdfResponse(
   `The PDF, byte for byte as uploaded, with its \`Content-Length\`; ${STREAMED_TEXT}`,
+  STORED_DOWNLOAD_HEADERS,
 );

@@ -1,6 +1,7 @@
 import type { ServiceDeps } from '../../app-context.js';
 import { invalidField } from '../../http/field-errors.js';
 import { AppError } from '../../http/problem.js';
+import { limits } from '../../limits.js';
 import { divisionByKey, findDivisions } from '../../market/queries/divisions.js';
 import type { Division, DivisionList, DivisionParams, DivisionQuery } from './schemas.js';
 
@@ -12,7 +13,13 @@ export async function listDivisions(
   deps: DivisionsDeps,
   query: DivisionQuery,
 ): Promise<DivisionList> {
-  const { latitude, longitude, limit, offset, ...filter } = query;
+  const {
+    latitude,
+    longitude,
+    limit = limits.divisions.defaultPageSize,
+    offset = 0,
+    ...filter
+  } = query;
   if ((latitude === undefined) !== (longitude === undefined)) {
     throw invalidField(
       latitude === undefined ? '/latitude' : '/longitude',

@@ -10,6 +10,7 @@ export function divisionRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     '/api/v1/administrative_divisions',
     {
+      operationId: 'findDivisions',
       summary: 'Find administrative divisions',
       description:
         'Divisions of levels 6, 8 and 100 (postcodes), the same for every organization. Filters ' +
@@ -25,6 +26,7 @@ export function divisionRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     '/api/v1/administrative_divisions/:countryCode/:level/:id',
     {
+      operationId: 'getDivision',
       summary: 'One administrative division',
       params: DivisionParams,
       response: { 200: Division },

@@ -40,12 +40,17 @@ export const DivisionQuery = StrictObject({
   ),
   latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
   longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: limits.divisions.pageSize,
-    default: limits.divisions.defaultPageSize,
-  }),
-  offset: Type.Integer({ minimum: 0, maximum: limits.divisions.maxOffset, default: 0 }),
+  // Optional to the caller; the schema's defaults fill them in before the handler.
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: limits.divisions.pageSize,
+      default: limits.divisions.defaultPageSize,
+    }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: limits.divisions.maxOffset, default: 0 }),
+  ),
 });
 export type DivisionQuery = Static<typeof DivisionQuery>;
 

@@ -39,6 +39,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.post(
     BASE,
     {
+      operationId: 'createDossierLink',
       summary: 'Share a dossier: a link to a read-only page',
       description:
         `\`url\` opens, without login, a page of the dossier (facts, valuation today, offers ` +
@@ -63,6 +64,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     BASE,
     {
+      operationId: 'listDossierLinks',
       summary: 'List sharing links',
       description:
         'The organization’s links, or one dossier’s, revoked and expired ones included ' +
@@ -86,6 +88,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.delete(
     `${BASE}/:id`,
     {
+      operationId: 'revokeDossierLink',
       summary: 'Revoke a sharing link',
       description: `Its page is a 404 from now on; revoking again changes nothing. ${ACCESS_TEXT}`,
       params: LinkParams,
@@ -103,6 +106,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     {
       auth: 'none',
       page: true,
+      operationId: 'getSharedDossierPage',
       summary: 'The shared page of a dossier (HTML)',
       description:
         'A server-rendered HTML page, no login: the link’s secret is the last path segment. ' +

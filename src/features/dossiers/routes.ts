@@ -45,12 +45,13 @@ const MERGE_PATCH = 'application/merge-patch+json';
 
 export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
-  registerJsonType(app, MERGE_PATCH);
+  registerJsonType(app, MERGE_PATCH, ['PATCH']);
   const routes = featureRoutes(app, { auth: 'bearer-or-query', tags: ['dossiers'] });
 
   routes.post(
     BASE,
     {
+      operationId: 'createDossier',
       summary: 'Create a dossier',
       description:
         `${RULES_TEXT} ${ACCESS_TEXT} At most ${limits.dossiers.perOrganization} dossiers per ` +
@@ -71,6 +72,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     BASE,
     {
+      operationId: 'listDossiers',
       summary: 'List the organization’s dossiers, newest first',
       description:
         'Paged by `limit` and `offset`; `totalItems` counts all the organization’s dossiers. ' +
@@ -88,6 +90,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     `${BASE}/:id`,
     {
+      operationId: 'getDossier',
       summary: 'Read a dossier',
       description: `The dossier as written, with its id and times; ${LOCATION_TEXT} ${ACCESS_TEXT}`,
       params: DossierParams,
@@ -100,6 +103,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.put(
     `${BASE}/:id`,
     {
+      operationId: 'replaceDossier',
       summary: 'Replace a dossier',
       description:
         'The whole dossier, validated as on creation: left-out optional fields are removed. A ' +
@@ -122,6 +126,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.patch(
     `${BASE}/:id`,
     {
+      operationId: 'patchDossier',
       summary: 'Change part of a dossier (JSON merge patch)',
       description:
         `RFC 7396 merge patch, sent as \`${MERGE_PATCH}\` or \`application/json\`, applied to ` +
@@ -132,6 +137,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
         `the postcode centroid when removed). ${RULES_TEXT} ${ACCESS_TEXT}`,
       params: DossierParams,
       body: DossierPatch,
+      consumes: [MERGE_PATCH, 'application/json'],
       // `coordinates: {}` changes nothing in a merge patch, as it means nothing on creation.
       check: (request) => {
         dropEmptyCoordinatesOfBody(request.body);
@@ -148,6 +154,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.delete(
     `${BASE}/:id`,
     {
+      operationId: 'deleteDossier',
       summary: 'Delete a dossier',
       description:
         'With its attachments, sharing links and valuation record. `204` with no body but ' +

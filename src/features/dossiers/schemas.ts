@@ -64,7 +64,13 @@ export const PropertyBody = StrictObject(
             ),
           }),
         ),
-        coordinates: Type.Optional(CoordinatesBody),
+        coordinates: Type.Optional(
+          StrictObject(CoordinatesBody.properties, {
+            description:
+              'WGS 84 degrees. In a request, `{}` is no coordinates: it is removed before the ' +
+              'body is checked (the Ruby client sends it for a property without them).',
+          }),
+        ),
         precision: Type.Optional(
           StringEnum(PRECISIONS, { description: 'How the point was found (see `location`).' }),
         ),

@@ -13,12 +13,20 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const routes = featureRoutes(app, { auth: 'none', tags: ['health'] });
   routes.get(
     '/health',
-    { summary: 'Liveness: the process answers', response: { 200: Health } },
+    {
+      operationId: 'getHealth',
+      summary: 'Liveness: the process answers',
+      response: { 200: Health },
+    },
     () => ({ status: 'ok' }),
   );
   routes.get(
     '/ready',
-    { summary: 'Readiness: every store answers', response: { 200: Ready, 503: Ready } },
+    {
+      operationId: 'getReadiness',
+      summary: 'Readiness: every store answers',
+      response: { 200: Ready, 503: Ready },
+    },
     async (_request, reply) => {
       const stores = await ctx.stores.check();
       const ready = Object.values(stores).every(Boolean);

@@ -10,6 +10,7 @@ export function placesRoutes(app: FastifyInstance, ctx: AppContext): void {
   featureRoutes(app, { auth: 'bearer-or-query', tags: ['pois'] }).post(
     '/api/v1/indicators',
     {
+      operationId: 'getIndicators',
       summary: 'Area indicators of a point or dossier',
       description:
         'The imported indicators (population, income, households…) of the divisions containing ' +

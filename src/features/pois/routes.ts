@@ -10,6 +10,7 @@ export function poiRoutes(app: FastifyInstance, ctx: AppContext): void {
   featureRoutes(app, { auth: 'bearer-or-query', tags: ['pois'] }).post(
     '/api/v1/pois',
     {
+      operationId: 'findPois',
       summary: 'Points of interest around a point',
       description:
         'Points of interest of the imported places data within `radius` (default 1,000 m) of ' +

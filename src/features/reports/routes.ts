@@ -11,6 +11,7 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
   featureRoutes(app, { auth: 'bearer-or-query', tags: ['reports'] }).post(
     '/api/v1/dossiers/:id/report',
     {
+      operationId: 'createReport',
       summary: 'A PDF report on a dossier, laid out by a template',
       description:
         'A title page, then the template’s enabled sections in template order, each starting ' +

@@ -14,6 +14,7 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
   featureRoutes(app, { auth: 'bearer', tags: ['statistics'] }).post(
     '/api/v1/offers/statistics',
     {
+      operationId: 'getOfferStatistics',
       summary: 'Offer statistics for one division and period',
       description:
         'Mean, count, percentile (linear interpolation, as numpy/`percentile_cont`) and ' +

@@ -46,6 +46,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.post(
     `${BASE}/list`,
     {
+      operationId: 'listTemplates',
       summary: 'List the report templates visible to the caller for one country',
       description:
         'Provider templates first, then the organization’s, then the caller’s own user ' +
@@ -61,6 +62,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.post(
     `${BASE}/`,
     {
+      operationId: 'createTemplate',
       summary: 'Create a report template',
       description:
         `Defaults: \`rentType\` \`rent_gross\`, \`frontCover\` and \`backCover\` \`true\`. ${LEVELS_TEXT} ` +
@@ -80,6 +82,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.get(
     `${BASE}/:id`,
     {
+      operationId: 'getTemplate',
       summary: 'Read one report template',
       description: `A one-element array holding the template, without its id. ${LEVELS_TEXT}`,
       params: TemplateParams,
@@ -92,6 +95,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.put(
     `${BASE}/:id`,
     {
+      operationId: 'replaceTemplate',
       summary: 'Replace a report template',
       description:
         'The whole template, validated as on creation (left-out optional fields take their ' +
@@ -111,6 +115,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.delete(
     `${BASE}/:id`,
     {
+      operationId: 'deleteTemplate',
       summary: 'Delete a report template',
       description: LEVELS_TEXT,
       params: TemplateParams,

@@ -11,6 +11,7 @@ export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
   featureRoutes(app, { auth: 'bearer-or-query', tags: ['property tracker'] }).post(
     '/api/v1/property_tracker',
     {
+      operationId: 'getPropertyTracker',
       summary: 'Insights about a dossier',
       description:
         'Valuations of the dossier at `date` and today (its deal type) and their change; ' +

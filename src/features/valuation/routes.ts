@@ -28,6 +28,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.post(
     '/api/v1/valuation/property_value',
     {
+      operationId: 'valueProperties',
       summary: 'Value properties at dates',
       description:
         '`valuations[i][j]` values input `i` at date `j` (default: today) in `dealType`, with the ' +
@@ -55,6 +56,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
   routes.post(
     '/api/v1/valuation/property_value_light',
     {
+      operationId: 'valuePropertyLight',
       summary: 'Value one property today (light)',
       description:
         'One `property` with fewer facts (or a `dossierId`, not both), valued today in ' +
@@ -77,6 +79,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/v1/dossiers/:id/valuation',
     {
       tags: ['valuation', 'dossiers'],
+      operationId: 'valueDossier',
       summary: 'Value a dossier today and over the last months',
       description:
         'The dossier’s sale value, gross and net rent today, each with a monthly timeline ' +

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { limits } from '../limits.js';
+
+/** The process's soft limit of open files (Linux `/proc/self/limits`), if it can be read. */
+export function openFilesLimit(limitsText?: string): number | undefined {
+  let text = limitsText;
+  if (text === undefined) {
+    try {
+      text = readFileSync('/proc/self/limits', 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+  const soft = /^Max open files\s+(\d+|unlimited)/m.exec(text)?.[1];
+  if (soft === undefined) return undefined;
+  return soft === 'unlimited' ? Infinity : Number(soft);
+}
+
+/** The connections a process may hold under an open-files limit (`limits.connections`). */
+export function defaultMaxConnections(openFiles: number | undefined): number {
+  const { shareOfOpenFiles, reservedFiles, ceiling, fallback } = limits.connections;
+  if (openFiles === undefined) return fallback;
+  const share = Math.floor(openFiles * shareOfOpenFiles) - reservedFiles;
+  return Math.max(16, Math.min(ceiling, share));
+}
+
+/** How often at most a refused connection is logged. */
+const LOG_EVERY_MS = 60_000;
+
+/**
+ * Caps the server's open connections at `max`: Node closes a connection beyond it at once
+ * (`drop`), and each such refusal also closes the idle keep-alive connections, so that clients
+ * holding connections they do not use cannot keep others out for the keep-alive timeout.
+ * Connections with a request under way are kept; slow ones end at the request timeouts.
+ */
+export function capConnections(server: Server, max: number, log: FastifyBaseLogger): void {
+  server.maxConnections = max;
+  let dropped = 0;
+  let loggedAt = -Infinity;
+  server.on('drop', () => {
+    dropped += 1;
+    server.closeIdleConnections();
+    const now = Date.now();
+    if (now - loggedAt >= LOG_EVERY_MS) {
+      log.warn(
+        { maxConnections: max, dropped },
+        'connection limit reached: new connections closed, idle ones freed',
+      );
+      loggedAt = now;
+      dropped = 0;
+    }
+  });
+}
