@@ -156,9 +156,9 @@ export const limits = {
   dossiers: {
     perOrganization: 10_000,
     /** Coordinates given for a property must have a postcode centroid of its country within
-     * this many kilometres north–south and east–west (else `400`): postcodes lie a few km apart
-     * even in the countryside, so a point in the country always has one, and a point in another
-     * country or the sea has none. */
+     * this many kilometres (else `400`): postcodes lie a few km apart even in the countryside, so
+     * a point in the country always has one, and a point in another country or the sea has none.
+     * The valuation model values no point beyond it, so a point written is a point valued. */
     countryReachKm: 30,
     /** A stated postcode's centroid may lie at most this far from the stated coordinates (else
      * `400`): a centroid's nearest neighbour is at most 5–15 km away in 99% of each country's

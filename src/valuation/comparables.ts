@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { databaseIdentity, queryPrepared, type Row } from '../market/duck.js';
 import { isoDay, monthIndex } from '../dates.js';
+import { radiusBox } from '../market/geo.js';
 import { PRICE_COLUMN } from '../market/queries/offer-columns.js';
 import { FEATURE_COLUMNS, FEATURES, featureRow } from './features.js';
 import { AREA_LIMITS, REGION_FILTER_SQL, regionOf, type RegionKind } from './model-sums.js';
@@ -157,8 +158,6 @@ export function searchPlan(property: PropertyToValue, postcode: Postcode): Searc
     .filter((q) => q.steps.length > 0);
 }
 
-const METERS_PER_DEGREE = 111_320;
-
 /**
  * The comparables query. Its radius search is also answered from memory (place-tiles.ts
  * `nearestInTiles`, up to TILED_RADIUS_METERS): a filter or order changed here changes there.
@@ -267,8 +266,9 @@ export async function findComparables(
   const nearestFirst = step.area.kind === 'division' && property.locationPrecision === 'exact';
   let box: { lat0: number; lat1: number; lon0: number; lon1: number } | undefined;
   if (step.area.kind === 'radius') {
-    const dLat = step.area.meters / METERS_PER_DEGREE;
-    const dLon = dLat / Math.max(coslat, 0.01);
+    // The square reaching the radius north, south, east and west on the sphere distances are
+    // measured on (its corners reach 1.41 times as far): every offer within the radius is in it.
+    const { dLat, dLon } = radiusBox(lat, step.area.meters);
     box = { lat0: lat - dLat, lat1: lat + dLat, lon0: lon - dLon, lon1: lon + dLon };
     Object.assign(params, { lat, lon, coslat, ...box });
     if (!step.area.anyRegion) params.region = region.id;

@@ -9,6 +9,7 @@ import {
   writeFile,
 } from '../../test/helpers/market.js';
 import { openDuck, queryRows } from '../market/duck.js';
+import { radiusBox } from '../market/geo.js';
 import { importFile } from '../market/import/run-import.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
 import { findComparables, type Comparable, type SearchStep } from './comparables.js';
@@ -237,7 +238,7 @@ describe('comparables from the tiles in memory, on demo data', () => {
     const connection = await instance.connect();
     connection.closeSync();
     const s = searches[0] as Search;
-    const box = 500 / 111_320;
+    const box = radiusBox(s.property.latitude, 500).dLat;
     const found = await placeTiles.search(
       connection,
       {
@@ -283,8 +284,8 @@ describe('comparables from the tiles in memory, at the edges', () => {
     const offer = (lat: number, lon: number, price: number, day = '2026-05-04') =>
       rows.push([`o${String(rows.length)}`, 'DE', 'sale', 'apartment', day, price, 70, lat, lon]);
     // Offers on the cell lines through the quiet place and on the bounds of its 500 m box.
-    const dLat = 500 / 111_320;
-    const dLon = dLat / Math.cos((quiet.latitude * Math.PI) / 180);
+    // The box of a 500 m search step (comparables.ts).
+    const { dLat, dLon } = radiusBox(quiet.latitude, 500);
     for (const [lat, lon] of [
       [quiet.latitude, quiet.longitude],
       [quiet.latitude, quiet.longitude + 0.003],

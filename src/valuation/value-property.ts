@@ -1,3 +1,4 @@
+import { limits } from '../limits.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MAIN_CURRENCY } from '../market/countries.js';
 import {
@@ -65,8 +66,12 @@ export interface DetailedEstimate extends Estimate {
   address?: AddressShift;
 }
 
-/** Meters from the nearest postcode centroid beyond which a point is not valued. */
-export const MAX_POSTCODE_DISTANCE = 25_000;
+/**
+ * Meters from the nearest postcode centroid of its country beyond which a point is not valued:
+ * the reach within which a dossier's coordinates are accepted (src/features/dossiers/validate.ts),
+ * so that a point written is one that is valued.
+ */
+const MAX_POSTCODE_DISTANCE = limits.dossiers.countryReachKm * 1000;
 
 /**
  * The adjustment of a comparable to the property: time, postcode level and the hedonic terms the
@@ -212,13 +217,22 @@ export async function estimateDeal(
     property.longitude,
     property.postalCode,
   );
-  // A point far from every postcode of the country is outside the covered market.
+  // A point far from every postcode of the country is outside the covered market. Measured to
+  // the nearest centroid, looked up only when a stated postcode is centred farther away.
+  const tooFar = (p: Postcode | undefined) =>
+    !p ||
+    distanceMeters(property.latitude, property.longitude, p.latitude, p.longitude) >
+      MAX_POSTCODE_DISTANCE;
   if (
     !postcode ||
-    distanceMeters(property.latitude, property.longitude, postcode.latitude, postcode.longitude) >
-      MAX_POSTCODE_DISTANCE
-  )
-    throw insufficient(property, deal);
+    (tooFar(postcode) &&
+      tooFar(locate(cache, property.countryCode, property.latitude, property.longitude)))
+  ) {
+    throw new InsufficientDataError(
+      `the point is more than ${String(limits.dossiers.countryReachKm)} km from every postcode ` +
+        `of ${property.countryCode}: outside the market data`,
+    );
+  }
   const until = options.until ?? date;
   const targetMonth = monthIndex(date);
   const beforeMonth = Math.min(targetMonth, monthIndex(until));

@@ -6,6 +6,7 @@ import {
   type DivisionLevel,
 } from '../countries.js';
 import { queryPrepared, type Row } from '../duck.js';
+import { withinRadius } from '../geo.js';
 import { numberOf, pointOrNull } from './values.js';
 
 /** Postcodes are the level-100 divisions of the market data. */
@@ -163,38 +164,30 @@ export async function postcodeCentroid(
   return row ? (pointOrNull(row.latitude, row.longitude) ?? undefined) : undefined;
 }
 
-const KM_PER_DEGREE = 111.32;
-
 /**
  * Whether a point lies in the country, as far as the divisions data can tell: some postcode of
- * the country has its centroid within `reachKm` north–south and east–west of it. A point near a
- * border is in reach of its own country's postcodes; a point in another country (a DE dossier
- * in Vienna) or in the sea (an FR one at −45/170) is not. Undefined when the data has no
- * postcode points for the country: then nothing can be said.
+ * the country has its centroid within `reachKm` of it (haversine). A point near a border is in
+ * reach of its own country's postcodes; a point in another country (a DE dossier in Vienna) or
+ * in the sea (an FR one at −45/170) is not. Undefined when the data has no postcode points for
+ * the country: then nothing can be said. The valuation model refuses a point by the same
+ * distance (src/valuation/value-property.ts), so a point this accepts is one it values.
  */
 export async function nearCountry(
   db: DuckDBConnection,
   countryCode: CountryCode,
-  { latitude, longitude }: { latitude: number; longitude: number },
+  point: { latitude: number; longitude: number },
   reachKm: number,
 ): Promise<boolean | undefined> {
-  const dLat = reachKm / KM_PER_DEGREE;
-  const dLon = reachKm / (KM_PER_DEGREE * Math.max(Math.cos((latitude * Math.PI) / 180), 0.01));
+  const params: Record<string, DuckDBValue> = { country: countryCode };
+  const within = withinRadius(point, reachKm * 1000, params).join(' and ');
   const [row] = await queryPrepared(
     db,
     `select count(*)::integer as postcodes,
-            count(*) filter (where latitude between $latMin and $latMax
-                               and longitude between $lonMin and $lonMax)::integer as near
+            count(*) filter (where ${within})::integer as near
        from divisions
       where country_code = $country and level = ${POSTCODE_LEVEL}
         and latitude is not null and longitude is not null`,
-    {
-      country: countryCode,
-      latMin: latitude - dLat,
-      latMax: latitude + dLat,
-      lonMin: longitude - dLon,
-      lonMax: longitude + dLon,
-    },
+    params,
   );
   if (!row || numberOf(row.postcodes) === 0) return undefined;
   return numberOf(row.near) > 0;
