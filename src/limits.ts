@@ -167,6 +167,9 @@ export const limits = {
     postcodeDistanceKm: 50,
     pageSize: 100,
     defaultPageSize: 20,
+    /** A page of dossiers is read and sent in batches of at most this many characters of stored
+     * dossier (at least one dossier): a page of a hundred dossiers of 1 MiB is not held whole. */
+    listBatchChars: 1_000_000,
     /** A merge patch is written only onto the body it merged onto; when another write came
      * first it is merged again, this many times in all, then refused (`409`). */
     patchAttempts: 5,

@@ -82,9 +82,17 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: DossierList },
       errors: [400],
     },
-    (request) =>
+    async (request, reply) => {
       // The schema's defaults (limit, offset) are filled in by the validator.
-      pageOfDossiers(deps, callerOf(request), request.query as Required<typeof request.query>),
+      const page = request.query as Required<typeof request.query>;
+      // The items are written by the response schema's own serializer, one at a time.
+      const serialize = reply.compileSerializationSchema(
+        DossierRead as unknown as Record<string, unknown>,
+      ) as (item: unknown) => string;
+      const text = await pageOfDossiers(deps, callerOf(request), page, serialize);
+      // A stream is sent as it is: the JSON text above, not the schema's serializer's.
+      return reply.type('application/json; charset=utf-8').send(text as never);
+    },
   );
 
   routes.get(

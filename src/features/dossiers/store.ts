@@ -66,16 +66,21 @@ export async function lockDossier(
   return result.numUpdatedRows > 0n;
 }
 
-/** One page, newest first (ties by id, so pages never overlap), and the organization's total. */
-export async function listDossiers(
+/**
+ * One page, newest first (ties by id, so pages never overlap), and the organization's total: the
+ * ids of the page, cut into batches of at most `batchChars` characters of stored body (at least
+ * one dossier each), so that a page of large dossiers is read a batch at a time.
+ */
+export async function pageBatches(
   db: AccountDb,
   viewer: Viewer,
   page: { limit: number; offset: number },
-): Promise<{ items: Dossier[]; total: number }> {
+  batchChars: number,
+): Promise<{ batches: string[][]; total: number }> {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('dossiers')
-      .selectAll()
+      .select((eb) => ['id', eb.fn<number | string>('length', ['body']).as('chars')])
       .where('organization_id', '=', viewer.organizationId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -88,7 +93,40 @@ export async function listDossiers(
       .where('organization_id', '=', viewer.organizationId)
       .executeTakeFirstOrThrow(),
   ]);
-  return { items: rows.map(toDossier), total: Number(count.n) };
+  const batches: string[][] = [];
+  let chars = Infinity;
+  for (const row of rows) {
+    const size = Number(row.chars);
+    const last = batches[batches.length - 1];
+    if (!last || chars + size > batchChars) {
+      batches.push([row.id]);
+      chars = size;
+    } else {
+      last.push(row.id);
+      chars += size;
+    }
+  }
+  return { batches, total: Number(count.n) };
+}
+
+/** The dossiers of `ids` still there, in the order of `ids`. */
+export async function dossiersById(
+  db: AccountDb,
+  viewer: Viewer,
+  ids: readonly string[],
+): Promise<Dossier[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('dossiers')
+    .selectAll()
+    .where('organization_id', '=', viewer.organizationId)
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toDossier(row)] : [];
+  });
 }
 
 /**
