@@ -388,6 +388,12 @@ export const limits = {
   },
   /** PDF reports. */
   reports: {
+    /** Report answers sent but not yet taken by their clients, held in memory until the send
+     * deadline cuts them: at most this much in the process (a new report then `503`), and this
+     * much per organization (`429`), both with `Retry-After`. Thirty reports of 60 MiB that no
+     * client read held 1.4 GB. */
+    unsentBytes: 256 * 1024 * 1024,
+    unsentBytesPerOrganization: 128 * 1024 * 1024,
     /** Offers, trends and building projects around the dossier: wider than the tracker's
      * default (200 m), so that a report has comparables to show in most places. */
     radius: 1000,

@@ -198,6 +198,8 @@ export async function createReport(
   caller: Caller,
   dossierId: string,
   request: ReportRequest,
+  /** Called when the turn comes, before any work; throws to refuse the report then. */
+  atTurn: () => void = () => undefined,
 ): Promise<RenderedReport> {
   const locale =
     request.locale === undefined
@@ -224,9 +226,10 @@ export async function createReport(
     );
   // Every report is costly work (src/work/cost.ts): it waits for the organization's turn before
   // anything is loaded, so a waiting report holds neither attachments nor covers in memory.
-  return deps.costlyWork.run(caller.organizationId, REPORT_IS_COSTLY, () =>
-    gatherAndRender(deps, caller, { dossier, template, locale, date, today }),
-  );
+  return deps.costlyWork.run(caller.organizationId, REPORT_IS_COSTLY, () => {
+    atTurn();
+    return gatherAndRender(deps, caller, { dossier, template, locale, date, today });
+  });
 }
 
 /** The report's data, read in the organization's turn, rendered in the worker. */

@@ -3,11 +3,14 @@ import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { sendPdf } from '../../http/download.js';
 import { featureRoutes } from '../../http/routes.js';
+import { limits } from '../../limits.js';
 import { createReport } from './reports.js';
+import { UnsentReports } from './unsent-reports.js';
 import { ReportParams, ReportPdf, ReportRequest } from './schemas.js';
 
 export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
+  const unsent = new UnsentReports();
   featureRoutes(app, { auth: 'bearer-or-query', tags: ['reports'] }).post(
     '/api/v1/dossiers/:id/report',
     {
@@ -26,14 +29,22 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
         'organization; too many waiting → 429, no turn in time → 503, both with Retry-After). ' +
         'A stored cover or attachment the report cannot put in (one stored before the upload ' +
         'checks that now refuse such files) is a 409 that names it, to be deleted and uploaded ' +
-        'again.',
+        'again. A report sent is held until its client has taken it: while the organization’s ' +
+        `clients have not taken ${String(limits.reports.unsentBytesPerOrganization / 1024 / 1024)} MiB of reports a new one is 429, ` +
+        `while the process holds ${String(limits.reports.unsentBytes / 1024 / 1024)} MiB 503 (Retry-After).`,
       params: ReportParams,
       body: ReportRequest,
       response: { 200: ReportPdf },
-      errors: [400, 404, 409, 413, 415],
+      errors: [400, 404, 409, 413, 415, 429, 503],
     },
     async (request, reply) => {
-      const report = await createReport(deps, callerOf(request), request.params.id, request.body);
+      const caller = callerOf(request);
+      // Refused while the organization's (or everyone's) sent reports are not taken: when the
+      // request comes, and again when its turn does (the reports before it may be held by then).
+      const admit = () => unsent.admit(caller.organizationId);
+      admit();
+      const report = await createReport(deps, caller, request.params.id, request.body, admit);
+      unsent.hold(caller.organizationId, report.bytes.byteLength, reply.raw);
       return sendPdf(reply, report.fileName, report.bytes);
     },
   );

@@ -1,0 +1,44 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { AppError } from '../../http/problem.js';
+import { UnsentReports } from './unsent-reports.js';
+
+const refusal = (fn: () => void): AppError | undefined => {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return error as AppError;
+  }
+};
+
+describe('UnsentReports', () => {
+  it('refuses an organization at its own limit (429) and everyone at the process limit (503)', () => {
+    const unsent = new UnsentReports(100, 60);
+    const a1 = new EventEmitter();
+    const a2 = new EventEmitter();
+    const b1 = new EventEmitter();
+    unsent.admit('a');
+    unsent.hold('a', 40, a1);
+    unsent.admit('a');
+    unsent.hold('a', 30, a2);
+    // Organization a holds 70 of its 60: its next report waits; b's is admitted.
+    const own = refusal(() => unsent.admit('a'));
+    expect(own?.code).toBe('rate_limited');
+    expect(own?.headers['retry-after']).toBe('60');
+    expect(refusal(() => unsent.admit('b'))).toBeUndefined();
+    unsent.hold('b', 30, b1);
+    // The process holds 100: everyone waits.
+    expect(refusal(() => unsent.admit('b'))?.code).toBe('overloaded');
+    expect(unsent.held()).toBe(100);
+
+    // A response done (finish) or cut (close) gives its bytes back, once.
+    a1.emit('finish');
+    a1.emit('close');
+    expect([unsent.held(), unsent.held('a')]).toEqual([60, 30]);
+    expect(refusal(() => unsent.admit('a'))).toBeUndefined();
+    b1.emit('close');
+    a2.emit('close');
+    expect([unsent.held(), unsent.held('a'), unsent.held('b')]).toEqual([0, 0, 0]);
+  });
+});
