@@ -29,20 +29,29 @@ export function defaultMaxConnections(openFiles: number | undefined): number {
 /** How often at most a refused connection is logged. */
 const LOG_EVERY_MS = 60_000;
 
+/** How often at most the idle connections are closed: each time walks every connection, and a
+ * flood of new connections at the cap must not make it run thousands of times a second. */
+const FREE_EVERY_MS = 1000;
+
 /**
  * Caps the server's open connections at `max`: Node closes a connection beyond it at once
- * (`drop`), and each such refusal also closes the idle keep-alive connections, so that clients
- * holding connections they do not use cannot keep others out for the keep-alive timeout.
- * Connections with a request under way are kept; slow ones end at the request timeouts.
+ * (`drop`), and such a refusal also closes the idle keep-alive connections (at most once a
+ * second), so that clients holding connections they do not use cannot keep others out for the
+ * keep-alive timeout. Connections with a request under way are kept; slow ones end at the
+ * request timeouts.
  */
 export function capConnections(server: Server, max: number, log: FastifyBaseLogger): void {
   server.maxConnections = max;
   let dropped = 0;
   let loggedAt = -Infinity;
+  let freedAt = -Infinity;
   server.on('drop', () => {
     dropped += 1;
-    server.closeIdleConnections();
     const now = Date.now();
+    if (now - freedAt >= FREE_EVERY_MS) {
+      server.closeIdleConnections();
+      freedAt = now;
+    }
     if (now - loggedAt >= LOG_EVERY_MS) {
       log.warn(
         { maxConnections: max, dropped },
