@@ -11,7 +11,9 @@ const DESCRIPTION = `Property market data for AT, BE, CH, CZ, DE, FR, NL and SK.
 Authenticate with \`POST /auth/login/credentials\` and send the token as
 \`Authorization: Bearer <token>\`. Errors are RFC 9457 problem details
 (\`application/problem+json\`) with a stable \`code\`; every answer has an \`X-Request-Id\`, which
-problem details repeat as \`requestId\` and the log keys its lines by. A request value nested more than
+problem details repeat as \`requestId\` and the log keys its lines by. Unknown query
+parameters and body members are refused (\`400 validation_failed\`), not ignored: a misspelt
+\`?limt=5\` must not silently give another answer. A request value nested more than
 ${String(limits.jsonDepth)} levels deep, or with the character U+0000, is \`400 validation_failed\`.
 
 A request must arrive within ${seconds(limits.timeouts.requestMs)}, its headers within
