@@ -61,7 +61,6 @@ describe('a server at its connection cap, on real sockets', () => {
   it('closes a connection beyond it at once, frees the idle ones, and serves the next', async () => {
     const idle = [];
     for (let i = 0; i < CAP; i++) idle.push(await idleAfterOneRequest());
-    expect(world.app.server.maxConnections).toBe(CAP);
 
     // One more: closed by the server without an answer, and the idle ones with it.
     const extra = net.connect({ port, host: '127.0.0.1' });

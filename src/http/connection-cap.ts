@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { limits } from '../limits.js';
 
@@ -34,18 +35,29 @@ const LOG_EVERY_MS = 60_000;
 const FREE_EVERY_MS = 1000;
 
 /**
- * Caps the server's open connections at `max`: Node closes a connection beyond it at once
- * (`drop`), and such a refusal also closes the idle keep-alive connections (at most once a
+ * Caps the server's open connections at `max`: a connection beyond it is closed as soon as it
+ * is accepted, and such a refusal also closes the idle keep-alive connections (at most once a
  * second), so that clients holding connections they do not use cannot keep others out for the
  * keep-alive timeout. Connections with a request under way are kept; slow ones end at the
- * request timeouts.
+ * request timeouts. Counted here rather than by Node's `maxConnections`: under `--workers` (the
+ * cluster module) a worker at that limit hands the connection back to the primary, which offers
+ * it to the next worker and back again, burning the cores while the connection hangs.
  */
 export function capConnections(server: Server, max: number, log: FastifyBaseLogger): void {
-  server.maxConnections = max;
+  let open = 0;
   let dropped = 0;
   let loggedAt = -Infinity;
   let freedAt = -Infinity;
-  server.on('drop', () => {
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) {
+      socket.destroy();
+      refused();
+      return;
+    }
+    open += 1;
+    socket.once('close', () => (open -= 1));
+  });
+  function refused(): void {
     dropped += 1;
     const now = Date.now();
     if (now - freedAt >= FREE_EVERY_MS) {
@@ -60,5 +72,5 @@ export function capConnections(server: Server, max: number, log: FastifyBaseLogg
       loggedAt = now;
       dropped = 0;
     }
-  });
+  }
 }

@@ -51,6 +51,11 @@ export async function loadWithinLimits(
     if (expansion !== undefined) throw new PdfRefusal(expansion);
     throw new PdfRefusal(`is not a readable PDF (${firstLine(error)})`);
   }
+  // Objects the count of the bytes could not see (headers broken by comments), once built.
+  const built = document.context.enumerateIndirectObjects().length;
+  if (built > maxObjects) {
+    throw new PdfRefusal(`has ${String(built)} objects; at most ${String(maxObjects)} are allowed`);
+  }
   const maxValues = limits.covers.pdfValues;
   if (holdsMoreValues(document, maxValues)) {
     throw new PdfRefusal(

@@ -107,18 +107,25 @@ let pendingObjects = 0;
 
 const ENDOBJ = Buffer.from('endobj', 'latin1');
 
+/** An object's header, `12 0 obj`: what the parser reads an object by (`endobj` may be left out). */
+const OBJECT_HEADER = /(?<![0-9A-Za-z.+-])\d+[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+obj/g;
+
 /**
- * The objects of a PDF outside its object streams, as its bytes show them (one `endobj` each),
- * before anything parses it: a file of tiny objects is refused without building them. The count
- * is also where the objects of its object streams are added while it is parsed.
+ * The objects of a PDF outside its object streams, as its bytes show them — its `endobj`
+ * keywords or its object headers, whichever are more (pdf-lib does not need an object's
+ * `endobj`: 300,000 objects without one had passed a count of `endobj` alone) — before anything
+ * parses it: a file of tiny objects is refused without building them. The count is also where
+ * the objects of its object streams are added while it is parsed. What still hides from it (an
+ * object header broken by comments) is counted once parsed (`loadWithinLimits`).
  */
 export function countObjects(bytes: Buffer): number {
-  let count = 0;
+  let ends = 0;
   for (let at = bytes.indexOf(ENDOBJ); at >= 0; at = bytes.indexOf(ENDOBJ, at + ENDOBJ.length)) {
-    count += 1;
+    ends += 1;
   }
-  pendingObjects = count;
-  return count;
+  const headers = bytes.toString('latin1').match(OBJECT_HEADER)?.length ?? 0;
+  pendingObjects = Math.max(ends, headers);
+  return pendingObjects;
 }
 
 let installed = false;

@@ -96,6 +96,12 @@ describe('PDF inspection', () => {
     );
     // Counted from the bytes, before anything is parsed: a million objects are refused at once.
     expect(await refusal(await manyObjectsPdf(1_000_000))).toMatch(/^has 100000\d objects;/);
+    // Without their `endobj` (which the parser does not need), counted by their headers.
+    expect(await refusal(await manyObjectsPdf(300_000, ''))).toMatch(/^has 30000\d objects;/);
+    // With comments between the header's words, which only the parser sees through: counted
+    // once built, and refused before any page is read.
+    const hidden = await manyObjectsPdf(max + 10, '', ' %c\n');
+    expect(await refusal(hidden)).toMatch(/^has 100\d\d objects; at most 10000 are allowed$/);
     // An object stream that says it holds fewer than none takes nothing off the count.
     const streams = Buffer.from(await over.save({ useObjectStreams: true }));
     const afterHeader = streams.indexOf('\n', streams.indexOf('\n') + 1) + 1;

@@ -5,6 +5,7 @@ import { holdTurn } from '../../test/helpers/turns.js';
 import { fixedValuer } from '../../test/helpers/valuer.js';
 import { call, createWorld, type Member, type World } from '../../test/helpers/world.js';
 import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
+import { answerCost } from './cost.js';
 import { CostlyWork } from './costly-work.js';
 
 const STATISTICS = {
@@ -77,22 +78,39 @@ describeBackends('costly requests: a budget per organization', (backend) => {
   });
 });
 
+/**
+ * A world whose statistics are costly from `statisticsCostly` units where the division's offers
+ * are held in memory (`statsCacheMb` > 0) and never by their offers where DuckDB computes them,
+ * and whose organizations get one turn and no waiting place.
+ */
+/** Member A's statistics request. */
+const postStatistics = (world: World, payload: object) =>
+  call(world.app, {
+    method: 'POST',
+    url: '/api/v1/offers/statistics',
+    token: world.memberA.token,
+    payload,
+  });
+
+async function statisticsWorld(statsCacheMb: string, statisticsCostly: number) {
+  const work = new CostlyWork({
+    statisticsCostly,
+    statisticsQueryCostly: Number.MAX_SAFE_INTEGER,
+    perOrganization: 1,
+    waitingPerOrganization: 0,
+  });
+  const world = await createWorld('sqlite', {
+    env: { PROPDATA_STATS_CACHE_MB: statsCacheMb },
+    app: { costlyWork: work },
+  });
+  return { world, work };
+}
+
 describe('statistics are costly by the path that computes them', () => {
-  // Costly from one unit in memory, never in DuckDB: the same request takes a turn where the
-  // division's offers are held in memory and runs at once where DuckDB computes it.
-  const worldWith = async (statsCacheMb: string) => {
-    const work = new CostlyWork({
-      statisticsCostly: 1,
-      statisticsQueryCostly: Number.MAX_SAFE_INTEGER,
-      perOrganization: 1,
-      waitingPerOrganization: 0,
-    });
-    const world = await createWorld('sqlite', {
-      env: { PROPDATA_STATS_CACHE_MB: statsCacheMb },
-      app: { costlyWork: work },
-    });
-    return { world, work };
-  };
+  // Costly from one unit more than the answer's one cell in memory, never by its offers in
+  // DuckDB: the same request takes a turn where the division's offers are held in memory and
+  // runs at once where DuckDB computes it.
+  const worldWith = (statsCacheMb: string) => statisticsWorld(statsCacheMb, answerCost(1, 1) + 1);
 
   it.each([
     ['held in memory', '64', 429],
@@ -101,16 +119,46 @@ describe('statistics are costly by the path that computes them', () => {
     const { world, work } = await worldWith(statsCacheMb);
     const release = holdTurn(work.queue, world.memberA.organizationId);
     try {
-      const res = await call(world.app, {
-        method: 'POST',
-        url: '/api/v1/offers/statistics',
-        token: world.memberA.token,
-        payload: STATISTICS,
-      });
+      const res = await postStatistics(world, STATISTICS);
       expect(res.statusCode, res.body).toBe(status);
     } finally {
       await release();
       await world.close();
+    }
+  });
+});
+
+describe('the cells of a statistics answer', () => {
+  it('make a request costly on either path, however few offers it counts', async () => {
+    // 50 statistics × 600 months: 30,000 cells over a division of a handful of offers.
+    const body = {
+      countryCode: 'AT',
+      filters: {
+        divisionLevel6: '900',
+        dealType: 'sale',
+        startDate: { min: '1975-01', max: '2024-12' },
+      },
+      statistics: Array.from({ length: 50 }, (_, i) => ({
+        type: 'percentile',
+        metric: 'sale_price',
+        parameters: { percentileRank: 1 + i },
+      })),
+      groupBy: { field: 'start_date', period: 'month' },
+    };
+    expect(answerCost(50, 600)).toBeGreaterThanOrEqual(250_000);
+    for (const statsCacheMb of ['64', '0']) {
+      const { world, work } = await statisticsWorld(statsCacheMb, 250_000);
+      const release = holdTurn(work.queue, world.memberA.organizationId);
+      try {
+        const res = await postStatistics(world, body);
+        expect(res.statusCode, res.body).toBe(429);
+        // One statistic of one group is cheap, on the same division.
+        const one = await postStatistics(world, STATISTICS);
+        expect(one.statusCode, one.body).toBe(200);
+      } finally {
+        await release();
+        await world.close();
+      }
     }
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { expect, it, onTestFailed, onTestFinished } from 'vitest';
 import { describeBackends, freshDatabaseUrl } from '../helpers/backends.js';
 import { assertBuilt } from '../helpers/cli.js';
@@ -107,4 +108,75 @@ describeBackends('propdata serve --workers', (backend) => {
       expect(workerPids(pid)).toEqual([]);
     },
   );
+
+  if (backend === 'sqlite') {
+    it(
+      "closes connections beyond each worker's cap at once and frees the idle ones",
+      { timeout: SERVER_TEST_TIMEOUT },
+      async () => {
+        assertBuilt();
+        const server = spawnServer(['serve', '--workers', '2'], {
+          PROPDATA_DATA_DIR: referenceDataDir(),
+          DATABASE_URL: await freshDatabaseUrl(backend),
+          PROPDATA_MAX_CONNECTIONS: '16',
+          // Idle connections would otherwise end by themselves within the test.
+          PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '3600000',
+        });
+        const sockets: net.Socket[] = [];
+        onTestFinished(async () => {
+          for (const socket of sockets) socket.destroy();
+          const workers = workerPids(server.child.pid ?? 0);
+          await stopChild(server.child);
+          for (const pid of workers) {
+            try {
+              process.kill(pid, 'SIGKILL');
+            } catch {
+              // exited with the primary
+            }
+          }
+        });
+        await until('two workers listening', () =>
+          listeningUrls(server).length >= 2 ? true : undefined,
+        );
+        const port = Number(new URL(listeningUrls(server)[0] ?? '').port);
+        /** A connection asking for /health: whether it was answered or closed unanswered. */
+        const ask = () =>
+          new Promise<{ answered: boolean; socket: net.Socket; closed: Promise<void> }>(
+            (resolve) => {
+              const socket = net.connect({ port, host: '127.0.0.1' });
+              sockets.push(socket);
+              socket.on('error', () => undefined);
+              const closed = new Promise<void>((done) => socket.once('close', () => done()));
+              socket.once('data', () => resolve({ answered: true, socket, closed }));
+              void closed.then(() => resolve({ answered: false, socket, closed }));
+              socket.write('GET /health HTTP/1.1\r\nHost: propdata\r\n\r\n');
+            },
+          );
+        // More connections than both workers take: each is answered (and stays open, idle) or
+        // closed at once. None hangs, as it did when a worker handed it back to the primary.
+        waitingFor = 'every connection answered or closed';
+        const asked = [];
+        for (let i = 0; i < 40; i++) asked.push(await ask());
+        const answered = asked.filter((c) => c.answered);
+        // Some were refused, and a refusal freed idle ones: an answered connection the server
+        // closed, which nothing else would within the hour of keep-alive.
+        expect(answered.length).toBeLessThan(asked.length);
+        waitingFor = 'an idle connection freed';
+        await Promise.race(answered.map((c) => c.closed));
+        // No worker holds more than its cap: those still open when the last refusal was made.
+        const open = answered.filter((c) => !c.socket.destroyed && c.socket.readyState === 'open');
+        expect(open.length).toBeLessThanOrEqual(32);
+        // And the workers serve new connections.
+        waitingFor = 'a new connection served';
+        let served = false;
+        for (let attempt = 0; attempt < 100 && !served; attempt++) {
+          const more = await ask();
+          served = more.answered;
+          more.socket.destroy();
+        }
+        expect(served).toBe(true);
+        waitingFor = '';
+      },
+    );
+  }
 });

@@ -60,11 +60,19 @@ export async function objectStreamPdf(
 }
 
 /** A one-page PDF followed by `count` tiny top-level objects: cheap to send, costly to parse. */
-export async function manyObjectsPdf(count: number): Promise<Buffer> {
+export async function manyObjectsPdf(
+  count: number,
+  /** How each object ends: `endobj`, or nothing (the parser does not need it). */
+  end = 'endobj\n',
+  /** Between the object's number, generation and `obj`. */
+  gap = ' ',
+): Promise<Buffer> {
   const base = Buffer.from(await pdfWithFiller(0)).toString('latin1');
   const at = base.lastIndexOf('\nxref') + 1;
   const objects: string[] = [];
-  for (let i = 0; i < count; i++) objects.push(`${1000 + i} 0 obj\n[0]\nendobj\n`);
+  for (let i = 0; i < count; i++) {
+    objects.push(`${String(1000 + i)}${gap}0${gap}obj\n[0]\n${end}`);
+  }
   return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
 }
 

@@ -6,7 +6,7 @@ import {
 } from '../../market/queries/offer-statistics.js';
 import { periodsBetween } from '../../market/queries/periods.js';
 import { divisionOf, toOfferStatisticsQuery } from './market-query.js';
-import { statisticsCost } from '../../work/cost.js';
+import { answerCost, statisticsCost } from '../../work/cost.js';
 import type { CostlyWork } from '../../work/costly-work.js';
 import type { MarketStore } from '../../market/market-store.js';
 import { divisionFilter, type StatisticsRequest, type StatisticsResponse } from './schemas.js';
@@ -107,11 +107,15 @@ export async function offerStatistics(
     });
   });
   // The cost of a request: the offers of its division × statistics × groups, measured against
-  // the bound of the path that computes it.
-  const cost = statisticsCost(rows, request.statistics.length, groupsOf(request).length);
+  // the bound of the path that computes it; and its answer's cells, made on the server's thread
+  // whichever path computed them.
+  const [statistics, groups] = [request.statistics.length, groupsOf(request).length];
+  const cost = statisticsCost(rows, statistics, groups);
+  const cells = answerCost(statistics, groups);
   const { statisticsCostly, statisticsQueryCostly } = deps.work.options;
-  const costly =
-    cost >= (deps.market.holdsInMemory(rows) ? statisticsCostly : statisticsQueryCostly);
+  const costly = deps.market.holdsInMemory(rows)
+    ? cost + cells >= statisticsCostly
+    : cost >= statisticsQueryCostly || cells >= statisticsCostly;
   return deps.work.run(caller.organizationId, costly, () =>
     deps.market.read((db, view) =>
       deps.work.queries('statistics', db, view, async (db, view) =>
