@@ -1,4 +1,9 @@
 import { EventEmitter } from 'node:events';
+
+/** A response: its events, and whether its connection is gone. */
+class Response extends EventEmitter {
+  destroyed = false;
+}
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../../http/problem.js';
 import { UnsentReports } from './unsent-reports.js';
@@ -15,9 +20,9 @@ const refusal = (fn: () => void): AppError | undefined => {
 describe('UnsentReports', () => {
   it('refuses an organization at its own limit (429) and everyone at the process limit (503)', () => {
     const unsent = new UnsentReports(100, 60);
-    const a1 = new EventEmitter();
-    const a2 = new EventEmitter();
-    const b1 = new EventEmitter();
+    const a1 = new Response();
+    const a2 = new Response();
+    const b1 = new Response();
     unsent.admit('a');
     unsent.hold('a', 40, a1);
     unsent.admit('a');
@@ -40,5 +45,14 @@ describe('UnsentReports', () => {
     b1.emit('close');
     a2.emit('close');
     expect([unsent.held(), unsent.held('a'), unsent.held('b')]).toEqual([0, 0, 0]);
+  });
+
+  it('holds nothing for a response whose client went away while the report was made', () => {
+    const unsent = new UnsentReports(100, 60);
+    const gone = new Response();
+    gone.destroyed = true;
+    unsent.hold('a', 80, gone);
+    expect(unsent.held()).toBe(0);
+    expect(refusal(() => unsent.admit('a'))).toBeUndefined();
   });
 });

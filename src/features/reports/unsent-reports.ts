@@ -40,8 +40,16 @@ export class UnsentReports {
     }
   }
 
-  /** Counts `bytes` as held until `response` has handed its last byte over or was closed. */
-  hold(organizationId: string, bytes: number, response: EventEmitter): void {
+  /**
+   * Counts `bytes` as held until `response` has handed its last byte over or was closed; not at
+   * all when its client went away while the report was made (its `close` has passed already).
+   */
+  hold(
+    organizationId: string,
+    bytes: number,
+    response: EventEmitter & { readonly destroyed: boolean },
+  ): void {
+    if (response.destroyed) return;
     this.total += bytes;
     this.byOrganization.set(organizationId, (this.byOrganization.get(organizationId) ?? 0) + bytes);
     let held = true;
