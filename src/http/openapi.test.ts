@@ -202,6 +202,18 @@ describe('OpenAPI document and docs page', () => {
     }
   });
 
+  it('sends the same document at both addresses, serialized once', async () => {
+    const page = await call(world.app, { method: 'GET', url: '/docs/json' });
+    const again = await call(world.app, { method: 'GET', url: '/api/v1/openapi.json' });
+    for (const res of [page, again]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.json()).toEqual(doc);
+    }
+    expect(page.body).toBe(again.body);
+    expect(again.body).toBe(JSON.stringify(world.app.swagger()));
+  });
+
   it('serves the interactive docs page', async () => {
     const res = await call(world.app, { method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);
