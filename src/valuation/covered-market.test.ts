@@ -38,14 +38,17 @@ describe('the covered market', () => {
   });
   afterAll(() => close());
 
-  /** A point `km` due west of France's westernmost postcode centroid, and its nearest centroid. */
-  const westOfFrance = async (km: number) => {
+  /** A point `north` km north and `west` km west of France's westernmost postcode centroid, and
+   * the distance to its nearest centroid. */
+  const offFrance = async (west: number, north = 0) => {
     const cache = await snapshotCache(db);
     const postcodes = cache.postcodes.get('FR') ?? [];
-    const west = postcodes.reduce((a, b) => (b.longitude < a.longitude ? b : a));
-    const longitude =
-      west.longitude - (km * 1000) / (111_195 * Math.cos((west.latitude * Math.PI) / 180));
-    const point = { latitude: west.latitude, longitude };
+    const edge = postcodes.reduce((a, b) => (b.longitude < a.longitude ? b : a));
+    const point = {
+      latitude: edge.latitude + north / 111.195,
+      longitude:
+        edge.longitude - (west * 1000) / (111_195 * Math.cos((edge.latitude * Math.PI) / 180)),
+    };
     const nearest = Math.min(
       ...postcodes.map((p) =>
         haversineMeters(point.latitude, point.longitude, p.latitude, p.longitude),
@@ -66,25 +69,17 @@ describe('the covered market', () => {
 
   it('accepts and values up to the reach, and refuses beyond it, measured alike', async () => {
     const reach = limits.dossiers.countryReachKm;
-    const within = await westOfFrance(reach - 1);
-    const beyond = await westOfFrance(reach + 1);
+    const within = await offFrance(reach - 1);
+    const beyond = await offFrance(reach + 1);
     expect(within.nearestKm).toBeLessThan(reach);
     expect(beyond.nearestKm).toBeGreaterThan(reach);
 
     expect(await nearCountry(db, 'FR', within.point, reach)).toBe(true);
     expect(await nearCountry(db, 'FR', beyond.point, reach)).toBe(false);
     // Diagonally, a box of the reach would hold a point 1.3 times as far: the reach is a circle.
-    const cache = await snapshotCache(db);
-    const west = (cache.postcodes.get('FR') ?? []).reduce((a, b) =>
-      b.longitude < a.longitude ? b : a,
-    );
-    const diagonal = {
-      latitude: west.latitude + (reach * 0.92) / 111.195,
-      longitude:
-        west.longitude -
-        (reach * 0.92 * 1000) / (111_195 * Math.cos((west.latitude * Math.PI) / 180)),
-    };
-    expect(await nearCountry(db, 'FR', diagonal, reach)).toBe(false);
+    const diagonal = await offFrance(reach * 0.92, reach * 0.92);
+    expect(diagonal.nearestKm).toBeGreaterThan(reach);
+    expect(await nearCountry(db, 'FR', diagonal.point, reach)).toBe(false);
 
     const outside = /more than 30 km from every postcode of FR/;
     await expect(estimateDeal(db, property(beyond.point), 'sale', '2024-01-01')).rejects.toThrow(
