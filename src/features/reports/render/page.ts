@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { layOutBidirectional, type BidiFont } from './bidi-layout.js';
 import { reportFonts } from './fonts.js';
 import { headerLayout } from './table-header.js';
 import { printableText } from './printable.js';
@@ -107,6 +108,7 @@ const layouts: Record<'regular' | 'bold', { words: LayoutCache }> = {
  * pdfkit lays out (shapes) each word with fontkit once per document and keeps the result in the
  * document's font; the result depends on the typeface and the word only, so the worker's
  * documents share one such cache per typeface (shaping was a fifth of a report's render time).
+ * A line holding right-to-left script is laid out by its own rule (bidi-layout.ts).
  */
 function sharedLayouts(font: EmbeddedFont, key: 'regular' | 'bold'): void {
   const shared = layouts[key];
@@ -114,6 +116,7 @@ function sharedLayouts(font: EmbeddedFont, key: 'regular' | 'bold'): void {
     shared.words = Object.create(null) as LayoutCache;
   }
   font.layoutCache = shared.words;
+  layOutBidirectional(font as unknown as BidiFont);
 }
 
 /**
