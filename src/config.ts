@@ -24,6 +24,9 @@ function defaultValuationCacheMb(): number {
 }
 
 /** The environment variables the service reads; documented in the README's configuration table. */
+/** Fewest values a statistics group needs for its `value` (PROPDATA_MIN_SAMPLE). */
+export const MIN_SAMPLE_DEFAULT = 5;
+
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
@@ -37,7 +40,7 @@ const EnvSchema = Type.Object({
     maximum: limits.tokenCache.maxMs,
     default: limits.tokenCache.defaultMs,
   }),
-  PROPDATA_MIN_SAMPLE: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
+  PROPDATA_MIN_SAMPLE: Type.Integer({ minimum: 1, maximum: 1000, default: MIN_SAMPLE_DEFAULT }),
   PROPDATA_DUCKDB_THREADS: Type.Integer({ minimum: 0, maximum: 256, default: 0 }),
   PROPDATA_DUCKDB_MEMORY_LIMIT: Type.String({
     pattern: '^(|[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB))$',

@@ -118,7 +118,7 @@ export const limits = {
     /** The furthest a page may start (`offset`): beyond the largest country's divisions. */
     maxOffset: 1_000_000,
   },
-  /** Requests per API token (or, before authentication, per client address) and minute on
+  /** Requests per user (or, before authentication, per client address) and minute on
    * `/api` and `/auth` routes; beyond it `429` with `Retry-After`. The default (overridable with
    * PROPDATA_RATE_LIMIT_PER_MINUTE, 0 = off) lets an interactive client or a batch job run at
    * 20 requests per second while stopping a runaway loop. Counted per process. */
@@ -126,9 +126,6 @@ export const limits = {
     defaultPerMinute: 1200,
     windowMs: 60_000,
   },
-  /** Overload protection: when the event loop lags by more than this (overridable with
-   * PROPDATA_MAX_EVENT_LOOP_DELAY_MS), new requests get `503` with `Retry-After` instead of
-   * queueing behind work the process cannot finish in time. `/health` is always answered. */
   /** Open connections per server process (`PROPDATA_MAX_CONNECTIONS`, else from the open-files
    * limit): each holds a file descriptor, and a process out of descriptors fails where it opens
    * any (the load-shedding sampler's read of its own memory use threw and ended the process at
@@ -145,6 +142,9 @@ export const limits = {
     /** Where the open-files limit cannot be read. */
     fallback: 1000,
   },
+  /** Overload protection: when the event loop lags by more than this (overridable with
+   * PROPDATA_MAX_EVENT_LOOP_DELAY_MS), new requests get `503` with `Retry-After` instead of
+   * queueing behind work the process cannot finish in time. `/health` is always answered. */
   overload: {
     defaultMaxEventLoopDelayMs: 1000,
     /** The lag is the mean over windows of this, or of the limit if that is longer. */
@@ -283,7 +283,7 @@ export const limits = {
     /** A costly request that has not started within this is refused with `503` and
      * `Retry-After`: its client would have given up. */
     maxWaitMs: 20_000,
-    /** The market queries of one statistics, valuation or tracker request are interrupted after this
+    /** The market queries of one statistics, valuation, tracker or places request are interrupted after this
      * (→ `503`): the heaviest request allowed takes about 1 s on a quiet machine. */
     queryDeadlineMs: 15_000,
     /** Retry-After of a request refused by the budget. */
@@ -291,8 +291,8 @@ export const limits = {
   },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
-  /** Cover uploads (the only route that takes multipart bodies; every other route keeps the
-   * JSON body limit above). */
+  /** Cover uploads (multipart, as attachment uploads; every other route keeps the JSON body
+   * limit above). */
   covers: {
     /** The PDF and the request body, as every upload (`uploadBytes`). */
     ...uploadBytes,

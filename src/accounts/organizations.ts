@@ -39,6 +39,19 @@ export function findOrganizationByName(
     .executeTakeFirst();
 }
 
+/** The name of the caller's own organization. */
+export async function callerOrganizationName(
+  db: AccountDb,
+  caller: { organizationId: string },
+): Promise<string> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('name')
+    .where('id', '=', caller.organizationId)
+    .executeTakeFirstOrThrow();
+  return row.name;
+}
+
 export function listOrganizations(db: AccountDb): Promise<OrganizationRow[]> {
   return db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('name').execute();
 }

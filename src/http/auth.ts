@@ -81,13 +81,19 @@ function bearerFrom(request: FastifyRequest, mode: AuthMode): string | undefined
     Reflect.deleteProperty(query, QUERY_TOKEN);
   }
   if (header !== undefined) {
-    const match = /^Bearer +([^\s]+) *$/i.exec(header);
-    if (!match?.[1]) {
+    const token = bearerToken(header);
+    if (token === undefined) {
       throw unauthenticated('The Authorization header must be "Bearer <token>"', false);
     }
-    return match[1];
+    return token;
   }
   return typeof fromQuery === 'string' ? fromQuery : undefined;
+}
+
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 9110
+ * §11.1), or undefined where the header is not of that form. */
+export function bearerToken(header: string): string | undefined {
+  return /^Bearer +([^\s]+) *$/i.exec(header)?.[1];
 }
 
 const declaresBody = (request: FastifyRequest): boolean =>

@@ -28,6 +28,23 @@ describe('GET /metrics', () => {
     expectProblem(await scrape(world.app, world.adminA.token), 401, 'unauthenticated');
   });
 
+  it('reads the Authorization header as the API does: the scheme in any case', async () => {
+    for (const authorization of [`bearer ${METRICS_TOKEN}`, `BEARER  ${METRICS_TOKEN} `]) {
+      const res = await world.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization },
+      });
+      expect(res.statusCode, authorization).toBe(200);
+    }
+    const wrong = await world.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Basic ${METRICS_TOKEN}` },
+    });
+    expectProblem(wrong, 401, 'unauthenticated');
+  });
+
   it('has request durations by route and status, in-flight requests, market query times, queue lengths and the snapshot age', async () => {
     await call(world.app, { method: 'GET', url: '/api/v1/me', token: world.memberA.token });
     await call(world.app, {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.js';
+import { bearerToken } from './auth.js';
 import { unauthenticated } from './caller.js';
 
 /** Seconds: from a cached statistic (1 ms) to a request at its deadlines (15 s and more). */
@@ -109,8 +110,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, token: st
     '/metrics',
     { config: { auth: 'none' }, schema: { hide: true } },
     async (request, reply) => {
-      const header = request.headers.authorization ?? '';
-      const given = /^Bearer (.+)$/.exec(header)?.[1];
+      const given = bearerToken(request.headers.authorization ?? '');
       if (given === undefined || !sameSecret(given, token)) {
         throw unauthenticated('The metrics token is required', given !== undefined);
       }

@@ -3,10 +3,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import packageJson from '../../package.json' with { type: 'json' };
 import { limits } from '../limits.js';
+import { COUNTRIES } from '../market/countries.js';
 
 const seconds = (ms: number) => `${String(ms / 1000)} s`;
 
-const DESCRIPTION = `Property market data for AT, BE, CH, CZ, DE, FR, NL and SK.
+const DESCRIPTION = `Property market data for ${COUNTRIES.slice(0, -1).join(', ')} and ${COUNTRIES.at(-1) ?? ''}.
 
 Authenticate with \`POST /auth/login/credentials\` and send the token as
 \`Authorization: Bearer <token>\`. Errors are RFC 9457 problem details

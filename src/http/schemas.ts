@@ -149,3 +149,6 @@ export function OneLineText(options: {
   const filled = (options.minLength ?? 0) > 0;
   return Type.String({ ...options, pattern: filled ? FILLED_LINE_PATTERN : ONE_LINE_PATTERN });
 }
+
+/** A request part as validated: `T` with its schema's defaults (`K`) filled in. */
+export type WithDefaults<T, K extends keyof T> = T & Required<Pick<T, K>>;

@@ -6,6 +6,16 @@ export const EARTH_RADIUS_M = 6_371_008.8;
 /** Haversine distance in meters from the bound point `$lat`/`$lon` to the row's point. */
 export const DISTANCE_SQL = `2 * ${String(EARTH_RADIUS_M)} * asin(sqrt(sin(radians(latitude - $lat) / 2) ** 2 + cos(radians($lat)) * cos(radians(latitude)) * sin(radians(longitude - $lon) / 2) ** 2))`;
 
+const RAD = Math.PI / 180;
+
+/** Haversine distance in meters between two points: the same as DISTANCE_SQL. */
+export function haversineMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const a =
+    Math.sin(((lat2 - lat1) * RAD) / 2) ** 2 +
+    Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(((lon2 - lon1) * RAD) / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(Math.min(1, a)));
+}
+
 // A box a hair wider than the circle: the box only saves work, the haversine distance decides,
 // and rounding in the box's own arithmetic must never leave out a point on the circle.
 const BOX_MARGIN = 1 + 1e-9;

@@ -1,4 +1,4 @@
-import { EARTH_RADIUS_M } from '../market/geo.js';
+import { EARTH_RADIUS_M, haversineMeters } from '../market/geo.js';
 import { median } from './backtest.js';
 import type { PropertyKind } from './types.js';
 
@@ -29,18 +29,11 @@ export const KNN_SIZE_RATIO = 1.6;
 
 const perM2 = (o: KnownOffer) => o.price / o.livingArea;
 
+const RAD = Math.PI / 180;
+
 /** Quarters counted from year 0: 2024-01-01 → 2024 × 4 + 0. */
 export function quarterOf(date: string): number {
   return Number(date.slice(0, 4)) * 4 + Math.floor((Number(date.slice(5, 7)) - 1) / 3);
-}
-
-const RAD = Math.PI / 180;
-
-export function haversineMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const a =
-    Math.sin(((lat2 - lat1) * RAD) / 2) ** 2 +
-    Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(((lon2 - lon1) * RAD) / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(Math.min(1, a)));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFER_KEY_COLUMNS, snapshotOfOffers } from '../../test/helpers/market.js';
-import { haversineMeters } from './baselines.js';
+import { haversineMeters } from '../market/geo.js';
 import { nearCountry } from '../market/queries/divisions.js';
 import { limits } from '../limits.js';
 import { snapshotCache } from './snapshot-cache.js';

@@ -1,6 +1,7 @@
 import { limits } from '../limits.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MAIN_CURRENCY } from '../market/countries.js';
+import { haversineMeters } from '../market/geo.js';
 import {
   distinctListings,
   findComparables,
@@ -31,13 +32,7 @@ import { InsufficientDataError } from './errors.js';
 import { FEATURES } from './features.js';
 import { localVariation } from './local-variance.js';
 import { regionalModel, type RegionalModel } from './regional-model.js';
-import {
-  distanceMeters,
-  locate,
-  snapshotCache,
-  type Postcode,
-  type SnapshotCache,
-} from './snapshot-cache.js';
+import { locate, snapshotCache, type Postcode, type SnapshotCache } from './snapshot-cache.js';
 import type {
   DealType,
   Estimate,
@@ -218,10 +213,11 @@ export async function estimateDeal(
     property.postalCode,
   );
   // A point far from every postcode of the country is outside the covered market. Measured to
-  // the nearest centroid, looked up only when a stated postcode is centred farther away.
+  // the nearest centroid, looked up only when a stated postcode is centred farther away, and by
+  // the haversine distance the write check of a dossier's point uses (nearCountry).
   const tooFar = (p: Postcode | undefined) =>
     !p ||
-    distanceMeters(property.latitude, property.longitude, p.latitude, p.longitude) >
+    haversineMeters(property.latitude, property.longitude, p.latitude, p.longitude) >
       MAX_POSTCODE_DISTANCE;
   if (
     !postcode ||

@@ -28,7 +28,7 @@ export function answerCost(statistics: number, groups: number): number {
 
 /**
  * A PDF report is costly whatever it holds: it values the dossier twice, reads the offers and
- * projects within 1 km, loads its covers and attachments (up to 20 × 25 MiB) and then takes the
+ * projects around it, loads its covers and attachments (limits.attachments.bytesPerDossier) and then takes the
  * one render worker every organization shares for 0.1–0.3 s of CPU (more with many attached
  * pages). Taking turns keeps one organization's burst of reports from queueing everyone else's
  * in that worker, and bounds how many of its reports are loaded at once.

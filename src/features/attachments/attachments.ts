@@ -21,7 +21,8 @@ import {
   countedSizes,
   type AttachmentDownload,
 } from './store.js';
-import { checkFields, titleFromFileName } from './validate.js';
+import { checkFields } from './validate.js';
+import { titleFromFileName } from '../../http/file-title.js';
 
 /** What the attachment operations need: the account store, the file inspector and the time. */
 export type AttachmentDeps = Pick<ServiceDeps, 'db' | 'pdfInspector' | 'now'>;
@@ -130,7 +131,11 @@ async function storeAttachment(
     type: fields.type,
     title:
       fields.title ??
-      titleFromFileName(upload.fileName, `${fields.type}.${EXTENSIONS[facts.contentType]}`),
+      titleFromFileName(
+        upload.fileName,
+        limits.attachments.titleChars,
+        `${fields.type}.${EXTENSIONS[facts.contentType]}`,
+      ),
     content_type: facts.contentType,
     size: upload.bytes.length,
     width: 'width' in facts ? facts.width : null,

@@ -23,6 +23,7 @@ import {
   AttachmentParams,
   AttachmentUploadBody,
 } from './schemas.js';
+import { ATTACHMENT_TYPES } from '../../accounts/tables.js';
 
 const LIST_PATH = '/api/v1/dossiers/:id/attachments';
 const ONE_PATH = '/api/v1/dossiers/:id/attachments/:attachmentId';
@@ -107,14 +108,14 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
         summary: 'Attach a file to a dossier',
         description:
           '`multipart/form-data` with the file field `file`, the text field `type` ' +
-          '(`floorplan`, `permit`, `marketing`, `valuation`, `other`) and optionally `title` ' +
+          `(${ATTACHMENT_TYPES.map((t) => `\`${t}\``).join(', ')}) and optionally \`title\` ` +
           `(else the file name). ${ATTACHMENT_RULES} The whole body may have ` +
           `${String(limits.attachments.requestBytes)} bytes, declared or counted as it ` +
           'arrives. Refusals store nothing: not multipart → 415; over a size limit → 413; not ' +
           'a PNG, JPEG or PDF, an image too large or not decodable, a bad `type` or `title`, a ' +
           'missing or extra field → 400; the dossier already holding its most attachments, or ' +
           'bytes with this file → 409 (a full dossier before the body is read); the organization ' +
-          'already having 4 × 25 MiB of uploads under way → 429. ' +
+          `already having ${String(limits.uploads.bytesUnderWayPerOrganization)} bytes of uploads under way → 429. ` +
           ACCESS_TEXT,
         params: AttachmentListParams,
         body: AttachmentUploadBody,

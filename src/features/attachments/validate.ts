@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { ATTACHMENT_TYPES, type AttachmentType } from '../../accounts/tables.js';
 import type { FieldError } from '../../http/problem.js';
 import { BLANK_MESSAGE, ONE_LINE_MESSAGE, ONE_LINE_PATTERN } from '../../http/schemas.js';
@@ -34,20 +33,4 @@ export function checkFields(
   }
   if (errors.length > 0 || type === undefined) return { errors };
   return { ok: { type, title } };
-}
-
-/**
- * The title kept for an uploaded file name: without directories (some browsers send a full
- * path), control or bidirectional formatting characters or surrounding spaces, cut to
- * `limits.attachments.titleChars`.
- */
-export function titleFromFileName(fileName: string, fallback: string): string {
-  const base = path.win32.basename(path.posix.basename(fileName));
-  const clean = Array.from(base)
-    // U+FFFD stands for bytes of a file name that were not UTF-8: nothing to show.
-    .filter((c) => ONE_LINE.test(c) && c !== '\t' && c !== '\uFFFD')
-    .join('')
-    .trim();
-  const title = Array.from(clean).slice(0, limits.attachments.titleChars).join('');
-  return title === '' ? fallback : title;
 }

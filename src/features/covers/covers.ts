@@ -18,7 +18,8 @@ import {
   type CoverKind,
   type CoverRow,
 } from './store.js';
-import { orderErrors, titleFromFileName } from './validate.js';
+import { orderErrors } from './validate.js';
+import { titleFromFileName } from '../../http/file-title.js';
 import type { PendingUpload } from './upload.js';
 
 export const coverUrl = (id: string): string => `/api/v1/user-settings/covers/file/${id}`;
@@ -121,7 +122,7 @@ async function storeCover(
     user_id: kind.userId,
     side: kind.side,
     position: 0,
-    title: titleFromFileName(upload.fileName),
+    title: titleFromFileName(upload.fileName, limits.covers.titleChars, 'cover.pdf'),
     pages,
     size: upload.bytes.length,
     created_at: deps.now().toISOString(),

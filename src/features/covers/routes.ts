@@ -100,7 +100,7 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
           'not multipart → 415; over a size limit → 413; not a readable PDF, too many pages, a ' +
           'missing or extra field, a part that is not a form field, a cover without a file ' +
           'name → 400; the side already full → 409 (before the body is read); the organization ' +
-          'already having 4 × 25 MiB of uploads under way → 429. Organization covers: admins ' +
+          `already having ${String(limits.uploads.bytesUnderWayPerOrganization)} bytes of uploads under way → 429. Organization covers: admins ` +
           'only (403). ' +
           'The title is the file name.',
         params: CoverKindParams,

@@ -40,9 +40,6 @@ export const COVER_FORM: FormSpec = {
   fileWhat: 'the PDF',
 };
 
-/** The one form field of a cover upload. */
-export const COVER_FIELD = COVER_FORM.fileField;
-
 /** Options for @fastify/multipart on an upload route: one file, the text fields, little else. */
 function multipartOptions(spec: FormSpec) {
   const wanted = 1 + spec.textFields.length;

@@ -5,6 +5,7 @@ import type { DossierLinkRow } from '../../accounts/tables.js';
 import type { Caller } from '../../http/caller.js';
 import { invalidField } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
+import type { WithDefaults } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
@@ -25,7 +26,7 @@ const DAY_MS = 86_400_000;
 export async function createLink(
   deps: LinkDeps,
   caller: Caller,
-  request: Required<Pick<CreateLinkRequest, 'daysToLive' | 'locale'>> & CreateLinkRequest,
+  request: WithDefaults<CreateLinkRequest, 'daysToLive' | 'locale'>,
 ): Promise<CreatedLink> {
   const dossier = await visibleDossier(deps.db, caller, request.dossierId);
   if (request.countryCode !== undefined && request.countryCode !== dossier.countryCode) {

@@ -12,7 +12,6 @@ const MAP_MAX_OFFERS = 300;
 const TREND_MONTHS = 12;
 /** Valuations a page makes: today's and one per month of the trend. */
 export const PAGE_VALUATIONS = 1 + TREND_MONTHS;
-const M_PER_DEGREE = 111_320;
 
 export interface Point {
   latitude: number;
@@ -44,13 +43,6 @@ async function offersAround(db: DuckDBConnection, dossier: Dossier): Promise<Poi
     },
     MAP_MAX_OFFERS,
   );
-}
-
-/** Equirectangular distance: exact enough within a kilometer. */
-export function distanceM(a: Point, b: Point): number {
-  const x = (b.longitude - a.longitude) * Math.cos((a.latitude * Math.PI) / 180);
-  const y = b.latitude - a.latitude;
-  return Math.hypot(x, y) * M_PER_DEGREE;
 }
 
 /** What the shared page shows of a dossier: its valuation today, offers around, a trend. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ServiceDeps } from '../../app-context.js';
-import { hashToken } from '../../accounts/secrets.js';
+import { base64urlOf, hashToken } from '../../accounts/secrets.js';
 import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
 import { MAIN_CURRENCY } from '../../market/countries.js';
@@ -45,8 +45,8 @@ export interface SharedPage {
   retryAfter?: number;
 }
 
-/** The secrets createLink makes: 32 random bytes in base64url. */
-const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** The secrets createLink makes: `limits.dossierLinks.tokenBytes` random bytes in base64url. */
+const SECRET_PATTERN = new RegExp(`^${base64urlOf(limits.dossierLinks.tokenBytes)}$`);
 
 /** The language a page view asks for: the first `lang` given, if it is two letters. */
 export function askedLanguage(lang: string | string[] | undefined): string | undefined {

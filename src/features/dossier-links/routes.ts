@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { featureRoutes } from '../../http/routes.js';
+import type { WithDefaults } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
 import { askedLanguage, openSharedPage, pageState } from './page.js';
@@ -55,8 +56,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       // The schema's defaults (daysToLive, locale) are filled in by the validator.
-      const body = request.body as Required<Pick<CreateLinkRequest, 'daysToLive' | 'locale'>> &
-        CreateLinkRequest;
+      const body = request.body as WithDefaults<CreateLinkRequest, 'daysToLive' | 'locale'>;
       return reply.code(201).send(await createLink(deps, callerOf(request), body));
     },
   );
@@ -81,7 +81,7 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
       linksOf(
         deps,
         callerOf(request),
-        request.query as { dossierId?: string; limit: number; offset: number },
+        request.query as WithDefaults<LinkListQuery, 'limit' | 'offset'>,
       ),
   );
 

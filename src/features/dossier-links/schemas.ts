@@ -87,6 +87,7 @@ export const LinkListQuery = StrictObject({
     }),
   ),
 });
+export type LinkListQuery = Static<typeof LinkListQuery>;
 
 export const LinkList = Type.Object({
   items: Type.Array(DossierLink, { description: 'Newest first.' }),

@@ -4,6 +4,7 @@ import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { registerJsonType } from '../../http/json-body.js';
 import { featureRoutes } from '../../http/routes.js';
+import type { WithDefaults } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { dropEmptyCoordinatesOfBody } from './empty-coordinates.js';
 import {
@@ -84,7 +85,7 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       // The schema's defaults (limit, offset) are filled in by the validator.
-      const page = request.query as Required<typeof request.query>;
+      const page = request.query as WithDefaults<ListQuery, 'limit' | 'offset'>;
       // The items are written by the response schema's own serializer, one at a time.
       const serialize = reply.compileSerializationSchema(
         DossierRead as unknown as Record<string, unknown>,

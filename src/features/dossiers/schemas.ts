@@ -231,6 +231,7 @@ export const ListQuery = StrictObject({
     }),
   ),
 });
+export type ListQuery = Static<typeof ListQuery>;
 
 const readFields = {
   id: Type.String({ format: 'uuid' }),

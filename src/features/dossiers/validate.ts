@@ -5,7 +5,7 @@ import type { CountryCode } from '../../market/countries.js';
 import type { Dossier, DossierContent, DossierProperty } from './dossier.js';
 import { limits } from '../../limits.js';
 import { nearCountry, postcodeCentroid } from '../../market/queries/divisions.js';
-import { haversineMeters } from '../../valuation/baselines.js';
+import { haversineMeters } from '../../market/geo.js';
 import { DossierBody } from './schemas.js';
 
 /** Rules between fields that the schema cannot say. */

@@ -13,7 +13,7 @@ export function poiRoutes(app: FastifyInstance, ctx: AppContext): void {
       operationId: 'findPois',
       summary: 'Points of interest around a point',
       description:
-        'Points of interest of the imported places data within `radius` (default 1,000 m) of ' +
+        `Points of interest of the imported places data within \`radius\` (default ${String(limits.pois.defaultRadius)} m) of ` +
         '`coordinates`, nearest first, paged by `offset` and `limit`. `category` is a group ' +
         '(`health`, `education`, `leisure`, `catering`, `shopping`), `subcategory` a kind of ' +
         'place (`pharmacy`, `kindergarten`, … see README "Places data"); each filter given ' +

@@ -1,3 +1,4 @@
+import { callerOrganizationName } from '../../accounts/organizations.js';
 import type { ServiceDeps } from '../../app-context.js';
 import type { Caller } from '../../http/caller.js';
 import { invalidField } from '../../http/field-errors.js';
@@ -15,7 +16,7 @@ import type { Dossier } from '../dossiers/dossier.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { findVisibleTemplate } from '../templates/store.js';
 import type { Template } from '../templates/template.js';
-import type { Layout } from '../templates/section-rules.js';
+import { attachmentKindOf, statedLayout, type Layout } from '../templates/section-rules.js';
 import { trackDossierWithPrices, type PartialInsights } from '../tracker/tracker.js';
 import type { OfferPrice } from '../../market/queries/offers.js';
 import type { ReportAttachment, ReportDossier, ReportModel, ReportNetRents } from './model.js';
@@ -84,12 +85,9 @@ async function shownAttachments(
   template: Template,
 ): Promise<ReportAttachment[]> {
   const enabled = template.sections.filter((s) => s.enabled);
-  const types = new Set(
-    enabled.flatMap((s) => (s.type.startsWith('attachments.') ? [s.type.slice(12)] : [])),
-  );
-  if (enabled.some((s) => s.type === 'overview' && s.configuration.layout === 'brochure')) {
-    types.add('marketing');
-  }
+  const types = new Set(enabled.flatMap((s) => attachmentKindOf(s.type) ?? []));
+  // A brochure's overview, when shown, leads with the marketing photo.
+  if (statedLayout(enabled) === 'brochure') types.add('marketing');
   if (types.size === 0) return [];
   const files = await selectAttachmentFiles(deps.db, caller, dossierId);
   const shown = files.filter(({ row }) => types.has(row.type));
@@ -159,10 +157,7 @@ async function insights(
 }
 
 /** A template's layout, as its overview section says it. */
-const layoutOf = (template: Template): Layout =>
-  template.sections.some((s) => s.type === 'overview' && s.configuration.layout === 'brochure')
-    ? 'brochure'
-    : 'appraisal';
+const layoutOf = (template: Template): Layout => statedLayout(template.sections) ?? 'appraisal';
 
 /**
  * The tracker's valuations of a rent dossier as net rents (the tracker gives them, by the
@@ -252,11 +247,7 @@ async function gatherAndRender(
       shownAttachments(deps, caller, dossier.id, template),
       template.frontCover ? firstCover(deps, caller, 'front') : null,
       template.backCover ? firstCover(deps, caller, 'back') : null,
-      deps.db
-        .selectFrom('organizations')
-        .select('name')
-        .where('id', '=', caller.organizationId)
-        .executeTakeFirstOrThrow(),
+      callerOrganizationName(deps.db, caller),
       showsPlaces(template.sections)
         ? deps.market.read((db, view) =>
             deps.costlyWork.queries('places', db, view, (db) =>
@@ -282,7 +273,7 @@ async function gatherAndRender(
     conventions: job.locale.region ?? dossier.countryCode,
     date,
     today,
-    organization: organization.name,
+    organization,
     countryCode: dossier.countryCode,
     currency: MAIN_CURRENCY[dossier.countryCode],
     dossier: reportDossier(dossier),

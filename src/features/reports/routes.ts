@@ -21,7 +21,7 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
         'on its own page and listed in the PDF outline under its heading in `locale`; the ' +
         'caller’s (else the organization’s) first front and back cover when the template asks ' +
         'for them; PDF attachments’ pages in their `attachments.<type>` section. Data: the ' +
-        'property tracker’s at `date` (valuations, offers and projects within 1 km, trends). ' +
+        `property tracker’s at \`date\` (valuations, offers and projects within ${String(limits.reports.radius)} m, trends). ` +
         'Sections whose data the service does not hold say so. A dossier or template the ' +
         'caller cannot see is a 404; a template of another country, an unknown locale or a ' +
         'date outside the market data is a 400. The token may be sent as `access_token`. A ' +

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { MIN_SAMPLE_DEFAULT } from '../../config.js';
 import { callerOf } from '../../http/auth.js';
 import { featureRoutes } from '../../http/routes.js';
 import { StatisticsRequest, StatisticsResponse } from './schemas.js';
@@ -22,7 +23,7 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
         'offers of exactly one division, optionally grouped by start month/quarter/year ' +
         '(every period from `startDate.min` to `.max`, empty ones included) or by value ranges ' +
         '(lower bound included, upper excluded). `value` is left out when a group has fewer ' +
-        'values than the minimum sample (`PROPDATA_MIN_SAMPLE`, default 5); `count` is always set.',
+        `values than the minimum sample (\`PROPDATA_MIN_SAMPLE\`, default ${String(MIN_SAMPLE_DEFAULT)}); \`count\` is always set.`,
       body: StatisticsRequest,
       response: { 200: StatisticsResponse },
       errors: [400, 413, 415],

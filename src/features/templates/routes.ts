@@ -20,6 +20,7 @@ import {
   removeTemplate,
   updateTemplate,
 } from './templates.js';
+import { TEMPLATE_COUNTRIES } from './section-rules.js';
 
 const BASE = '/api/v1/user-settings/templates';
 
@@ -50,8 +51,8 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
       summary: 'List the report templates visible to the caller for one country',
       description:
         'Provider templates first, then the organization’s, then the caller’s own user ' +
-        'templates; each group by creation time. A country other than AT, BE, CH, CZ, DE, FR, ' +
-        'JP, NL, SK is `400 unsupported_country`.',
+        `templates; each group by creation time. A country other than ${TEMPLATE_COUNTRIES.join(', ')} ` +
+        'is `400 unsupported_country`.',
       body: ListBody,
       response: { 200: TemplateList },
       errors: [400, 413, 415],

@@ -50,6 +50,22 @@ export interface SectionRule {
 /** The configuration item that decides the layout, on which other sections depend. */
 export const LAYOUT_ITEM = { section: 'overview', item: 'layout' } as const;
 
+/** The layout `sections` state in their `overview`, if a valid one. */
+export function statedLayout(
+  sections: readonly { type: string; configuration: Record<string, unknown> }[],
+): Layout | undefined {
+  const value = sections.find((s) => s.type === LAYOUT_ITEM.section)?.configuration[
+    LAYOUT_ITEM.item
+  ];
+  return LAYOUTS.find((l) => l === value);
+}
+
+/** The kind of attachment an `attachments.<kind>` section shows; undefined for other types. */
+export function attachmentKindOf(sectionType: string): string | undefined {
+  const prefix = 'attachments.';
+  return sectionType.startsWith(prefix) ? sectionType.slice(prefix.length) : undefined;
+}
+
 const BOOLEAN: ItemKind = { kind: 'boolean' };
 const flag = (name: string, only?: readonly TemplateCountry[]): ItemRule =>
   only ? { name, value: BOOLEAN, only } : { name, value: BOOLEAN };

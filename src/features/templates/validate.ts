@@ -4,14 +4,12 @@ import type { FieldError } from '../../http/problem.js';
 import {
   itemCountries,
   itemsInCountry,
-  LAYOUT_ITEM,
-  LAYOUTS,
   sectionInCountry,
   SECTION_RULES,
   sectionRule,
+  statedLayout,
   TEMPLATE_COUNTRIES,
   type ItemRule,
-  type Layout,
   type SectionType,
   type TemplateCountry,
 } from './section-rules.js';
@@ -31,14 +29,6 @@ function valueError(item: ItemRule, value: unknown, section: SectionType): strin
   return typeof value === 'string' && item.value.values.includes(value)
     ? undefined
     : `must be one of ${item.value.values.map((v) => JSON.stringify(v)).join(', ')} in ${section}`;
-}
-
-/** The layout the sections ask for, when their `overview` states a valid one. */
-function layoutOf(sections: readonly SectionInput[]): Layout | undefined {
-  const value = sections.find((s) => s.type === LAYOUT_ITEM.section)?.configuration[
-    LAYOUT_ITEM.item
-  ];
-  return LAYOUTS.find((l) => l === value);
 }
 
 function checkConfiguration(
@@ -88,7 +78,7 @@ export function checkSections(
   country: TemplateCountry,
 ): FieldError[] {
   const errors: FieldError[] = [];
-  const layout = layoutOf(sections);
+  const layout = statedLayout(sections);
   const firstIndex = new Map<SectionType, number>();
   sections.forEach((section, index) => {
     const path = `/sections/${index}`;

@@ -3,8 +3,9 @@ import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
-import { TrackerRequest, TrackerResponse } from './schemas.js';
+import { TrackerRequest, TrackerResponse, type ValidTrackerRequest } from './schemas.js';
 import { trackDossier } from './tracker.js';
+import { SIMILAR_AREA } from './trends.js';
 
 export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
@@ -19,7 +20,7 @@ export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
         '(or, with `usePostalCode`, in its postcode), nearest first then newest, at most ' +
         `${String(limits.tracker.maxItems)} listed and all counted; building projects within ` +
         '`radius`, nearest first, same cap; two trends (mean price per m² of offers in the same ' +
-        'area with a living area within ±25% of the dossier’s) over the six months centered on ' +
+        `area with a living area within ±${String(SIMILAR_AREA * 100)}% of the dossier’s) over the six months centered on ` +
         '`date` and the six months up to today. A dossier of another organization is a 404 like ' +
         'a missing one; `countryCode` other than the dossier’s, `date` after today or before ' +
         'the country’s first offer are 400. The token may be sent as `access_token` query ' +
@@ -29,6 +30,6 @@ export function trackerRoutes(app: FastifyInstance, ctx: AppContext): void {
       errors: [400, 404, 413, 415, 422],
     },
     // The schema's defaults (radius, usePostalCode) are filled in by the validator.
-    (request) => trackDossier(deps, callerOf(request), request.body as Required<TrackerRequest>),
+    (request) => trackDossier(deps, callerOf(request), request.body as ValidTrackerRequest),
   );
 }

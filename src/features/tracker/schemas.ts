@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { StrictObject, StringEnum, type WithDefaults } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES } from '../../market/countries.js';
 import { DEAL_TYPES, PROJECT_STATUSES, PROPERTY_TYPES } from '../../market/schema.js';
@@ -54,6 +54,8 @@ export const TrackerRequest = Object.assign(
   },
 );
 export type TrackerRequest = Static<typeof TrackerRequest>;
+/** A tracker request as validated: the schema's defaults filled in. */
+export type ValidTrackerRequest = WithDefaults<TrackerRequest, 'radius' | 'usePostalCode'>;
 
 export const OfferItem = Type.Object(
   {

@@ -18,11 +18,11 @@ import { valuationChangePercent } from './change.js';
 import { nearestOffers, offerPrices, type OfferPrice } from '../../market/queries/offers.js';
 import { projectsNear } from '../../market/queries/projects.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
-import type { TrackerRequest, TrackerResponse } from './schemas.js';
+import type { TrackerResponse, ValidTrackerRequest } from './schemas.js';
 import { trendPeriods, trendsIn } from './trends.js';
 
 /** The area of offers and trends: the radius, or with `usePostalCode` the dossier's postcode. */
-function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
+function areaOf(dossier: Dossier, request: ValidTrackerRequest): Area {
   const { location } = dossier.content.property;
   if (!request.usePostalCode) {
     return { kind: 'radius', point: location.coordinates, radius: request.radius };
@@ -39,7 +39,7 @@ function areaOf(dossier: Dossier, request: Required<TrackerRequest>): Area {
 }
 
 /** The offers the tracker looks at: the dossier's deal and property type in its area. */
-function searchOf(dossier: Dossier, request: Required<TrackerRequest>) {
+function searchOf(dossier: Dossier, request: ValidTrackerRequest) {
   const { content, countryCode } = dossier;
   return {
     countryCode,
@@ -63,7 +63,7 @@ export type TrackerDeps = Pick<
 export async function trackDossier(
   deps: TrackerDeps,
   caller: Caller,
-  request: Required<TrackerRequest>,
+  request: ValidTrackerRequest,
 ): Promise<TrackerResponse> {
   const { tracker } = await track(deps, caller, request, { prices: false, partial: false });
   const [past, now] = tracker.valuations;
@@ -89,7 +89,7 @@ export type PartialInsights = Omit<TrackerResponse, 'valuations'> & {
 export function trackDossierWithPrices(
   deps: TrackerDeps,
   caller: Caller,
-  request: Required<TrackerRequest>,
+  request: ValidTrackerRequest,
 ): Promise<{ tracker: PartialInsights; offerPrices: OfferPrice[] }> {
   return track(deps, caller, request, { prices: true, partial: true });
 }
@@ -103,7 +103,7 @@ function missingWhenThin(error: unknown): null {
 async function track(
   deps: TrackerDeps,
   caller: Caller,
-  request: Required<TrackerRequest>,
+  request: ValidTrackerRequest,
   { prices: withPrices, partial }: { prices: boolean; partial: boolean },
 ): Promise<{ tracker: PartialInsights; offerPrices: OfferPrice[] }> {
   const dossier = await visibleDossier(deps.db, caller, request.dossierId);
@@ -130,7 +130,7 @@ async function trackProperty(
   view: SnapshotView,
   valueProperty: ValueProperty,
   dossier: Dossier,
-  request: Required<TrackerRequest>,
+  request: ValidTrackerRequest,
   today: string,
   partial: boolean,
 ): Promise<PartialInsights> {

@@ -4,7 +4,7 @@ import { meanPricePerSquareMeter, type OfferSearch } from '../../market/queries/
 import type { Trend } from './schemas.js';
 
 /** Living areas within this share of the dossier's count as similar (±25%). */
-const SIMILAR_AREA = 0.25;
+export const SIMILAR_AREA = 0.25;
 
 /** The living areas of offers similar to a dossier of `livingArea` (both ends included). */
 export function similarAreas(livingArea: number): { min: number; max: number } {

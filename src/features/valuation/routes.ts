@@ -5,7 +5,7 @@ import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { LOCATION_TEXT } from '../dossiers/schemas.js';
 import { DossierParams } from '../dossiers/schemas.js';
-import { valueDossier } from './dossier-valuation.js';
+import { DOSSIER_VALUATION_PAIRS, valueDossier } from './dossier-valuation.js';
 import { valuePropertyLight } from './light.js';
 import { valueProperties } from './valuation.js';
 import { refuseBothInBody, refuseBothInInputs } from './validate.js';
@@ -86,7 +86,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         `over the last ${String(limits.valuation.timelineMonths)} months, whatever the ` +
         'dossier’s deal type. Another organization’s dossier is a 404, as a missing one. ' +
         '`isValuationStale` says whether the previous answer for the dossier has gone out of ' +
-        'date (see its description). Costly work (50 valuations): made in the ' +
+        `date (see its description). Costly work (${String(DOSSIER_VALUATION_PAIRS)} valuations): made in the ` +
         'organization’s turn (too many waiting → 429, no turn in time → 503).',
       params: DossierParams,
       body: DossierValuationRequest,

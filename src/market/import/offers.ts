@@ -1,5 +1,5 @@
 import { COUNTRIES, type DivisionLevel } from '../countries.js';
-import { copyPrevious, type SnapshotBuild } from '../build-snapshot.js';
+import type { SnapshotBuild } from '../build-snapshot.js';
 import { houseKeySql, streetKeySql } from '../address-key.js';
 import { sqlString } from '../duck.js';
 import { DEAL_TYPES, OFFER_SORT_ORDER, PROPERTY_TYPES } from '../schema.js';
@@ -197,8 +197,4 @@ export async function writeOffers(build: SnapshotBuild, replace: boolean): Promi
     insert into offers by name
     select * from (${kept} select ${OFFER_COLUMN_LIST} from clean)
     order by ${OFFER_SORT_ORDER}`);
-}
-
-export async function keepOffers(build: SnapshotBuild): Promise<void> {
-  await copyPrevious(build, 'offers');
 }

@@ -1,5 +1,5 @@
 import type { Section } from '../../templates/schemas.js';
-import { isShown } from '../../templates/section-rules.js';
+import { attachmentKindOf, isShown, statedLayout } from '../../templates/section-rules.js';
 import type { Trend } from '../../tracker/schemas.js';
 import { similarAreas } from '../../tracker/trends.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
@@ -215,7 +215,7 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
 
 function overview(ctx: SectionContext, section: Section): void {
   const tracker = ctx.model.tracker;
-  if (section.configuration.layout === 'brochure') {
+  if (statedLayout([section]) === 'brochure') {
     const marketing = ctx.model.attachments.filter(
       (a) => a.type === 'marketing' && a.contentType !== 'application/pdf',
     );
@@ -541,8 +541,8 @@ function announcements(
 export function emptyStatement(ctx: SectionContext, section: Section): string | null {
   const { model, t } = ctx;
   const { type } = section;
-  if (type.startsWith('attachments.')) {
-    const kind = type.slice('attachments.'.length);
+  const kind = attachmentKindOf(type);
+  if (kind !== undefined) {
     return model.attachments.some((a) => a.type === kind) ? null : t('noAttachments');
   }
   switch (type) {
@@ -608,7 +608,7 @@ export function sectionContent(ctx: SectionContext, section: Section): void {
       // Said by emptyStatement in every case.
       return;
     default:
-      attachments(ctx, section.type.slice('attachments.'.length));
+      attachments(ctx, attachmentKindOf(section.type) ?? '');
   }
 }
 
