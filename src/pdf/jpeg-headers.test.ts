@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { makeJpeg, makePng, scanBomb, withOrientation } from '../../test/helpers/images.js';
+import PDFDocument from 'pdfkit';
+import {
+  makeJpeg,
+  makePng,
+  scanBomb,
+  withExifBomb,
+  withOrientation,
+} from '../../test/helpers/images.js';
 import { inspectAttachment, jpegScans, shownImageSize } from './image-inspection.js';
-import { jpegOrientation, shownSize } from './jpeg-orientation.js';
+import { jpegOrientation, shownSize, withOrientationOnly } from './jpeg-orientation.js';
+import { jpegHeader } from './jpeg-segments.js';
 
 describe('a JPEG’s orientation', () => {
   it('is read from its EXIF in either byte order, 1 where it says none or cannot be read', () => {
@@ -35,6 +43,60 @@ describe('a JPEG’s orientation', () => {
     });
     expect(shownImageSize(upright)).toEqual({ width: 80, height: 120 });
     expect(shownImageSize(makePng(30, 20))).toEqual({ width: 30, height: 20 });
+  });
+});
+
+describe('the JPEG pdfkit is given', () => {
+  /** The orientation pdfkit turns an image by, read by pdfkit itself. */
+  const pdfkitOrientation = (bytes: Buffer) => {
+    // pdfkit's own reading of an image (`openImage`, untyped in @types/pdfkit).
+    const doc = new PDFDocument({ autoFirstPage: false }) as unknown as {
+      openImage(bytes: Buffer): { orientation: number };
+    };
+    return doc.openImage(bytes).orientation;
+  };
+  const app1 = (bytes: Buffer) =>
+    (jpegHeader(bytes)?.segments ?? []).filter((s) => s.code === 0xe1).map((s) => s.end - s.marker);
+
+  it('keeps of a crafted EXIF segment the orientation only, which pdfkit turns it by', async () => {
+    const plain = makeJpeg(120, 80);
+    const bomb = withExifBomb(plain, 300, 6);
+    expect(app1(bomb)[0]).toBeGreaterThan(10_000);
+    expect(jpegOrientation(bomb)).toBe(6);
+    const given = withOrientationOnly(bomb);
+    // One segment of 36 bytes: the orientation alone, nothing of the crafted entries.
+    expect(app1(given)).toEqual([36]);
+    expect(given.length).toBe(plain.length + 36);
+    expect(pdfkitOrientation(given)).toBe(6);
+    // Accepted, shown upright at upload and in reports, as the orientation says.
+    expect(await inspectAttachment(bomb)).toEqual({
+      contentType: 'image/jpeg',
+      width: 80,
+      height: 120,
+    });
+    expect(shownImageSize(bomb)).toEqual({ width: 80, height: 120 });
+  });
+
+  it('drops EXIF and XMP for orientation 1 and leaves a JPEG without them as it is', () => {
+    const plain = makeJpeg(60, 40);
+    expect(withOrientationOnly(plain)).toBe(plain);
+    const xmp = Buffer.from('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>', 'latin1');
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(xmp.length + 2);
+    const withXmp = Buffer.concat([
+      plain.subarray(0, 2),
+      Buffer.from([0xff, 0xe1]),
+      length,
+      xmp,
+      plain.subarray(2),
+    ]);
+    expect(withOrientationOnly(withXmp)).toEqual(plain);
+    expect(withOrientationOnly(withOrientation(plain, 1))).toEqual(plain);
+    for (const o of [3, 8]) {
+      const given = withOrientationOnly(withOrientation(withXmp, o, true));
+      expect(app1(given)).toEqual([36]);
+      expect(pdfkitOrientation(given)).toBe(o);
+    }
   });
 });
 

@@ -1,7 +1,5 @@
-/** Frame header markers (SOF0–SOF15 but DHT, JPG and DAC), which end the part pdfkit reads. */
-export const SOF = new Set([
-  0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf,
-]);
+import { withOrientationOnly } from './jpeg-orientation.js';
+import { jpegHeader } from './jpeg-segments.js';
 
 /**
  * A JPEG whose markers before its frame header are preceded by fill bytes (extra 0xFF, which
@@ -11,24 +9,16 @@ export const SOF = new Set([
  * header is kept as it is (PDF viewers decode it as any decoder does).
  */
 export function jpegWithoutFill(bytes: Buffer): Buffer | undefined {
-  const parts: Buffer[] = [bytes.subarray(0, 2)];
-  let filled = false;
-  let at = 2;
-  while (at + 4 <= bytes.length && bytes[at] === 0xff) {
-    let marker = at;
-    while (bytes[marker + 1] === 0xff) marker += 1;
-    if (marker > at) filled = true;
-    const code = bytes[marker + 1] as number;
-    if (SOF.has(code) || code === 0xda) {
-      parts.push(bytes.subarray(marker));
-      return filled ? Buffer.concat(parts) : undefined;
-    }
-    const standalone = code === 0x01 || (code >= 0xd0 && code <= 0xd7);
-    const end = standalone ? marker + 2 : marker + 2 + bytes.readUInt16BE(marker + 2);
-    parts.push(bytes.subarray(marker, end));
-    at = end;
-  }
-  return undefined;
+  const header = jpegHeader(bytes);
+  if (!header) return undefined;
+  const { segments, frame } = header;
+  const filled = frame > (segments.at(-1)?.end ?? 2) || segments.some((s) => s.start !== s.marker);
+  if (!filled) return undefined;
+  return Buffer.concat([
+    bytes.subarray(0, 2),
+    ...segments.map((s) => bytes.subarray(s.marker, s.end)),
+    bytes.subarray(frame),
+  ]);
 }
 
 /** Why pdfkit cannot embed a JPEG as a report would, if it cannot. pdfkit is loaded on the
@@ -37,7 +27,7 @@ export async function pdfkitRefusal(bytes: Buffer): Promise<string | undefined> 
   const { default: PDFDocument } = await import('pdfkit');
   try {
     // A page's image as a report draws one: pdfkit parses a JPEG's segments there.
-    new PDFDocument({ size: [10, 10] }).image(bytes, 0, 0, { width: 1 });
+    new PDFDocument({ size: [10, 10] }).image(withOrientationOnly(bytes), 0, 0, { width: 1 });
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -70,6 +70,35 @@ export function withOrientation(file: Buffer, orientation: number, littleEndian 
 }
 
 /**
+ * `file` with an EXIF segment crafted to cost an EXIF reader that decodes every entry: a
+ * directory of `entries` RATIONAL entries, each pointing at the whole directory read as
+ * rationals, then the Orientation entry, then an Exif-directory pointer back to itself (64 kB
+ * of this took jpeg-exif 6 s).
+ */
+export function withExifBomb(file: Buffer, entries: number, orientation: number): Buffer {
+  const directory = Buffer.alloc(2 + 12 * (entries + 2) + 4 + 8 * 1000, 0x11);
+  directory.writeUInt16BE(entries + 2, 0);
+  const entry = (i: number, tag: number, type: number, count: number, value: number) => {
+    const at = 2 + 12 * i;
+    directory.writeUInt16BE(tag, at);
+    directory.writeUInt16BE(type, at + 2);
+    directory.writeUInt32BE(count, at + 4);
+    if (type === 3) directory.writeUInt32BE(value * 0x10000, at + 8);
+    else directory.writeUInt32BE(value, at + 8);
+  };
+  const rationals = Math.floor(directory.length / 8);
+  for (let i = 0; i < entries; i++) entry(i, 0x011a, 5, rationals, 8);
+  entry(entries, 0x0112, 3, 1, orientation);
+  entry(entries + 1, 0x8769, 4, 1, 8);
+  directory.writeUInt32BE(0, 2 + 12 * (entries + 2));
+  const payload = Buffer.concat([Buffer.from('Exif\0\0MM\0\x2a\0\0\0\x08', 'latin1'), directory]);
+  const header = Buffer.alloc(4);
+  header.writeUInt16BE(0xffe1, 0);
+  header.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([file.subarray(0, 2), header, payload, file.subarray(2)]);
+}
+
+/**
  * A progressive greyscale JPEG of `side`×`side` pixels with a DC scan and `acScans` AC scans,
  * each a few bytes of end-of-band runs that skip the whole image: small, yet every scan costs
  * a decoder a pass over every block.
