@@ -1,5 +1,6 @@
 import { PDFDocument, type LoadOptions } from 'pdf-lib';
 import { limits } from '../limits.js';
+import { installFlatHexStrings } from './pdf-hex-strings.js';
 import { countObjects, installPdfStreamGuard, takeExpansionRefusal } from './pdf-stream-guard.js';
 import { checkedPageCount, holdsMoreValues, trialMerge } from './pdf-structure.js';
 
@@ -35,6 +36,7 @@ export async function loadWithinLimits(
 ): Promise<PDFDocument> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   installPdfStreamGuard();
+  installFlatHexStrings();
   takeExpansionRefusal();
   const maxObjects = limits.covers.pdfObjects;
   const objects = countObjects(buffer);

@@ -1,9 +1,10 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFHexString, PDFRef } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   damagedPdfs,
   encryptedPdf,
   bigArrayPdf,
+  hexStringsPdf,
   makePdf,
   manyObjectsPdf,
   objectStreamPdf,
@@ -13,7 +14,7 @@ import {
   referenceChainPdf,
 } from '../../test/helpers/pdf.js';
 import { limits } from '../limits.js';
-import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
+import { inspectPdf, loadWithinLimits, PdfRefusal } from './pdf-inspection.js';
 import { PdfInspector } from './pdf-inspector.js';
 
 async function refusal(bytes: Uint8Array): Promise<string> {
@@ -213,6 +214,24 @@ describe('PDF inspection worker', () => {
       'cover is too complex to read (memory limit reached)',
     );
     await expect(worker.inspect(await makePdf(2), ORG)).resolves.toEqual({ pages: 2 });
+  });
+
+  it('reads hex strings in one piece: a file of them needs about its own size in memory', async () => {
+    // 3 MB of hex strings: pdf-lib's own reading kept about 33 bytes per byte (≈ 100 MB), past
+    // this worker's 32 MB heap.
+    const worker = inspector(32, 600_000);
+    const pdf = await hexStringsPdf(30, 100_000);
+    expect(pdf.length).toBeGreaterThan(3_000_000);
+    await expect(worker.inspect(pdf, ORG)).resolves.toEqual({ pages: 1 });
+    const document = await loadWithinLimits(pdf, { updateMetadata: false });
+    const value = document.context.lookup(PDFRef.of(900));
+    expect(value).toBeInstanceOf(PDFArray);
+    const hex = (value as PDFArray).get(0);
+    expect(hex).toBeInstanceOf(PDFHexString);
+    expect((hex as PDFHexString).asString()).toBe('4a'.repeat(50_000));
+    expect(Buffer.from((hex as PDFHexString).asBytes()).toString('latin1')).toBe(
+      'J'.repeat(50_000),
+    );
   });
 
   it('refuses a file that takes longer than the deadline, then recovers', async () => {

@@ -89,6 +89,21 @@ export async function bigArrayPdf(count: number, arrays = 1): Promise<Buffer> {
   return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
 }
 
+/**
+ * A one-page PDF with objects holding hex strings of `hexChars` characters each, `strings` in
+ * all, in one array each, beside its page (unreferenced objects are parsed all the same).
+ */
+export async function hexStringsPdf(strings: number, hexChars: number): Promise<Buffer> {
+  const base = Buffer.from(await pdfWithFiller(0)).toString('latin1');
+  const at = base.lastIndexOf('\nxref') + 1;
+  const hex = `<${'4a'.repeat(hexChars / 2)}>`;
+  const objects = Array.from(
+    { length: strings },
+    (_, i) => `${String(900 + i)} 0 obj\n[${hex}]\nendobj\n`,
+  );
+  return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
+}
+
 /** A one-page PDF whose trailer says it is encrypted. */
 export async function encryptedPdf(): Promise<Buffer> {
   const text = (await pdfWithFiller(0)).toString('latin1');
