@@ -224,14 +224,10 @@ describe('PDF inspection worker', () => {
     expect(pdf.length).toBeGreaterThan(3_000_000);
     await expect(worker.inspect(pdf, ORG)).resolves.toEqual({ pages: 1 });
     const document = await loadWithinLimits(pdf, { updateMetadata: false });
-    const value = document.context.lookup(PDFRef.of(900));
-    expect(value).toBeInstanceOf(PDFArray);
-    const hex = (value as PDFArray).get(0);
-    expect(hex).toBeInstanceOf(PDFHexString);
-    expect((hex as PDFHexString).asString()).toBe('4a'.repeat(50_000));
-    expect(Buffer.from((hex as PDFHexString).asBytes()).toString('latin1')).toBe(
-      'J'.repeat(50_000),
-    );
+    // The same characters as pdf-lib's own reading gives.
+    const hex = document.context.lookup(PDFRef.of(900), PDFArray).lookup(0, PDFHexString);
+    expect(hex.asString()).toBe('4a'.repeat(50_000));
+    expect(Buffer.from(hex.asBytes()).toString('latin1')).toBe('J'.repeat(50_000));
   });
 
   it('refuses a file that takes longer than the deadline, then recovers', async () => {
