@@ -424,16 +424,20 @@ describeBackends('covers', (backend) => {
         'no Content-Disposition': { name: 'x', disposition: null, data: 'x' },
         'attachment disposition': { name: 'x', disposition: 'attachment; name="note"', data: 'x' },
         'line break in the name': { name: 'x', disposition: 'form-data; name="a\nb"', data: 'x' },
+        // Dropped by the parser as a guard against header injection.
+        'line break in the file name': {
+          name: 'cover',
+          disposition: 'form-data; name="cover"; filename*=UTF-8\'\'a%0D%0Ab.pdf',
+          data: pdf,
+        },
       };
       for (const [what, part] of Object.entries(notFields)) {
-        for (const parts of [
-          [part, cover],
-          [cover, part],
-        ]) {
+        // Alone too: the form then holds no cover, but a part it cannot read.
+        for (const parts of [[part, cover], [cover, part], [part]]) {
           const problem = await refused(multipart(parts), 400, 'validation_failed');
           expect(problem.detail, what).toBe(
             'The form has a part that is not a form field (Content-Disposition: form-data ' +
-              'with a name); send only "cover"',
+              'with a name, and a file name without line breaks); send only "cover"',
           );
           expect(problem.errors, what).toEqual([
             {

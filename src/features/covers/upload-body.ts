@@ -10,13 +10,14 @@ const CLOSED_EARLY = 'the request was closed before its body was complete';
  *   before reading, but a chunked body has none, and the parser skips, unseen, what lies before
  *   the first part and after the last (RFC 2046 preamble and epilogue);
  * - its parts are counted: the parser drops a part that is not a form field (no
- *   `Content-Disposition: form-data` with a name) without a word, so a second parser of the same
- *   kind, limited to one part, tells whether there was more than one.
+ *   `Content-Disposition: form-data` with a name, or a file name holding a line break) without a
+ *   word, so more parsers of the same kind, each limited to a number of parts, tell how many
+ *   there were.
  */
 export class UploadBody {
   private received = 0;
   private failure: Error | undefined;
-  /** `beyond[k - 1]`: whether the body has more than k parts. */
+  /** `beyond[k]`: whether the body has more than k parts. */
   private readonly beyond: boolean[];
   private readonly partCounters: BusboyInstance[] = [];
 
@@ -28,10 +29,10 @@ export class UploadBody {
     private readonly tooLarge: () => Error,
     maxParts = 1,
   ) {
-    this.beyond = Array.from({ length: maxParts }, () => false);
-    for (let k = 1; k <= maxParts; k++) {
+    this.beyond = Array.from({ length: maxParts + 1 }, () => false);
+    for (let k = 0; k <= maxParts; k++) {
       const counter = partCounter(request, k, () => {
-        this.beyond[k - 1] = true;
+        this.beyond[k] = true;
       });
       if (counter) this.partCounters.push(counter);
     }
@@ -46,11 +47,11 @@ export class UploadBody {
     return this.hasPartsBeyond(1);
   }
 
-  /** Whether the body holds more than `count` parts (at least 1, at most `maxParts`), counting
-   * those the form parser skipped. */
+  /** Whether the body holds more than `count` parts (0 to `maxParts`), counting those the
+   * form parser skipped. */
   hasPartsBeyond(count: number): boolean {
-    const k = Math.min(Math.max(count, 1), this.beyond.length);
-    return this.beyond[k - 1] ?? false;
+    const k = Math.min(Math.max(count, 0), this.beyond.length - 1);
+    return this.beyond[k] ?? false;
   }
 
   /**

@@ -210,7 +210,7 @@ export async function readForm(spec: FormSpec, request: FastifyRequest): Promise
     throw invalid(
       undefined,
       `the form has a part that is not a form field (Content-Disposition: form-data with a ` +
-        `name); ${sendOnly(spec)}`,
+        `name, and a file name without line breaks); ${sendOnly(spec)}`,
     );
   }
   if (!file) throw invalid(spec.fileField, 'is required');
