@@ -211,6 +211,11 @@ export const limits = {
     maxRadius: 10_000,
     maxLimit: 100,
     defaultLimit: 20,
+    /** The furthest a page may start (`offset`): past any area's points of interest. */
+    maxOffset: 100_000,
+    /** Categories or subcategories a request may name, and the characters of each. */
+    names: 50,
+    nameChars: 50,
   },
   /** Places data around a point (location scores, report sections). */
   places: {
@@ -237,6 +242,8 @@ export const limits = {
     /** The list is paged: an organization may hold up to 100 open and 100 closed links on each
      * of its dossiers. One dossier's open links fit in one page. */
     pageSize: 100,
+    /** The furthest a page may start (`offset`). */
+    maxOffset: 100_000_000,
     /** Random bytes of a link token: 256 bits, far past guessing. */
     tokenBytes: 32,
     /** The public page (no login). A view that must compute costs about 13 valuations, so
@@ -288,6 +295,9 @@ export const limits = {
     queryDeadlineMs: 15_000,
     /** Retry-After of a request refused by the budget. */
     retryAfterSeconds: 2,
+    /** Retry-After of a request whose worker (file check, render) stopped before it answered:
+     * the next job gets a fresh one, which starts in about a second. */
+    workerStoppedRetryAfterSeconds: 5,
   },
   /** At most this many validation errors are listed in one problem response. */
   problemErrors: 20,
@@ -376,6 +386,8 @@ export const limits = {
    * it is read, checked and stored; four of the largest, or dozens of ordinary covers. */
   uploads: {
     bytesUnderWayPerOrganization: 4 * uploadBytes.requestBytes,
+    /** A form part's name is quoted in an answer up to this many characters. */
+    partNameChars: 100,
   },
   /** Downloads of stored files (covers, attachments). */
   downloads: {
@@ -406,6 +418,8 @@ export const limits = {
      * gives a process's main thread 8 MB unless `ulimit -s` says less). */
     workerStackMb: 4,
     renderMs: 30_000,
+    /** Retry-After of a report that ran past `renderMs`. */
+    timedOutRetryAfterSeconds: 10,
     /** The render worker is replaced after a report that leaves it holding more than this
      * resident: a report of ordinary files leaves it at about 150 MB, one at the dossier's limits
      * at 550 MB, which it would otherwise keep while idle. */

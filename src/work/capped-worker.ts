@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError } from '../http/problem.js';
+import { limits } from '../limits.js';
 
 /** The argument a worker process is started with, so that its module knows to answer jobs. */
 export const WORKER_ARGUMENT = '--propdata-worker';
@@ -87,7 +88,7 @@ export function answerJobs(
  */
 export function workerStopped(what: string, why: string): AppError {
   return new AppError('overloaded', `The ${what} stopped before it answered; try again`, {
-    headers: { 'retry-after': '5' },
+    headers: { 'retry-after': String(limits.work.workerStoppedRetryAfterSeconds) },
     cause: new Error(`${what} exited: ${why}`),
   });
 }

@@ -53,7 +53,7 @@ function multipartOptions(spec: FormSpec) {
       parts: wanted + 1,
       fieldSize: 1024,
       // Not enforced by busboy (a longer name arrives whole); answers quote at most this much.
-      fieldNameSize: 100,
+      fieldNameSize: limits.uploads.partNameChars,
       headerPairs: 20,
     },
     throwFileSizeLimit: true,
@@ -108,7 +108,7 @@ function unwantedPart(spec: FormSpec, name: string | undefined): AppError {
     return invalid(undefined, `a part without a name ${allowed}`);
   }
   const chars = Array.from(name);
-  const max = 100;
+  const max = limits.uploads.partNameChars;
   return invalid(chars.length > max ? `${chars.slice(0, max).join('')}…` : name, allowed);
 }
 

@@ -81,7 +81,7 @@ export const LinkListQuery = StrictObject({
   offset: Type.Optional(
     Type.Integer({
       minimum: 0,
-      maximum: 100_000_000,
+      maximum: L.maxOffset,
       default: 0,
       description: 'Items to skip (default 0).',
     }),

@@ -1,10 +1,9 @@
 import type { ServiceDeps } from '../../app-context.js';
 import { checkCountry } from '../../http/field-errors.js';
-import { limits } from '../../limits.js';
 import { POI_CATEGORIES, POI_CATEGORY_NAMES } from '../../market/places/categories.js';
 import { poisNear } from '../../market/queries/places.js';
 import { checkInCountry } from '../dossiers/validate.js';
-import type { PoisRequest, PoisResponse } from './schemas.js';
+import type { PoisRequest, PoisResponse, ValidPoisRequest } from './schemas.js';
 
 export type PoisDeps = Pick<ServiceDeps, 'market' | 'costlyWork'>;
 
@@ -25,7 +24,7 @@ function wantedCategories(request: PoisRequest) {
  * Points of interest around a point from the imported places data (README "Places data"),
  * nearest first: an area without data answers an empty page.
  */
-export async function findPois(deps: PoisDeps, request: PoisRequest): Promise<PoisResponse> {
+export async function findPois(deps: PoisDeps, request: ValidPoisRequest): Promise<PoisResponse> {
   const countryCode = checkCountry(request.countryCode);
   const categories = wantedCategories(request);
   // Within the deadline of every request's market queries.
@@ -40,10 +39,10 @@ export async function findPois(deps: PoisDeps, request: PoisRequest): Promise<Po
         {
           countryCode,
           point: request.coordinates,
-          radius: request.radius ?? limits.pois.defaultRadius,
+          radius: request.radius,
           categories,
         },
-        { limit: request.limit ?? limits.pois.defaultLimit, offset: request.offset ?? 0 },
+        { limit: request.limit, offset: request.offset },
       );
     }),
   );

@@ -3,7 +3,7 @@ import { limits } from '../../limits.js';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { featureRoutes } from '../../http/routes.js';
 import { findPois } from './pois.js';
-import { PoisRequest, PoisResponse } from './schemas.js';
+import { PoisRequest, PoisResponse, type ValidPoisRequest } from './schemas.js';
 
 export function poiRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deps = serviceDeps(ctx);
@@ -25,6 +25,7 @@ export function poiRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: PoisResponse },
       errors: [400, 413, 415],
     },
-    (request) => findPois(deps, request.body),
+    // The schema's defaults (radius, offset, limit) are filled in by the validator.
+    (request) => findPois(deps, request.body as ValidPoisRequest),
   );
 }

@@ -1,14 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { OneLineText, StrictObject } from '../../http/schemas.js';
+import { OneLineText, StrictObject, type WithDefaults } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { CoordinatesBody } from '../dossiers/schemas.js';
 import { countryText, LanguageField } from '../valuation/schemas.js';
 
 const names = (description: string) =>
-  Type.Array(OneLineText({ minLength: 1, maxLength: 50, description: 'A name.' }), {
-    maxItems: 50,
-    description,
-  });
+  Type.Array(
+    OneLineText({ minLength: 1, maxLength: limits.pois.nameChars, description: 'A name.' }),
+    { maxItems: limits.pois.names, description },
+  );
 
 export const PoisRequest = Object.assign(
   StrictObject({
@@ -17,12 +17,17 @@ export const PoisRequest = Object.assign(
       Type.Number({
         minimum: 1,
         maximum: limits.pois.maxRadius,
-        description: `Meters around \`coordinates\`, 1–${String(limits.pois.maxRadius)}.`,
+        default: limits.pois.defaultRadius,
+        description: `Meters around \`coordinates\`, 1–${String(limits.pois.maxRadius)} (default ${String(limits.pois.defaultRadius)}).`,
       }),
     ),
-    category: Type.Optional(names('Categories (e.g. `education`, `leisure`); at most 50.')),
-    subcategory: Type.Optional(names('Subcategories (e.g. `kindergarten`); at most 50.')),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+    category: Type.Optional(
+      names(`Categories (e.g. \`education\`, \`leisure\`); at most ${String(limits.pois.names)}.`),
+    ),
+    subcategory: Type.Optional(
+      names(`Subcategories (e.g. \`kindergarten\`); at most ${String(limits.pois.names)}.`),
+    ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: limits.pois.maxOffset, default: 0 })),
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -48,6 +53,8 @@ export const PoisRequest = Object.assign(
   },
 );
 export type PoisRequest = Static<typeof PoisRequest>;
+/** A points-of-interest request as validated: the schema's defaults filled in. */
+export type ValidPoisRequest = WithDefaults<PoisRequest, 'radius' | 'offset' | 'limit'>;
 
 export const Poi = Type.Object({
   category: Type.String(),

@@ -5,6 +5,7 @@ import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/cou
 import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
 import { OFFER_METRICS, STATISTIC_TYPES } from '../../market/queries/offer-statistics.js';
 import { PERIODS } from '../../market/queries/periods.js';
+import { FILTER_COUNTRIES, METRIC_COUNTRIES, onlyForText } from './metrics.js';
 
 /** Every number in a request lies within this bound (limits.statistics.maxNumber). */
 const MAX_NUMBER = limits.statistics.maxNumber;
@@ -39,7 +40,11 @@ const PriceRange = (description: string) =>
 
 export const StatisticItem = StrictObject({
   type: StringEnum(STATISTIC_TYPES),
-  metric: StringEnum(OFFER_METRICS, { description: '`number_of_bedrooms` only for BE.' }),
+  metric: StringEnum(OFFER_METRICS, {
+    description: Object.entries(METRIC_COUNTRIES)
+      .map(([metric, only]) => `\`${metric}\`: ${onlyForText(only)}`)
+      .join(' '),
+  }),
   parameters: Type.Optional(
     StrictObject({
       percentileRank: Type.Optional(
@@ -112,7 +117,9 @@ export const Filters = StrictObject({
       { description: `Rooms. ${RANGE_RULE}` },
     ),
   ),
-  hasOpenKitchen: Type.Optional(Type.Boolean({ description: 'Only for CZ.' })),
+  hasOpenKitchen: Type.Optional(
+    Type.Boolean({ description: onlyForText(FILTER_COUNTRIES.hasOpenKitchen) }),
+  ),
   daysOnMarket: Type.Optional(IntRange('Days on market.')),
   ...divisionFilters,
 });

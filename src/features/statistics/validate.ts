@@ -1,7 +1,7 @@
 import { throwFieldErrors } from '../../http/field-errors.js';
 import type { FieldError } from '../../http/problem.js';
 import { DIVISION_LEVELS, MAIN_CURRENCY } from '../../market/countries.js';
-import { METRIC_COUNTRIES } from './metrics.js';
+import { FILTER_COUNTRIES, METRIC_COUNTRIES } from './metrics.js';
 import { periodCount } from '../../market/queries/periods.js';
 import { RANGE_FILTERS, type RangeFilter } from '../../market/queries/offer-statistics.js';
 import { limits } from '../../limits.js';
@@ -37,8 +37,10 @@ export function checkStatisticsRequest(request: StatisticsRequest): void {
     fail('/filters/salePrice', 'is not allowed with dealType rent');
   if (filters.dealType === 'sale' && filters.rentGross)
     fail('/filters/rentGross', 'is not allowed with dealType sale');
-  if (filters.hasOpenKitchen !== undefined && countryCode !== 'CZ')
-    fail('/filters/hasOpenKitchen', 'is only available for CZ');
+  for (const [name, only] of Object.entries(FILTER_COUNTRIES)) {
+    if (filters[name as keyof typeof FILTER_COUNTRIES] !== undefined && !only.includes(countryCode))
+      fail(`/filters/${name}`, `is only available for ${only.join(', ')}`);
+  }
   for (const name of RANGES) {
     const range = filters[name];
     if (range?.min !== undefined && range.max !== undefined && range.min > range.max) {

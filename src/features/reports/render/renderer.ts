@@ -39,7 +39,7 @@ export class ReportRenderer {
         new AppError(
           'overloaded',
           `The report took longer than ${String(limits.reports.renderMs / 1000)} s to render; try again later`,
-          { headers: { 'retry-after': '10' } },
+          { headers: { 'retry-after': String(limits.reports.timedOutRetryAfterSeconds) } },
         ),
     },
   });
