@@ -104,7 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     // Client-supplied request ids are not trusted: they would let a caller forge log lines.
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: limits.pathParamChars },
     // Errors Fastify raises before routing (bad URL encoding, over-long path parameters) are
     // problem+json like every other refusal, but on a shared page's path, its HTML 404 page.
     frameworkErrors: (error, request, reply) => {

@@ -29,6 +29,9 @@ export const limits = {
   /** The request line and headers (Node's default, stated here): a bearer token and the usual
    * headers take well under 2 KiB. Beyond it → 431, connection closed. */
   requestHeaderBytes: 16 * 1024,
+  /** Characters of one path parameter (the router's default, stated here): ids are uuids of 36.
+   * Beyond it → 400. */
+  pathParamChars: 100,
   /** How long a client may take; a slow or stalled client is answered `408` and disconnected
    * instead of holding a connection (and the memory of its half-read request) open. */
   timeouts: {

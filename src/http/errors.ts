@@ -35,14 +35,15 @@ const STATUS_CODES_FALLBACK: Partial<Record<number, ErrorCode>> = {
 
 /** Fastify's messages for these echo the whole URL back; ours say what is wrong. */
 const FASTIFY_DETAILS: Record<string, string> = {
-  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than 100 characters',
+  FST_ERR_MAX_PARAM_LENGTH: `A path parameter is longer than ${String(limits.pathParamChars)} characters`,
   FST_ERR_BAD_URL: 'The URL is not valid (bad percent-encoding)',
   // Fastify names application/json whatever JSON type the request has (merge-patch+json too).
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: a JSON body is required with this Content-Type',
 };
 
 const DETAILS: Partial<Record<ErrorCode, string>> = {
-  unsupported_media_type: 'Content-Type must be application/json',
+  unsupported_media_type:
+    'Content-Type must be application/json (a PATCH also takes application/merge-patch+json)',
   payload_too_large: `Request body exceeds the limit of ${limits.jsonBodyBytes} bytes`,
 };
 

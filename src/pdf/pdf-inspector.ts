@@ -72,7 +72,11 @@ export class PdfInspector {
 
   /** Inspects a cover PDF in `organizationId`'s turn. */
   inspect(bytes: Uint8Array, organizationId: string): Promise<PdfFacts> {
-    return this.queue.run(organizationId, () => this.run(bytes, 'cover')) as Promise<PdfFacts>;
+    return this.queue.run(organizationId, async () => {
+      const facts = await this.run(bytes, 'cover');
+      if ('contentType' in facts) throw new Error('a cover check answered an attachment’s facts');
+      return facts;
+    });
   }
 
   /**
@@ -80,9 +84,12 @@ export class PdfInspector {
    * content (image-inspection).
    */
   inspectAttachment(bytes: Uint8Array, organizationId: string): Promise<AttachmentFacts> {
-    return this.queue.run(organizationId, () =>
-      this.run(bytes, 'attachment'),
-    ) as Promise<AttachmentFacts>;
+    return this.queue.run(organizationId, async () => {
+      const facts = await this.run(bytes, 'attachment');
+      if (!('contentType' in facts))
+        throw new Error('an attachment check answered a cover’s facts');
+      return facts;
+    });
   }
 
   close(): Promise<void> {

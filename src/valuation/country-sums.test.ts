@@ -8,7 +8,7 @@ import { countryPoolSums } from './country-sums.js';
 import { FEATURE_COUNT } from './features.js';
 import { indexAt, type MonthStats } from './hedonic.js';
 import { regionMonthStats, type SumsKey } from './model-sums.js';
-import { countryEffects } from './pooled-index.js';
+import { countryEffects, pooledIndex } from './pooled-index.js';
 import { regionalModel } from './regional-model.js';
 import { snapshotCache } from './snapshot-cache.js';
 
@@ -125,14 +125,11 @@ describe('country sums written with the snapshot', () => {
     const postcode = { id: 'x', latitude: 0, longitude: 0, ...thinnest.key };
     const before = 2026 * 12 + 6;
     const model = await regionalModel(db, cache, country, postcode, 'sale', before);
-    const effects = countryEffects(pool, before);
-    const deviation = model.fit.months.map((m) => ({
-      ...m,
-      effect: m.effect - (effects.find((e) => e.month === m.month)?.effect ?? NaN),
-    }));
+    // Wiring: the model's index is the pooled index (src/valuation/pooled-index.ts, tested on
+    // its own there) of the region's fit and the country's effects of the months before.
+    const pooled = pooledIndex(model.fit, countryEffects(pool, before));
     for (const month of [before - 30, before - 12, before - 1, before + 3]) {
-      const expected = (indexAt(effects, month) ?? NaN) + (indexAt(deviation, month) ?? NaN);
-      expectClose(model.index(month) ?? NaN, expected, `index ${String(month)}`);
+      expect(model.index(month), `index ${String(month)}`).toBe(pooled(month));
     }
     // Not the region's own index: the country's shape reached it.
     const apart = [before - 30, before - 12, before - 1].map((m) =>

@@ -10,7 +10,7 @@ import type { AttachmentFacts } from '../../pdf/image-inspection.js';
 import { PdfRefusal } from '../../pdf/pdf-inspection.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
-import type { FormUpload, PendingUpload } from '../covers/upload.js';
+import type { FormUpload, PendingUpload } from '../../http/form-upload.js';
 import type { AttachmentCreated, AttachmentItem, AttachmentList } from './schemas.js';
 import {
   deleteAttachment,

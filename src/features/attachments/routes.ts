@@ -6,7 +6,7 @@ import { partialResponse, sendStored } from '../../http/download.js';
 import { LOCATION_HEADER, withHeaders } from '../../http/schemas.js';
 import { featureRoutes, type FeatureRouteDefaults } from '../../http/routes.js';
 import { limits } from '../../limits.js';
-import { pendingForm, uploadScope, type FormSpec } from '../covers/upload.js';
+import { pendingForm, uploadScope, type FormSpec } from '../../http/form-upload.js';
 import {
   addAttachment,
   attachmentFile,

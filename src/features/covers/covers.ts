@@ -20,7 +20,7 @@ import {
 } from './store.js';
 import { orderErrors } from './validate.js';
 import { titleFromFileName } from '../../http/file-title.js';
-import type { PendingUpload } from './upload.js';
+import type { PendingUpload } from '../../http/form-upload.js';
 
 export const coverUrl = (id: string): string => `/api/v1/user-settings/covers/file/${id}`;
 

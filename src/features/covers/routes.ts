@@ -17,7 +17,8 @@ import {
   CoverPdf,
   CoverUploadBody,
 } from './schemas.js';
-import { COVER_FORM, pendingCover, uploadScope } from './upload.js';
+import { uploadScope } from '../../http/form-upload.js';
+import { COVER_FORM, pendingCover } from './cover-form.js';
 
 const KIND_PATH = '/api/v1/user-settings/covers/:scope/:side';
 const FILE_PATH = '/api/v1/user-settings/covers/file/:uuid';

@@ -1,4 +1,5 @@
 import { callerOrganizationName } from '../../accounts/organizations.js';
+import type { UnsentReports } from './unsent-reports.js';
 import type { ServiceDeps } from '../../app-context.js';
 import type { Caller } from '../../http/caller.js';
 import { invalidField } from '../../http/field-errors.js';
@@ -186,16 +187,19 @@ async function netRentsOf(
  * A PDF report on a dossier the caller can see, laid out by a template the caller can see, of
  * the same country. The data is the property tracker's (valuations, offers, projects, trends) at
  * `date`; rendering runs in the PDF worker (`deps.renderReport`). Both happen in the
- * organization's turn for costly work.
+ * organization's turn for costly work. Refused while the organization's (or everyone's) reports
+ * already sent are not taken by their clients (`unsent`): when the request comes, and again when
+ * its turn does (the reports before it may be held by then).
  */
 export async function createReport(
   deps: ReportDeps,
   caller: Caller,
   dossierId: string,
   request: ReportRequest,
-  /** Called when the turn comes, before any work; throws to refuse the report then. */
-  atTurn: () => void = () => undefined,
+  unsent?: UnsentReports,
 ): Promise<RenderedReport> {
+  const admit = () => unsent?.admit(caller.organizationId);
+  admit();
   const locale =
     request.locale === undefined
       ? { language: 'en' as const, region: undefined }
@@ -222,7 +226,7 @@ export async function createReport(
   // Every report is costly work (src/work/cost.ts): it waits for the organization's turn before
   // anything is loaded, so a waiting report holds neither attachments nor covers in memory.
   return deps.costlyWork.run(caller.organizationId, REPORT_IS_COSTLY, () => {
-    atTurn();
+    admit();
     return gatherAndRender(deps, caller, { dossier, template, locale, date, today });
   });
 }

@@ -39,11 +39,8 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      // Refused while the organization's (or everyone's) sent reports are not taken: when the
-      // request comes, and again when its turn does (the reports before it may be held by then).
-      const admit = () => unsent.admit(caller.organizationId);
-      admit();
-      const report = await createReport(deps, caller, request.params.id, request.body, admit);
+      const report = await createReport(deps, caller, request.params.id, request.body, unsent);
+      // Held until the client has taken it: the response's socket tells.
       unsent.hold(caller.organizationId, report.bytes.byteLength, reply.raw);
       return sendPdf(reply, report.fileName, report.bytes);
     },

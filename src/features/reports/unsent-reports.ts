@@ -25,11 +25,11 @@ export class UnsentReports {
   /** Throws the refusal when a new report of `organizationId` would add to too much held. */
   admit(organizationId: string): void {
     const headers = { 'retry-after': String(RETRY_AFTER_SECONDS) };
-    const mb = (bytes: number) => String(Math.round(bytes / 1024 / 1024));
+    const mib = (bytes: number) => String(Math.round(bytes / 1024 / 1024));
     if ((this.byOrganization.get(organizationId) ?? 0) >= this.perOrganizationBytes) {
       throw new AppError(
         'rate_limited',
-        `The organization's clients have not yet taken ${mb(this.perOrganizationBytes)} MB or more of reports; retry once they have`,
+        `The organization's clients have not yet taken ${mib(this.perOrganizationBytes)} MiB or more of reports; retry once they have`,
         { headers },
       );
     }

@@ -416,7 +416,7 @@ function comparables(ctx: SectionContext, section: Section): void {
 }
 
 /** A day's quarter as a key that sorts by time: "2025-4". */
-function quarterOf(day: string): string {
+function quarterKey(day: string): string {
   return `${day.slice(0, 4)}-${String(Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1)}`;
 }
 
@@ -424,10 +424,10 @@ function market(ctx: SectionContext): void {
   const { doc, model, f, t } = ctx;
   const groups = new Map<string, { sum: number; count: number }>();
   for (const o of model.offerPrices) {
-    const g = groups.get(quarterOf(o.startDate)) ?? { sum: 0, count: 0 };
+    const g = groups.get(quarterKey(o.startDate)) ?? { sum: 0, count: 0 };
     g.sum += o.pricePerSquareMeter;
     g.count += 1;
-    groups.set(quarterOf(o.startDate), g);
+    groups.set(quarterKey(o.startDate), g);
   }
   subheading(doc, t('marketByQuarter'));
   table(

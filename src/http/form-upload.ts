@@ -1,15 +1,16 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { checkHook } from '../../http/check-hook.js';
-import { AppError } from '../../http/problem.js';
-import { escapePointer, invalidField } from '../../http/field-errors.js';
-import { validatorCompiler } from '../../http/validation.js';
-import { limits } from '../../limits.js';
+import { checkHook } from './check-hook.js';
+import { AppError } from './problem.js';
+import { escapePointer, invalidField } from './field-errors.js';
+import { validatorCompiler } from './validation.js';
+import { limits } from '../limits.js';
 import { UploadBody } from './upload-body.js';
 
 /**
  * An upload form: one file field and a few optional text fields, nothing else. Covers have the
- * file alone (`cover`); dossier attachments a `file` with a `type` and a `title`.
+ * file alone (`cover`, features/covers/cover-form.ts); dossier attachments a `file` with a
+ * `type` and a `title`.
  */
 export interface FormSpec {
   fileField: string;
@@ -19,7 +20,7 @@ export interface FormSpec {
   requestBytes: number;
   /** What the file is called in the size refusal ("the cover may have …"). */
   fileNoun: string;
-  /** What the file must be, for the 415 answer ("the PDF", "the file"). */
+  /** What the file must be, for the 415 answer ("the PDF", "the PNG, JPEG or PDF"). */
   fileWhat: string;
 }
 
@@ -29,16 +30,6 @@ export interface FormUpload {
   bytes: Buffer;
   fields: Record<string, string>;
 }
-
-/** The cover upload form: one PDF in the file field `cover`. */
-export const COVER_FORM: FormSpec = {
-  fileField: 'cover',
-  textFields: [],
-  fileBytes: limits.covers.fileBytes,
-  requestBytes: limits.covers.requestBytes,
-  fileNoun: 'the cover',
-  fileWhat: 'the PDF',
-};
 
 /** Options for @fastify/multipart on an upload route: one file, the text fields, little else. */
 function multipartOptions(spec: FormSpec) {
@@ -231,20 +222,6 @@ export function pendingForm(spec: FormSpec, request: FastifyRequest): PendingUpl
     // The length was checked against the form's limit before the handler ran.
     declaredBytes: Number.isSafeInteger(declared) && declared >= 0 ? declared : spec.requestBytes,
     read: () => readForm(spec, request),
-  };
-}
-
-/** The cover form of `request`, not read yet: its one file. */
-export function pendingCover(
-  request: FastifyRequest,
-): PendingUpload<{ fileName: string; bytes: Buffer }> {
-  const form = pendingForm(COVER_FORM, request);
-  return {
-    declaredBytes: form.declaredBytes,
-    read: async () => {
-      const { fileName, bytes } = await form.read();
-      return { fileName, bytes };
-    },
   };
 }
 
