@@ -89,7 +89,9 @@ export const AttachmentUploadBody = multipartBody(['file', 'type'], {
     maxLength: limits.attachments.titleChars,
     pattern: FILLED_LINE_PATTERN,
     description:
-      'One line of text, not blank (trimmed); no control or bidirectional formatting characters.',
+      `One line of text, not blank; at most ${String(limits.attachments.titleChars)} characters ` +
+      'once trimmed (the spaces around it are not kept); no control or bidirectional ' +
+      'formatting characters.',
   },
 });
 

@@ -1,10 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { StrictObject } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
+import { LOCALE_PATTERN } from '../reports/messages.js';
 
 const L = limits.dossierLinks;
-
-export const LOCALE_PATTERN = '^[A-Za-z]{2}([_-][A-Za-z]{2})?$';
 
 export const CreateLinkRequest = Object.assign(
   StrictObject({

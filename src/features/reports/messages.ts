@@ -16,6 +16,11 @@ import {
 export const LOCALES = ['en', 'de', 'fr', 'it', 'nl', 'cs', 'sk'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** A locale as clients send it: a language, or a language and region (`de_CH`, `fr-FR`), in
+ * any case. Reports and sharing links take the same. */
+export const LOCALE_PATTERN = '^([A-Za-z]{2})(?:[_-]([A-Za-z]{2}))?$';
+const LOCALE = new RegExp(LOCALE_PATTERN);
+
 /**
  * The report language of a locale as clients send it, and its region if it has one: a
  * language, or a language and region (`de_CH`, `fr-FR`, in any case), as sharing links take
@@ -24,7 +29,7 @@ export type Locale = (typeof LOCALES)[number];
 export function reportLocaleOf(
   locale: string,
 ): { language: Locale; region: string | undefined } | undefined {
-  const [, code, region] = /^([A-Za-z]{2})(?:[_-]([A-Za-z]{2}))?$/.exec(locale) ?? [];
+  const [, code, region] = LOCALE.exec(locale) ?? [];
   const language = LOCALES.find((l) => l === code?.toLowerCase());
   return language && { language, region: region?.toUpperCase() };
 }
