@@ -1,3 +1,4 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -199,177 +200,217 @@ async function convertIn(
   work: string,
   file: { source: string; target: string; gzip: boolean; delimiter: string; named: string[] },
 ): Promise<DvfConversion> {
-  const { source, target, gzip, delimiter, named } = file;
   const instance = await openDuck(path.join(work, 'convert.duckdb'), {
     memoryLimit: CONVERT_MEMORY_LIMIT,
   });
   const db = await instance.connect();
   try {
-    try {
-      await db.run(
-        `create temp table raw as select * from read_csv(${sqlString(source)}, header = true,
-           all_varchar = true, delim = ${sqlString(delimiter)}, quote = '"', escape = '"', skip = 0,
-           strict_mode = true, compression = '${gzip ? 'gzip' : 'none'}')`,
-      );
-    } catch (error) {
-      // DuckDB's message ends in advice about its own options; the first line says what it met.
-      const problem =
-        (await csvProblem(source, { gzip, delimiter })) ??
-        (error as Error).message.split('\n')[0] ??
-        '';
-      throw new DvfFormatError(`cannot read ${source}: ${problem}`);
-    }
-    // The columns as DuckDB names them. An unnamed one (a spreadsheet's row index, a separator
-    // at the end of every line) gets a name of its own, and says nothing about the lot.
-    const columns = (await queryRows(db, 'select column_name from (describe raw)'))
-      .map((r) => String(r.column_name))
-      .filter((_, i) => named[i] !== '');
-    const present = new Set(columns);
-    for (const column of OPTIONAL) {
-      if (present.has(column)) continue;
-      const fill = column === 'nature_mutation' ? sqlString(SALE) : 'null';
-      await db.run(`alter table raw add column ${q(column)} varchar default ${fill}`);
-    }
-    // One dwelling is one distinct row once the land columns are left out.
-    const dwellingKey = `[${columns
-      .filter((c) => !LAND_COLUMNS.has(c))
-      .map(q)
-      .join(', ')}]`;
-    const dwellingTypes = Object.keys(DWELLINGS).map(sqlString).join(', ');
-    await db.run(`
-      create temp table lots as
-      select ${text('id_mutation')} as sale_id,
-        -- Etalab writes ISO dates; DGFiP's own files and some exports day/month/year.
-        coalesce(try_cast(trim(date_mutation) as date),
-          try_strptime(trim(date_mutation), '%d/%m/%Y')::date) as sale_date,
-        ${text('nature_mutation')} as nature,
-        ${decimal('valeur_fonciere')} as price,
-        ${text('type_local')} as kind,
-        coalesce(${text('type_local')} in (${dwellingTypes}), false) as is_dwelling,
-        ${decimal('surface_reelle_bati')} as living_area,
-        try_cast(${decimal('nombre_pieces_principales')} as integer) as rooms,
-        ${decimal('latitude')} as latitude,
-        ${decimal('longitude')} as longitude,
-        -- Postcodes read as numbers elsewhere lose their leading zero (01000 → 1000), or gain
-        -- decimals (1000.0).
-        case when regexp_matches(trim(code_postal), '^[0-9]{4,5}(\\.0+)?$')
-          then lpad(regexp_extract(trim(code_postal), '^[0-9]+'), 5, '0')
-          else ${text('code_postal')} end as postcode,
-        nullif(concat_ws(' ', ${text('adresse_numero')}, ${text('adresse_suffixe')}, ${text('adresse_nom_voie')}), '') as address,
-        ${text('adresse_nom_voie')} as street,
-        ${text('adresse_numero')} as house_number,
-        ${text('nom_commune')} as place,
-        ${dwellingKey} as dwelling_key,
-        ${decimal('surface_terrain')} as land_surface,
-        -- A piece of land is a parcel's area of one kind; DVF repeats it on every lot of the parcel.
-        [${text('id_parcelle')}, ${text('code_nature_culture')}, ${text('code_nature_culture_speciale')}, ${text('surface_terrain')}] as land_key
-      from raw
-      -- Files joined end to end repeat their header line (with its byte-order mark, if any).
-      where replace(trim(id_mutation), chr(65279), '') is distinct from 'id_mutation'`);
-    await db.run(`
-      create temp table sale_land as
-      select sale_id, sum(land_surface) as land
-      from (select distinct sale_id, land_key, land_surface from lots
-            where land_surface > 0 and isfinite(land_surface))
-      group by sale_id`);
-    await db.run(`
-      create temp table sales as
-      select sale_id,
-        min(sale_date) as sale_date,
-        any_value(nature) as nature,
-        count(distinct dwelling_key) filter (where is_dwelling) as dwellings,
-        count(*) filter (where kind is not null and not is_dwelling and kind <> ${sqlString(DEPENDENCY)}) as premises,
-        count(distinct price) as prices,
-        max(price) as price,
-        any_value(kind) filter (where is_dwelling) as kind,
-        any_value(living_area) filter (where is_dwelling) as living_area,
-        any_value(rooms) filter (where is_dwelling) as rooms,
-        any_value(latitude) filter (where is_dwelling) as latitude,
-        any_value(longitude) filter (where is_dwelling) as longitude,
-        any_value(postcode) filter (where is_dwelling) as postcode,
-        any_value(address) filter (where is_dwelling) as address,
-        any_value(street) filter (where is_dwelling) as street,
-        any_value(house_number) filter (where is_dwelling) as house_number,
-        any_value(place) filter (where is_dwelling) as place,
-        any_value(land) as land
-      from lots left join sale_land using (sale_id)
-      where sale_id is not null group by sale_id`);
-    const coordinates =
-      'latitude between -90 and 90 and longitude between -180 and 180 and latitude is not null and longitude is not null';
-    const reasons: Record<DvfSkipReason, string> = {
-      otherNature: `nature is null or nature not in (${sqlString(SALE)}, ${sqlString(OFF_PLAN)})`,
-      noDwelling: 'dwellings = 0',
-      severalDwellings: 'dwellings > 1',
-      commercialPremises: 'premises > 0',
-      noDate: 'sale_date is null',
-      // NaN and infinities read from text are not prices (DuckDB orders NaN above all numbers).
-      noPrice: `price is null or not isfinite(price) or price <= 0 or price > ${String(MAX_PRICE)}`,
-      severalPrices: 'prices > 1',
-      noLivingArea: `living_area is null or not isfinite(living_area) or not (living_area > 0) or living_area > ${String(MAX_AREA)}`,
-      notPlaced: `postcode is null and not (${coordinates})`,
-      overseas: `left(postcode, 2) in ('97', '98')`,
-    };
-    await db.run(`
-      create temp table classified as
-      select *, case ${Object.entries(reasons)
-        .map(([reason, rule]) => `when ${rule} then '${reason}'`)
-        .join(' ')} end as skip
-      from sales`);
-    await db.run(`
-      create temp table converted as
-      select
-        'dvf-' || sale_id as id,
-        'FR' as "countryCode",
-        'sale' as "dealType",
-        case kind ${Object.entries(DWELLINGS)
-          .map(([k, v]) => `when ${sqlString(k)} then '${v}'`)
-          .join(' ')} end as "propertyType",
-        strftime(sale_date, '%Y-%m-%d') as "startDate",
-        -- A sale ends the property's time on the market on the day it is signed.
-        strftime(sale_date, '%Y-%m-%d') as "endDate",
-        -- How long it was offered before, DVF does not say: the column, empty, says unknown.
-        null::varchar as "daysOnMarket",
-        'false' as "isActive",
-        case when nature = ${sqlString(OFF_PLAN)} then 'true' end as "isNew",
-        price as "salePrice",
-        living_area as "livingArea",
-        case when rooms > 0 then rooms end as "numberOfRooms",
-        case when ${coordinates} then latitude end as latitude,
-        case when ${coordinates} then longitude end as longitude,
-        postcode as "postalCode",
-        left(concat_ws(', ', kind, address, place), 500) as title,
-        street, house_number as "houseNumber",
-        -- A house's land: its parcels of every kind; an apartment's parcel is its building's.
-        case when kind = 'Maison' and land <= ${String(MAX_LAND_AREA)} then land end as "landArea"
-      from classified where skip is null
-      order by sale_date, sale_id`);
-    await db.run(
-      `copy converted to ${sqlString(target)} (header${target.toLowerCase().endsWith('.gz') ? ', compression gzip' : ''})`,
-    );
-    const totals = await queryOne(
-      db,
-      `select (select count(*) from lots)::integer as rows, (select count(*) from sales)::integer as sales,
-              (select count(*) from converted)::integer as offers,
-              (select count(*) from lots where sale_id is null)::integer as without_id`,
-    );
-    const skipped = Object.fromEntries(Object.keys(DVF_SKIP_REASONS).map((k) => [k, 0])) as Record<
-      DvfSkipReason,
-      number
-    >;
-    for (const r of await queryRows(
-      db,
-      'select skip, count(*)::integer as n from classified where skip is not null group by skip',
-    ))
-      skipped[String(r.skip) as DvfSkipReason] = Number(r.n);
-    return {
-      rows: Number(totals?.rows ?? 0),
-      rowsWithoutId: Number(totals?.without_id ?? 0),
-      sales: Number(totals?.sales ?? 0),
-      offers: Number(totals?.offers ?? 0),
-      skipped,
-    };
+    const columns = await readRows(db, file);
+    await createLots(db, columns);
+    await createSales(db);
+    await classifySales(db);
+    await writeOffers(db, file.target);
+    return await countConversion(db);
   } finally {
     db.closeSync();
     instance.closeSync();
   }
+}
+
+/**
+ * The file's rows, as text, in table `raw`, with every optional column (absent ones empty, or a
+ * sale); the names of its columns that name something.
+ */
+async function readRows(
+  db: DuckDBConnection,
+  file: { source: string; gzip: boolean; delimiter: string; named: string[] },
+): Promise<string[]> {
+  const { source, gzip, delimiter, named } = file;
+  try {
+    await db.run(
+      `create temp table raw as select * from read_csv(${sqlString(source)}, header = true,
+         all_varchar = true, delim = ${sqlString(delimiter)}, quote = '"', escape = '"', skip = 0,
+         strict_mode = true, compression = '${gzip ? 'gzip' : 'none'}')`,
+    );
+  } catch (error) {
+    // DuckDB's message ends in advice about its own options; the first line says what it met.
+    const problem =
+      (await csvProblem(source, { gzip, delimiter })) ??
+      (error as Error).message.split('\n')[0] ??
+      '';
+    throw new DvfFormatError(`cannot read ${source}: ${problem}`);
+  }
+  // The columns as DuckDB names them. An unnamed one (a spreadsheet's row index, a separator
+  // at the end of every line) gets a name of its own, and says nothing about the lot.
+  const columns = (await queryRows(db, 'select column_name from (describe raw)'))
+    .map((r) => String(r.column_name))
+    .filter((_, i) => named[i] !== '');
+  const present = new Set(columns);
+  for (const column of OPTIONAL) {
+    if (present.has(column)) continue;
+    const fill = column === 'nature_mutation' ? sqlString(SALE) : 'null';
+    await db.run(`alter table raw add column ${q(column)} varchar default ${fill}`);
+  }
+  return columns;
+}
+
+/** One row per lot (table `lots`): its sale, what it is, and the sale's facts as numbers. */
+async function createLots(db: DuckDBConnection, columns: readonly string[]): Promise<void> {
+  // One dwelling is one distinct row once the land columns are left out.
+  const dwellingKey = `[${columns
+    .filter((c) => !LAND_COLUMNS.has(c))
+    .map(q)
+    .join(', ')}]`;
+  const dwellingTypes = Object.keys(DWELLINGS).map(sqlString).join(', ');
+  await db.run(`
+    create temp table lots as
+    select ${text('id_mutation')} as sale_id,
+      -- Etalab writes ISO dates; DGFiP's own files and some exports day/month/year.
+      coalesce(try_cast(trim(date_mutation) as date),
+        try_strptime(trim(date_mutation), '%d/%m/%Y')::date) as sale_date,
+      ${text('nature_mutation')} as nature,
+      ${decimal('valeur_fonciere')} as price,
+      ${text('type_local')} as kind,
+      coalesce(${text('type_local')} in (${dwellingTypes}), false) as is_dwelling,
+      ${decimal('surface_reelle_bati')} as living_area,
+      try_cast(${decimal('nombre_pieces_principales')} as integer) as rooms,
+      ${decimal('latitude')} as latitude,
+      ${decimal('longitude')} as longitude,
+      -- Postcodes read as numbers elsewhere lose their leading zero (01000 → 1000), or gain
+      -- decimals (1000.0).
+      case when regexp_matches(trim(code_postal), '^[0-9]{4,5}(\\.0+)?$')
+        then lpad(regexp_extract(trim(code_postal), '^[0-9]+'), 5, '0')
+        else ${text('code_postal')} end as postcode,
+      nullif(concat_ws(' ', ${text('adresse_numero')}, ${text('adresse_suffixe')}, ${text('adresse_nom_voie')}), '') as address,
+      ${text('adresse_nom_voie')} as street,
+      ${text('adresse_numero')} as house_number,
+      ${text('nom_commune')} as place,
+      ${dwellingKey} as dwelling_key,
+      ${decimal('surface_terrain')} as land_surface,
+      -- A piece of land is a parcel's area of one kind; DVF repeats it on every lot of the parcel.
+      [${text('id_parcelle')}, ${text('code_nature_culture')}, ${text('code_nature_culture_speciale')}, ${text('surface_terrain')}] as land_key
+    from raw
+    -- Files joined end to end repeat their header line (with its byte-order mark, if any).
+    where replace(trim(id_mutation), chr(65279), '') is distinct from 'id_mutation'`);
+}
+
+/** One row per sale (table `sales`): its dwellings, other premises, price and the dwelling's facts. */
+async function createSales(db: DuckDBConnection): Promise<void> {
+  await db.run(`
+    create temp table sale_land as
+    select sale_id, sum(land_surface) as land
+    from (select distinct sale_id, land_key, land_surface from lots
+          where land_surface > 0 and isfinite(land_surface))
+    group by sale_id`);
+  await db.run(`
+    create temp table sales as
+    select sale_id,
+      min(sale_date) as sale_date,
+      any_value(nature) as nature,
+      count(distinct dwelling_key) filter (where is_dwelling) as dwellings,
+      count(*) filter (where kind is not null and not is_dwelling and kind <> ${sqlString(DEPENDENCY)}) as premises,
+      count(distinct price) as prices,
+      max(price) as price,
+      any_value(kind) filter (where is_dwelling) as kind,
+      any_value(living_area) filter (where is_dwelling) as living_area,
+      any_value(rooms) filter (where is_dwelling) as rooms,
+      any_value(latitude) filter (where is_dwelling) as latitude,
+      any_value(longitude) filter (where is_dwelling) as longitude,
+      any_value(postcode) filter (where is_dwelling) as postcode,
+      any_value(address) filter (where is_dwelling) as address,
+      any_value(street) filter (where is_dwelling) as street,
+      any_value(house_number) filter (where is_dwelling) as house_number,
+      any_value(place) filter (where is_dwelling) as place,
+      any_value(land) as land
+    from lots left join sale_land using (sale_id)
+    where sale_id is not null group by sale_id`);
+}
+
+const COORDINATES =
+  'latitude between -90 and 90 and longitude between -180 and 180 and latitude is not null and longitude is not null';
+
+/** Why a sale is not converted, as conditions on its row of `sales`, tried in this order. */
+const SKIP_RULES: Record<DvfSkipReason, string> = {
+  otherNature: `nature is null or nature not in (${sqlString(SALE)}, ${sqlString(OFF_PLAN)})`,
+  noDwelling: 'dwellings = 0',
+  severalDwellings: 'dwellings > 1',
+  commercialPremises: 'premises > 0',
+  noDate: 'sale_date is null',
+  // NaN and infinities read from text are not prices (DuckDB orders NaN above all numbers).
+  noPrice: `price is null or not isfinite(price) or price <= 0 or price > ${String(MAX_PRICE)}`,
+  severalPrices: 'prices > 1',
+  noLivingArea: `living_area is null or not isfinite(living_area) or not (living_area > 0) or living_area > ${String(MAX_AREA)}`,
+  notPlaced: `postcode is null and not (${COORDINATES})`,
+  overseas: `left(postcode, 2) in ('97', '98')`,
+};
+
+/** Each sale with the first rule that skips it, if any (table `classified`). */
+async function classifySales(db: DuckDBConnection): Promise<void> {
+  await db.run(`
+    create temp table classified as
+    select *, case ${Object.entries(SKIP_RULES)
+      .map(([reason, rule]) => `when ${rule} then '${reason}'`)
+      .join(' ')} end as skip
+    from sales`);
+}
+
+/** The sales kept, as canonical sale offers, written to `target` (gzip if it ends in .gz). */
+async function writeOffers(db: DuckDBConnection, target: string): Promise<void> {
+  await db.run(`
+    create temp table converted as
+    select
+      'dvf-' || sale_id as id,
+      'FR' as "countryCode",
+      'sale' as "dealType",
+      case kind ${Object.entries(DWELLINGS)
+        .map(([k, v]) => `when ${sqlString(k)} then '${v}'`)
+        .join(' ')} end as "propertyType",
+      strftime(sale_date, '%Y-%m-%d') as "startDate",
+      -- A sale ends the property's time on the market on the day it is signed.
+      strftime(sale_date, '%Y-%m-%d') as "endDate",
+      -- How long it was offered before, DVF does not say: the column, empty, says unknown.
+      null::varchar as "daysOnMarket",
+      'false' as "isActive",
+      case when nature = ${sqlString(OFF_PLAN)} then 'true' end as "isNew",
+      price as "salePrice",
+      living_area as "livingArea",
+      case when rooms > 0 then rooms end as "numberOfRooms",
+      case when ${COORDINATES} then latitude end as latitude,
+      case when ${COORDINATES} then longitude end as longitude,
+      postcode as "postalCode",
+      left(concat_ws(', ', kind, address, place), 500) as title,
+      street, house_number as "houseNumber",
+      -- A house's land: its parcels of every kind; an apartment's parcel is its building's.
+      case when kind = 'Maison' and land <= ${String(MAX_LAND_AREA)} then land end as "landArea"
+    from classified where skip is null
+    order by sale_date, sale_id`);
+  await db.run(
+    `copy converted to ${sqlString(target)} (header${target.toLowerCase().endsWith('.gz') ? ', compression gzip' : ''})`,
+  );
+}
+
+/** What the conversion read, made and skipped. */
+async function countConversion(db: DuckDBConnection): Promise<DvfConversion> {
+  const totals = await queryOne(
+    db,
+    `select (select count(*) from lots)::integer as rows, (select count(*) from sales)::integer as sales,
+            (select count(*) from converted)::integer as offers,
+            (select count(*) from lots where sale_id is null)::integer as without_id`,
+  );
+  const skipped = Object.fromEntries(Object.keys(DVF_SKIP_REASONS).map((k) => [k, 0])) as Record<
+    DvfSkipReason,
+    number
+  >;
+  for (const r of await queryRows(
+    db,
+    'select skip, count(*)::integer as n from classified where skip is not null group by skip',
+  ))
+    skipped[String(r.skip) as DvfSkipReason] = Number(r.n);
+  return {
+    rows: Number(totals?.rows ?? 0),
+    rowsWithoutId: Number(totals?.without_id ?? 0),
+    sales: Number(totals?.sales ?? 0),
+    offers: Number(totals?.offers ?? 0),
+    skipped,
+  };
 }
