@@ -373,8 +373,14 @@ export const limits = {
     sixteenBitPixelCost: 4,
     /** Pixels on one side: no real photo or scan is wider. */
     maxSide: 20_000,
-    /** Memory the JPEG decoder may use while checking an image. */
+    /** Memory the JPEG decoder may use while checking an image. It needs 16–22 bytes a pixel
+     * (about 12 MP at 4:4:4, 17 MP at 4:2:0): a JPEG that would need more is checked by its
+     * structure instead (header, scans, end of image), as reports embed it without decoding. */
     decodeMemoryMb: 200,
+    /** Chunks of a PNG, counted before it is decoded: each costs the decoder a few µs however
+     * small (2 million one-byte image chunks held the checking worker 6 s); encoders write
+     * chunks of 8–64 KB, a few thousand in the largest file. */
+    pngChunks: 20_000,
     /** Scans of a (progressive) JPEG, counted before it is decoded: each scan costs the decoder
      * a pass over every block of the image however few bytes it has (9,000 scans of 40 bytes
      * held the checking worker for its whole 15 s). Encoders write 1 (baseline) to about 20. */

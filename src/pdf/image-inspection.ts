@@ -3,9 +3,9 @@ import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
 import { jpegOrientation, shownSize } from './jpeg-orientation.js';
 import { jpegWithoutFill, pdfkitRefusal } from './jpeg-print.js';
-import { SOF } from './jpeg-segments.js';
+import { jpegHeader, SOF } from './jpeg-segments.js';
 import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
-import { needsPrintVersion, printVersionOf } from './print-version.js';
+import { needsPrintVersion, pngChunkCount, printVersionOf } from './print-version.js';
 import { pngDataComplete } from './png-data.js';
 
 /**
@@ -85,27 +85,72 @@ export function jpegSize(bytes: Buffer): Size {
  * or is a restart marker), before anything is decoded.
  */
 export function jpegScans(bytes: Buffer): number {
+  return jpegWalk(bytes).scans;
+}
+
+/** The walk of `jpegScans`: the scans, and whether it reached the end-of-image marker. */
+function jpegWalk(bytes: Buffer): { scans: number; ended: boolean } {
   let scans = 0;
   let at = 2;
-  while (at + 4 <= bytes.length && bytes[at] === 0xff) {
+  while (at + 2 <= bytes.length && bytes[at] === 0xff) {
     const marker = bytes[at + 1] as number;
-    if (marker === 0xd9) break;
+    if (marker === 0xd9) return { scans, ended: true };
     if (marker === 0xff || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
       at += marker === 0xff ? 1 : 2;
       continue;
     }
+    if (at + 4 > bytes.length) break;
     at += 2 + bytes.readUInt16BE(at + 2);
     if (marker !== 0xda) continue;
     scans += 1;
     for (;;) {
       at = bytes.indexOf(0xff, at);
-      if (at < 0 || at + 1 >= bytes.length) return scans;
+      if (at < 0 || at + 1 >= bytes.length) return { scans, ended: false };
       const next = bytes[at + 1] as number;
       if (next !== 0x00 && (next < 0xd0 || next > 0xd7)) break;
       at += 2;
     }
   }
-  return scans;
+  return { scans, ended: false };
+}
+
+/**
+ * Bytes jpeg-js asks for to decode a JPEG, from its frame header, by its own accounting: each
+ * component's blocks (256 bytes each, whole MCUs), its samples, the component planes and the
+ * RGBA image. Undefined where the header says no components.
+ */
+function jpegDecodeBytes(bytes: Buffer): number | undefined {
+  const frame = jpegHeaderFrame(bytes);
+  if (!frame) return undefined;
+  const { width, height, components } = frame;
+  const maxH = Math.max(...components.map((c) => c.h));
+  const maxV = Math.max(...components.map((c) => c.v));
+  const mcusPerLine = Math.ceil(width / 8 / maxH);
+  const mcusPerColumn = Math.ceil(height / 8 / maxV);
+  let total = width * height * (components.length + 4);
+  for (const { h, v } of components) {
+    const blocksPerLine = Math.ceil((Math.ceil(width / 8) * h) / maxH);
+    const blocksPerColumn = Math.ceil((Math.ceil(height / 8) * v) / maxV);
+    total += mcusPerLine * h * mcusPerColumn * v * 256 + blocksPerLine * 8 * blocksPerColumn * 8;
+  }
+  return total;
+}
+
+/** A JPEG's frame header: its size and its components' sampling factors. */
+function jpegHeaderFrame(
+  bytes: Buffer,
+): { width: number; height: number; components: { h: number; v: number }[] } | undefined {
+  const header = jpegHeader(bytes);
+  if (!header || header.frame + 10 > bytes.length) return undefined;
+  const at = header.frame;
+  if (!SOF.has(bytes[at + 1] as number)) return undefined;
+  const count = bytes[at + 9] as number;
+  if (count < 1 || at + 10 + 3 * count > bytes.length) return undefined;
+  const components = Array.from({ length: count }, (_, i) => {
+    const factors = bytes[at + 11 + 3 * i] as number;
+    return { h: Math.max(1, factors >> 4), v: Math.max(1, factors & 15) };
+  });
+  return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7), components };
 }
 
 /**
@@ -146,7 +191,8 @@ function checkSize({ width, height }: Size, bitDepth = 8): void {
 /**
  * Checks that `bytes` are a PNG, JPEG or PDF attachment the service accepts, by content: images
  * are measured from their headers (so a decompression bomb is refused before any pixel is
- * expanded), then decoded in full to prove they are whole; PDFs get the cover checks with the
+ * expanded), then decoded in full to prove they are whole (a JPEG too large for the decoder's
+ * memory by its structure); PDFs get the cover checks with the
  * attachment page limit. Throws `PdfRefusal`. Runs in the inspection worker, which bounds its
  * memory and time.
  */
@@ -160,6 +206,12 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
   if (contentType === 'image/png') {
     const { bitDepth, ...size } = pngSize(buffer);
     checkSize(size, bitDepth);
+    const maxChunks = limits.attachments.pngChunks;
+    if (pngChunkCount(buffer, maxChunks) > maxChunks) {
+      throw new PdfRefusal(
+        `is a PNG of more than ${maxChunks} chunks; at most ${maxChunks} are allowed`,
+      );
+    }
     let pixels: PNG;
     try {
       pixels = PNG.sync.read(buffer, { checkCRC: true });
@@ -186,15 +238,23 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
           '(save it as a baseline JPEG)',
       );
     }
-    try {
-      jpeg.decode(buffer, {
-        useTArray: true,
-        tolerantDecoding: false,
-        maxResolutionInMP: limits.attachments.maxPixels / 1e6,
-        maxMemoryUsageInMB: limits.attachments.decodeMemoryMb,
-      });
-    } catch (error) {
-      throw new PdfRefusal(`is not a readable JPEG (${message(error)})`);
+    const need = jpegDecodeBytes(buffer);
+    if (need !== undefined && need > limits.attachments.decodeMemoryMb * 1024 * 1024) {
+      // Too large to decode here (a 24-megapixel photo): whole as far as its structure shows.
+      if (!jpegWalk(buffer).ended) {
+        throw new PdfRefusal('is not a readable JPEG (it ends before its image data does)');
+      }
+    } else {
+      try {
+        jpeg.decode(buffer, {
+          useTArray: true,
+          tolerantDecoding: false,
+          maxResolutionInMP: limits.attachments.maxPixels / 1e6,
+          maxMemoryUsageInMB: limits.attachments.decodeMemoryMb,
+        });
+      } catch (error) {
+        throw new PdfRefusal(`is not a readable JPEG (${message(error)})`);
+      }
     }
     // Reports embed the file as it is, through pdfkit: what pdfkit cannot read is printed from
     // a version without fill bytes, or refused here rather than failing every report.

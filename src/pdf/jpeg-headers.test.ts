@@ -100,6 +100,56 @@ describe('the JPEG pdfkit is given', () => {
   });
 });
 
+describe('a JPEG larger than the decoder’s memory', () => {
+  /** `file` with its frame header saying `width`×`height` pixels (the data stays as it was). */
+  function declaring(file: Buffer, width: number, height: number): Buffer {
+    const frame = jpegHeader(file)?.frame ?? -1;
+    const out = Buffer.from(file);
+    out.writeUInt16BE(height, frame + 5);
+    out.writeUInt16BE(width, frame + 7);
+    return out;
+  }
+
+  it('is checked by its structure, not decoded: a 24-megapixel photo is accepted', async () => {
+    // 6000 × 4000 of 3 components needs about 400 MB of the decoder, over its 200 MB.
+    const photo = declaring(makeJpeg(64, 48), 6000, 4000);
+    expect(await inspectAttachment(photo)).toEqual({
+      contentType: 'image/jpeg',
+      width: 6000,
+      height: 4000,
+    });
+    // One the decoder can take is decoded, so the same damage is found.
+    await expect(inspectAttachment(declaring(makeJpeg(64, 48), 640, 480))).rejects.toThrow(
+      /not a readable JPEG/,
+    );
+  });
+
+  it('is refused where it ends before its image data does', async () => {
+    const photo = declaring(makeJpeg(64, 48), 6000, 4000);
+    await expect(inspectAttachment(photo.subarray(0, photo.length - 2))).rejects.toThrow(
+      'is not a readable JPEG (it ends before its image data does)',
+    );
+  });
+});
+
+describe('a JPEG’s XMP', () => {
+  it('is not taken for its EXIF, which may follow it', () => {
+    const xmp = Buffer.from('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>', 'latin1');
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(xmp.length + 2);
+    const upright = withOrientation(makeJpeg(60, 40), 6);
+    const both = Buffer.concat([
+      upright.subarray(0, 2),
+      Buffer.from([0xff, 0xe1]),
+      length,
+      xmp,
+      upright.subarray(2),
+    ]);
+    expect(jpegOrientation(both)).toBe(6);
+    expect(shownImageSize(both)).toEqual({ width: 40, height: 60 });
+  });
+});
+
 describe('a JPEG’s scans', () => {
   it('are counted by walking its segments, past the bytes of its image data and of its EXIF', () => {
     const plain = makeJpeg(64, 48);

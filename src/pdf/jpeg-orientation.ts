@@ -17,12 +17,17 @@ const SHORT = 3;
  * of every directory, and a 66 kB segment of entries pointing into each other took it 6 s.
  */
 export function jpegOrientation(bytes: Buffer): number {
-  const exif = jpegHeader(bytes)?.segments.find(isExif);
+  const exif = jpegHeader(bytes)?.segments.find((s) => isExif(bytes, s));
   return exif ? (orientationIn(bytes.subarray(exif.marker + 10, exif.end)) ?? 1) : 1;
 }
 
-function isExif(segment: Segment): boolean {
-  return segment.code === APP1 && segment.end - segment.marker >= 10;
+/** An APP1 segment holding EXIF (XMP is APP1 too, under another name). */
+function isExif(bytes: Buffer, segment: Segment): boolean {
+  return (
+    segment.code === APP1 &&
+    segment.end - segment.marker >= 10 &&
+    bytes.toString('latin1', segment.marker + 4, segment.marker + 10) === 'Exif\0\0'
+  );
 }
 
 /** The orientation a TIFF structure (an EXIF segment's body) states, if a valid one. */

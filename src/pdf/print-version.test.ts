@@ -2,7 +2,15 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { limits } from '../limits.js';
 import { palettePng } from '../../test/helpers/images.js';
-import { needsPrintVersion, printVersion, printVersionOfPng } from './print-version.js';
+import {
+  needsPrintVersion,
+  pngChunk,
+  pngChunkCount,
+  pngForPdfkit,
+  printVersion,
+  printVersionOfPng,
+} from './print-version.js';
+import { inspectAttachment } from './image-inspection.js';
 
 function rgba(width: number, height: number, pixel: (x: number, y: number) => number[]): PNG {
   const image = new PNG({ width, height });
@@ -56,6 +64,95 @@ describe('needsPrintVersion', () => {
         ),
       ),
     ).toBe(true);
+  });
+});
+
+/** `png` with `chunk` put before its first chunk of type `before`, found by walking its chunks. */
+function withChunk(png: Buffer, chunk: Buffer, before: 'IDAT' | 'IEND'): Buffer {
+  let at = 8;
+  while (png.toString('latin1', at + 4, at + 8) !== before) at += 12 + png.readUInt32BE(at);
+  return Buffer.concat([png.subarray(0, at), chunk, png.subarray(at)]);
+}
+
+/** The chunk types of a PNG, in order. */
+function chunkTypes(png: Buffer): string[] {
+  const types = [];
+  for (let at = 8; at + 12 <= png.length; at += 12 + png.readUInt32BE(at)) {
+    types.push(png.toString('latin1', at + 4, at + 8));
+  }
+  return types;
+}
+
+describe('what pdfkit is given of a PNG', () => {
+  const opaque = encode(
+    rgba(4, 3, () => [10, 20, 30, 255]),
+    { colorType: 2 },
+  );
+
+  it('finds transparency by its chunk wherever it lies, however long, not by its bytes', () => {
+    // After the image data, and longer than an RGB image's 6 bytes: png-js takes it whole.
+    const late = withChunk(opaque, pngChunk('tRNS', Buffer.alloc(100_000, 7)), 'IEND');
+    expect(needsPrintVersion(late)).toBe(true);
+    // "IDAT" inside a text before a tRNS had made the tRNS look as if after the image data.
+    const text = pngChunk('tEXt', Buffer.from('Comment\0IDAT', 'latin1'));
+    const hidden = withChunk(
+      withChunk(opaque, text, 'IDAT'),
+      pngChunk('tRNS', Buffer.alloc(6)),
+      'IDAT',
+    );
+    expect(needsPrintVersion(hidden)).toBe(true);
+    // And the word in a text alone is no transparency.
+    expect(
+      needsPrintVersion(withChunk(opaque, pngChunk('tEXt', Buffer.from('a\0tRNS')), 'IDAT')),
+    ).toBe(false);
+  });
+
+  it('keeps the chunks that draw it: texts and a truecolour image’s palette are left out', async () => {
+    const text = pngChunk(
+      'tEXt',
+      Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(600_000, 0x41)]),
+    );
+    const suggested = pngChunk('PLTE', Buffer.from([255, 0, 0, 0, 255, 0]));
+    const busy = withChunk(withChunk(opaque, suggested, 'IDAT'), text, 'IEND');
+    expect(chunkTypes(busy)).toEqual(['IHDR', 'PLTE', 'IDAT', 'tEXt', 'IEND']);
+    expect(needsPrintVersion(busy)).toBe(false);
+    const given = pngForPdfkit(busy);
+    expect(chunkTypes(given)).toEqual(['IHDR', 'IDAT', 'IEND']);
+    expect(PNG.sync.read(given).data).toEqual(PNG.sync.read(opaque).data);
+    // Nothing to leave out: the same bytes.
+    expect(pngForPdfkit(opaque)).toBe(opaque);
+    // A palette image keeps its palette.
+    const indexed = palettePng({
+      width: 8,
+      height: 8,
+      bitDepth: 8,
+      palette: [
+        [0, 0, 0],
+        [255, 255, 255],
+      ],
+    });
+    expect(chunkTypes(pngForPdfkit(indexed))).toContain('PLTE');
+    expect(await inspectAttachment(busy)).toEqual({
+      contentType: 'image/png',
+      width: 4,
+      height: 3,
+    });
+  });
+
+  it('refuses a PNG of too many chunks before decoding it', async () => {
+    const max = limits.attachments.pngChunks;
+    const idat = opaque.indexOf('IDAT', 8, 'latin1') - 4;
+    const end = opaque.indexOf('IEND', 8, 'latin1') - 4;
+    const empty = pngChunk('IDAT', Buffer.alloc(0));
+    const many = Buffer.concat([
+      opaque.subarray(0, end),
+      ...Array.from({ length: max }, () => empty),
+      opaque.subarray(end),
+    ]);
+    expect(idat).toBeLessThan(end);
+    expect(pngChunkCount(many, max)).toBe(max + 1);
+    expect(pngChunkCount(opaque, max)).toBe(3);
+    await expect(inspectAttachment(many)).rejects.toThrow(`more than ${String(max)} chunks`);
   });
 });
 

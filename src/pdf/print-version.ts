@@ -2,14 +2,48 @@ import { crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
 
-/** A PNG's colour type (IHDR byte 9) says alpha, or a tRNS chunk makes colours transparent. */
+/**
+ * A PNG's colour type (IHDR byte 9) says alpha, or a tRNS chunk makes colours transparent:
+ * wherever it lies and however long it is, as pdfkit's reader (png-js) takes it, which made a
+ * `/Mask` of two numbers per byte of it (a tRNS of 8 MiB after the image data ran the render
+ * worker out of memory; looked for as bytes, it had hidden there, or behind "IDAT" in a text).
+ */
 function pngTransparency(bytes: Buffer): boolean {
   const colorType = bytes[25];
   if (colorType === 4 || colorType === 6) return true;
-  // tRNS comes before the first IDAT when it is there at all.
-  const idat = bytes.indexOf('IDAT', 33, 'latin1');
-  const trns = bytes.indexOf('tRNS', 33, 'latin1');
-  return trns >= 0 && (idat < 0 || trns < idat);
+  return chunksOf(bytes).some((c) => c.type === 'tRNS');
+}
+
+/** The chunks that draw a PNG; a palette only where the colour type is one (3). */
+const DRAWN = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND']);
+
+/**
+ * The PNG as pdfkit is given it: its image chunks only. pdfkit's reader (png-js) reads every
+ * chunk it knows: a text chunk of 0.5 MB overflowed its stack in every report showing the file,
+ * and a palette in a truecolour PNG (a suggestion for viewers of few colours, allowed) made it
+ * print grey stripes. Transparency never reaches it: such a PNG is printed from its print
+ * version. The bytes as they are where there is nothing to leave out.
+ */
+export function pngForPdfkit(bytes: Buffer): Buffer {
+  const palette = bytes[25] === 3;
+  const chunks = chunksOf(bytes);
+  const drawn = chunks.filter((c) => DRAWN.has(c.type) && (c.type !== 'PLTE' || palette));
+  if (drawn.length === chunks.length) return bytes;
+  return Buffer.concat([
+    bytes.subarray(0, 8),
+    ...drawn.map((c) => bytes.subarray(c.start - 8, c.end + 4)),
+  ]);
+}
+
+/** How many chunks a PNG has, counted up to `max + 1`. */
+export function pngChunkCount(bytes: Buffer, max: number): number {
+  let count = 0;
+  for (let at = 8; at + 12 <= bytes.length && count <= max; count++) {
+    const length = bytes.readUInt32BE(at);
+    if (bytes.toString('latin1', at + 4, at + 8) === 'IEND') return count + 1;
+    at += 12 + length;
+  }
+  return count;
 }
 
 /**
@@ -108,7 +142,7 @@ export function pngChunk(type: string, data: Buffer): Buffer {
 /**
  * The print version of a transparent palette PNG that needs nothing else (not interlaced, within
  * the print side), made without decoding a pixel: its palette laid on white and its
- * transparency chunk left out, its image data kept as it is. A palette image's pixels are an
+ * transparency chunk and other chunks that do not draw it left out, its image data kept as it is. A palette image's pixels are an
  * index each (1–8 bits), so it stays as small as it was sent; made as RGB it grew up to twelve
  * times (a 1.4 MB 2-bit floor plan of 2,400 × 2,400 pixels became 13.6 MB). Undefined for any
  * other PNG.
@@ -132,7 +166,7 @@ export function palettePrintVersion(bytes: Buffer): Buffer | undefined {
   }
   const parts = [bytes.subarray(0, 8)];
   for (const c of chunks) {
-    if (c.type === 'tRNS') continue;
+    if (!DRAWN.has(c.type)) continue;
     parts.push(
       c.type === 'PLTE' ? pngChunk('PLTE', palette) : bytes.subarray(c.start - 8, c.end + 4),
     );
