@@ -6,6 +6,7 @@ import {
   scanBomb,
   withExifBomb,
   withOrientation,
+  withXmp,
 } from '../../test/helpers/images.js';
 import { inspectAttachment, jpegScans, shownImageSize } from './image-inspection.js';
 import { jpegOrientation, shownSize, withOrientationOnly } from './jpeg-orientation.js';
@@ -80,20 +81,11 @@ describe('the JPEG pdfkit is given', () => {
   it('drops EXIF and XMP for orientation 1 and leaves a JPEG without them as it is', () => {
     const plain = makeJpeg(60, 40);
     expect(withOrientationOnly(plain)).toBe(plain);
-    const xmp = Buffer.from('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>', 'latin1');
-    const length = Buffer.alloc(2);
-    length.writeUInt16BE(xmp.length + 2);
-    const withXmp = Buffer.concat([
-      plain.subarray(0, 2),
-      Buffer.from([0xff, 0xe1]),
-      length,
-      xmp,
-      plain.subarray(2),
-    ]);
-    expect(withOrientationOnly(withXmp)).toEqual(plain);
+    const xmp = withXmp(plain);
+    expect(withOrientationOnly(xmp)).toEqual(plain);
     expect(withOrientationOnly(withOrientation(plain, 1))).toEqual(plain);
     for (const o of [3, 8]) {
-      const given = withOrientationOnly(withOrientation(withXmp, o, true));
+      const given = withOrientationOnly(withOrientation(xmp, o, true));
       expect(app1(given)).toEqual([36]);
       expect(pdfkitOrientation(given)).toBe(o);
     }
@@ -134,17 +126,8 @@ describe('a JPEG larger than the decoder’s memory', () => {
 
 describe('a JPEG’s XMP', () => {
   it('is not taken for its EXIF, which may follow it', () => {
-    const xmp = Buffer.from('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>', 'latin1');
-    const length = Buffer.alloc(2);
-    length.writeUInt16BE(xmp.length + 2);
-    const upright = withOrientation(makeJpeg(60, 40), 6);
-    const both = Buffer.concat([
-      upright.subarray(0, 2),
-      Buffer.from([0xff, 0xe1]),
-      length,
-      xmp,
-      upright.subarray(2),
-    ]);
+    // The XMP segment first, then the EXIF one.
+    const both = withXmp(withOrientation(makeJpeg(60, 40), 6));
     expect(jpegOrientation(both)).toBe(6);
     expect(shownImageSize(both)).toEqual({ width: 40, height: 60 });
   });

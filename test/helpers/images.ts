@@ -69,6 +69,15 @@ export function withOrientation(file: Buffer, orientation: number, littleEndian 
   ]);
 }
 
+/** `file` with an XMP segment (APP1, as EXIF's) right after its start-of-image marker. */
+export function withXmp(file: Buffer): Buffer {
+  const xmp = Buffer.from('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>', 'latin1');
+  const header = Buffer.alloc(4);
+  header.writeUInt16BE(0xffe1, 0);
+  header.writeUInt16BE(xmp.length + 2, 2);
+  return Buffer.concat([file.subarray(0, 2), header, xmp, file.subarray(2)]);
+}
+
 /**
  * `file` with an EXIF segment crafted to cost an EXIF reader that decodes every entry: a
  * directory of `entries` RATIONAL entries, each pointing at the whole directory read as
