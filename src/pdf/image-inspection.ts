@@ -55,28 +55,11 @@ export function pngSize(bytes: Buffer): PngHeader {
 
 /** A JPEG's size from its start-of-frame segment, found by walking the segments before it. */
 export function jpegSize(bytes: Buffer): Size {
-  let at = 2;
-  while (at + 4 <= bytes.length) {
-    if (bytes[at] !== 0xff) break;
-    const marker = bytes[at + 1] as number;
-    // Fill bytes and markers without a length.
-    if (marker === 0xff) {
-      at += 1;
-      continue;
-    }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += 2;
-      continue;
-    }
-    const length = bytes.readUInt16BE(at + 2);
-    if (SOF.has(marker)) {
-      if (at + 9 > bytes.length) break;
-      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
-    }
-    if (marker === 0xda || length < 2) break;
-    at += 2 + length;
+  const frame = jpegHeaderFrame(bytes);
+  if (!frame) {
+    throw new PdfRefusal('is not a readable JPEG (no frame header before the image data)');
   }
-  throw new PdfRefusal('is not a readable JPEG (no frame header before the image data)');
+  return { width: frame.width, height: frame.height };
 }
 
 /**
