@@ -361,6 +361,14 @@ export const limits = {
      * a report's memory (20 files of 25 MiB made a 572 MB report and 3.7 GB of memory). An image
      * counts as the larger of its file and its print version, which is what a report holds. */
     bytesPerDossier: 64 * 1024 * 1024,
+    /** What a report's copies of a dossier's PDF attachments may cost together, in objects
+     * copied (a PDF's copy weight: the objects of its pages as a report copies them, plus one
+     * for every 1,000 values in them; src/pdf/pdf-structure.ts): the next PDF beyond → 409.
+     * Copying costs the one render worker every organization shares about 75 µs an object:
+     * twenty files at the per-file limits (`covers.pdfObjects`) had held it 15 s in every report
+     * of their dossier. Real documents weigh tens a page (a 36-page manual holds 435 objects), so twenty
+     * attachments of 50 such pages still fit. */
+    copyWeightPerDossier: 30_000,
     /** Characters of a title (given, or the file name). */
     titleChars: 200,
     /** Pages of a PDF attachment: its pages are appended to reports. */

@@ -327,6 +327,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('disabled_at', 'text').execute();
     },
   },
+  // What a report's copy of a PDF attachment costs (src/pdf/pdf-structure.ts trialMerge),
+  // bounded per dossier. PDFs stored before have none until the next upload to their dossier
+  // weighs them (attachments.ts).
+  '0012_attachment_copy_weight': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('attachments').addColumn('copy_weight', 'integer').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -93,6 +93,7 @@ async function storeAttachment(
       width: null,
       height: null,
       pages: 1,
+      copy_weight: null,
       created_at: new Date().toISOString(),
     },
     bytes,

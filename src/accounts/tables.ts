@@ -155,7 +155,8 @@ export const ATTACHMENT_CONTENT_TYPES = ['image/png', 'image/jpeg', 'application
 export type AttachmentContentType = (typeof ATTACHMENT_CONTENT_TYPES)[number];
 
 /** A file kept with a dossier (its bytes are in `attachment_chunks`). Images have their
- * dimensions, PDFs their page count. */
+ * dimensions, PDFs their page count and copy weight (null for a PDF stored before weights were
+ * kept, until it is weighed). */
 export interface AttachmentsTable {
   id: string;
   dossier_id: string;
@@ -167,6 +168,7 @@ export interface AttachmentsTable {
   width: number | null;
   height: number | null;
   pages: number | null;
+  copy_weight: number | null;
   created_at: string;
 }
 

@@ -4,7 +4,7 @@ import { limits } from '../limits.js';
 import { jpegOrientation, shownSize } from './jpeg-orientation.js';
 import { jpegWithoutFill, pdfkitRefusal } from './jpeg-print.js';
 import { jpegHeader, SOF } from './jpeg-segments.js';
-import { inspectPdf, PdfRefusal } from './pdf-inspection.js';
+import { inspectPdf, PdfRefusal, type PdfFacts } from './pdf-inspection.js';
 import { needsPrintVersion, pngChunkCount, printVersionOf } from './print-version.js';
 import { pngDataComplete } from './png-data.js';
 
@@ -17,7 +17,7 @@ import { pngDataComplete } from './png-data.js';
 export type AttachmentFacts =
   | { contentType: 'image/png'; width: number; height: number; print?: Uint8Array }
   | { contentType: 'image/jpeg'; width: number; height: number; print?: Uint8Array }
-  | { contentType: 'application/pdf'; pages: number };
+  | ({ contentType: 'application/pdf' } & PdfFacts);
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const PDF_HEADER = Buffer.from('%PDF-', 'latin1');

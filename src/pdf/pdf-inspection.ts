@@ -7,6 +7,8 @@ import { checkedPageCount, holdsMoreValues, trialMerge } from './pdf-structure.j
 /** What the service keeps about an accepted PDF. */
 export interface PdfFacts {
   pages: number;
+  /** What a report's copy of the file costs, in objects (`trialMerge`). */
+  copyWeight: number;
 }
 
 /** The file is not a PDF the service accepts; `reason` completes the sentence "cover …". */
@@ -108,9 +110,9 @@ export async function inspectPdf(
   }
   if (typeof pages === 'string') throw new PdfRefusal(pages);
   if (pages < 1) throw new PdfRefusal('has no pages');
-  const merged = await trialMerge(document);
-  if (merged !== undefined) throw new PdfRefusal(merged);
-  return { pages };
+  const copyWeight = await trialMerge(document);
+  if (typeof copyWeight === 'string') throw new PdfRefusal(copyWeight);
+  return { pages, copyWeight };
 }
 
 /** pdf-lib's messages can be long; the first line, shortened, is enough for a client. */

@@ -4,6 +4,7 @@ import {
   damagedPdfs,
   encryptedPdf,
   bigArrayPdf,
+  copiedObjectsPdf,
   hexStringsPdf,
   makePdf,
   manyObjectsPdf,
@@ -28,8 +29,28 @@ async function refusal(bytes: Uint8Array): Promise<string> {
 
 describe('PDF inspection', () => {
   it('counts the pages of a valid PDF, 1 to 10', async () => {
-    expect(await inspectPdf(await makePdf(1))).toEqual({ pages: 1 });
-    expect(await inspectPdf(await makePdf(limits.covers.pages))).toEqual({ pages: 10 });
+    expect(await inspectPdf(await makePdf(1))).toMatchObject({ pages: 1 });
+    expect(await inspectPdf(await makePdf(limits.covers.pages))).toMatchObject({ pages: 10 });
+  });
+
+  it('weighs what a report copies of a file: the objects of its pages, one more per 1,000 values', async () => {
+    const weight = async (count: number, pages = 1, inherited = 0) =>
+      (await inspectPdf(await copiedObjectsPdf(count, pages, inherited))).copyWeight;
+    const plain = await weight(0);
+    // The page's own objects (catalog, page tree, page, content) and their few values.
+    expect(plain).toBeGreaterThanOrEqual(3);
+    expect(plain).toBeLessThan(10);
+    // Every object the page refers to is copied; each holds one value, and the page's array of
+    // references one per object: 5,000 objects and 10,000 values more.
+    expect(await weight(5000)).toBe(plain + 5000 + 10);
+    // An inherited dictionary is copied into each page: 10 pages of 2,000 entries are 20,000
+    // values, 20 more than the 10 pages without it (whose own values round up to one).
+    const tenPages = await weight(0, 10);
+    expect(await weight(0, 10, 2000)).toBe(tenPages + 20);
+    // Objects the pages do not refer to are not copied.
+    const unreferenced = await PDFDocument.load(await copiedObjectsPdf(0));
+    for (let i = 0; i < 2000; i++) unreferenced.context.register(unreferenced.context.obj([i]));
+    expect((await inspectPdf(await unreferenced.save())).copyWeight).toBe(plain);
   });
 
   it('refuses what is not a whole, readable, unencrypted PDF of 1 to 10 pages', async () => {
@@ -68,7 +89,7 @@ describe('PDF inspection', () => {
       'cannot be put into a report (its structure is not what its format prescribes)',
     );
     // A tree of distinct nodes is counted, and stops at the first page over the limit.
-    expect(await inspectPdf(pageTreeBombPdf(1, 1))).toEqual({ pages: 1 });
+    expect(await inspectPdf(pageTreeBombPdf(1, 1))).toMatchObject({ pages: 1 });
     expect(await refusal(await makePdf(limits.covers.pages + 1))).toBe(
       `has more than ${String(limits.covers.pages)} pages; at most ${String(limits.covers.pages)} are allowed`,
     );
@@ -84,8 +105,12 @@ describe('PDF inspection', () => {
     };
     // Below the limit with the page's own objects and, saved so, the object streams themselves.
     const fits = await withObjects(max - 300);
-    expect(await inspectPdf(await fits.save({ useObjectStreams: false }))).toEqual({ pages: 1 });
-    expect(await inspectPdf(await fits.save({ useObjectStreams: true }))).toEqual({ pages: 1 });
+    expect(await inspectPdf(await fits.save({ useObjectStreams: false }))).toMatchObject({
+      pages: 1,
+    });
+    expect(await inspectPdf(await fits.save({ useObjectStreams: true }))).toMatchObject({
+      pages: 1,
+    });
     const over = await withObjects(max);
     const plain = /^has (\d+) objects; at most (\d+) are allowed$/.exec(
       await refusal(await over.save({ useObjectStreams: false })),
@@ -123,7 +148,7 @@ describe('PDF inspection', () => {
   it('counts the values of its arrays and dictionaries, nested ones too', async () => {
     const max = limits.covers.pdfValues;
     // The one-page file around the array holds a few dozen values of its own.
-    expect(await inspectPdf(await bigArrayPdf(max - 1000))).toEqual({ pages: 1 });
+    expect(await inspectPdf(await bigArrayPdf(max - 1000))).toMatchObject({ pages: 1 });
     expect(await refusal(await bigArrayPdf(max + 1))).toBe(
       `has more than ${String(max)} values in its arrays and dictionaries; at most ${String(max)} are allowed`,
     );
@@ -142,7 +167,7 @@ describe('PDF inspection', () => {
   });
 
   it('expands object streams up to the limit and no further', async () => {
-    expect(await inspectPdf(await objectStreamPdf(1024 * 1024))).toEqual({ pages: 1 });
+    expect(await inspectPdf(await objectStreamPdf(1024 * 1024))).toMatchObject({ pages: 1 });
     const limit = limits.covers.pdfExpandedStreamBytes;
     expect(await refusal(await objectStreamPdf(limit + 1))).toBe(
       `expands its compressed object streams beyond ${limit} bytes`,
@@ -167,14 +192,17 @@ describe('PDF inspection worker', () => {
 
   it('answers in order, and refusals come back as refusals', async () => {
     const worker = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs);
+    const [three, one] = [await makePdf(3), await makePdf(1)];
     const answers = await Promise.allSettled([
-      worker.inspect(await makePdf(3), ORG),
+      worker.inspect(three, ORG),
       worker.inspect(await makePdf(11), ORG),
-      worker.inspect(await makePdf(1), ORG),
+      worker.inspect(one, ORG),
     ]);
-    expect(answers[0]).toEqual({ status: 'fulfilled', value: { pages: 3 } });
+    // The facts the worker answers are those of the file, as inspected here.
+    expect(answers[0]).toEqual({ status: 'fulfilled', value: await inspectPdf(three) });
     expect(answers[1]).toMatchObject({ status: 'rejected', reason: { name: 'PdfRefusal' } });
-    expect(answers[2]).toEqual({ status: 'fulfilled', value: { pages: 1 } });
+    expect(answers[2]).toEqual({ status: 'fulfilled', value: await inspectPdf(one) });
+    expect(answers[2]).toMatchObject({ value: { pages: 1 } });
   });
 
   it('lets organizations take turns: one organization’s queued files do not hold up another’s', async () => {
@@ -204,7 +232,7 @@ describe('PDF inspection worker', () => {
     await expect(worker.inspect(referenceChainPdf(9_000), ORG)).rejects.toThrow(
       'cover nests its objects too deeply to be put into a report',
     );
-    await expect(worker.inspect(referenceChainPdf(100), ORG)).resolves.toEqual({ pages: 1 });
+    await expect(worker.inspect(referenceChainPdf(100), ORG)).resolves.toMatchObject({ pages: 1 });
   });
 
   it('refuses a file that needs more memory than the worker has, then recovers', async () => {
@@ -213,7 +241,7 @@ describe('PDF inspection worker', () => {
     await expect(worker.inspect(await bigArrayPdf(2_000_000), ORG)).rejects.toThrow(
       'cover is too complex to read (memory limit reached)',
     );
-    await expect(worker.inspect(await makePdf(2), ORG)).resolves.toEqual({ pages: 2 });
+    await expect(worker.inspect(await makePdf(2), ORG)).resolves.toMatchObject({ pages: 2 });
   });
 
   it('reads hex strings in one piece: a file of them needs about its own size in memory', async () => {
@@ -222,7 +250,7 @@ describe('PDF inspection worker', () => {
     const worker = inspector(32, 600_000);
     const pdf = await hexStringsPdf(30, 100_000);
     expect(pdf.length).toBeGreaterThan(3_000_000);
-    await expect(worker.inspect(pdf, ORG)).resolves.toEqual({ pages: 1 });
+    await expect(worker.inspect(pdf, ORG)).resolves.toMatchObject({ pages: 1 });
     const document = await loadWithinLimits(pdf, { updateMetadata: false });
     // The same characters as pdf-lib's own reading gives.
     const hex = document.context.lookup(PDFRef.of(900), PDFArray).lookup(0, PDFHexString);
@@ -245,6 +273,6 @@ describe('PDF inspection worker', () => {
     await expect(worker.inspect(hostile, ORG)).rejects.toThrow(
       'cover is too complex to read (time limit reached)',
     );
-    await expect(worker.inspect(await makePdf(2), ORG)).resolves.toEqual({ pages: 2 });
+    await expect(worker.inspect(await makePdf(2), ORG)).resolves.toMatchObject({ pages: 2 });
   }, 300_000);
 });

@@ -76,6 +76,28 @@ export async function manyObjectsPdf(
   return Buffer.from(base.slice(0, at) + objects.join('') + base.slice(at), 'latin1');
 }
 
+/**
+ * A PDF of `pages` pages whose first page refers to `count` small objects (a report's copy of the
+ * page copies them all) and whose page tree's root holds a resource dictionary of `inherited`
+ * entries that every page inherits (a copy of each page copies it).
+ */
+export async function copiedObjectsPdf(count: number, pages = 1, inherited = 0): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) document.addPage();
+  const refs = Array.from({ length: count }, (_, i) =>
+    document.context.register(document.context.obj([i])),
+  );
+  document.getPage(0).node.set(PDFName.of('Extra'), document.context.obj(refs));
+  if (inherited > 0) {
+    const fonts = Object.fromEntries(
+      Array.from({ length: inherited }, (_, i) => [`F${String(i)}`, i]),
+    );
+    document.catalog.Pages().set(PDFName.of('Resources'), document.context.obj({ Font: fonts }));
+    for (let i = 0; i < pages; i++) document.getPage(i).node.delete(PDFName.of('Resources'));
+  }
+  return Buffer.from(await document.save({ useObjectStreams: false }));
+}
+
 /** A one-page PDF followed by `arrays` arrays of `count` zeros each: few objects, costly to
  * parse (each element is an object of the parser's). */
 export async function bigArrayPdf(count: number, arrays = 1): Promise<Buffer> {

@@ -11,13 +11,15 @@ import {
   scanBomb,
 } from '../../../test/helpers/images.js';
 import { multipart, type Part } from '../../../test/helpers/multipart.js';
-import { makePdf } from '../../../test/helpers/pdf.js';
+import { randomUUID } from 'node:crypto';
+import { copiedObjectsPdf, makePdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { limits } from '../../limits.js';
 import type { AttachmentCreated, AttachmentList } from './schemas.js';
-import { selectAttachmentFiles } from './store.js';
+import { insertAttachment, selectAttachmentFiles } from './store.js';
+import { inspectPdf } from '../../pdf/pdf-inspection.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -316,6 +318,74 @@ describeBackends('dossier attachments', (backend) => {
     expect((await list(world.memberA, dossier)).length).toBe(2);
     // A small file still fits.
     expect((await send(world.memberA, dossier, fileParts(makePng()))).statusCode).toBe(201);
+  });
+
+  it(`refuses a PDF beyond a copy weight of ${String(limits.attachments.copyWeightPerDossier)} for a dossier's PDFs with 409, weighing PDFs stored before`, async () => {
+    const max = limits.attachments.copyWeightPerDossier;
+    // Three such files fit, a fourth does not.
+    const heavy = await copiedObjectsPdf(Math.floor(max / 3.5));
+    const { copyWeight } = await inspectPdf(heavy);
+    expect(3 * copyWeight).toBeLessThanOrEqual(max);
+    expect(4 * copyWeight).toBeGreaterThan(max);
+    const dossier = await newDossier(world.memberA);
+    for (let i = 0; i < 3; i++) {
+      const res = await send(world.memberA, dossier, fileParts(heavy, 'permit'));
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const refused = await send(world.memberA, dossier, fileParts(heavy, 'permit'));
+    expectProblem(refused, 409, 'conflict');
+    expect(refused.json<{ detail: string }>().detail).toBe(
+      `This dossier's PDF attachments would have a copy weight of ${String(4 * copyWeight)} ` +
+        `with this file (the objects a report copies from them, one more for every 1000 ` +
+        `values); at most ${String(max)} is allowed; delete one first`,
+    );
+    expect((await list(world.memberA, dossier)).length).toBe(3);
+    // Images weigh nothing, and a light PDF still fits.
+    expect((await send(world.memberA, dossier, fileParts(makePng()))).statusCode).toBe(201);
+    const light = await makePdf(2);
+    expect(3 * copyWeight + (await inspectPdf(light)).copyWeight).toBeLessThanOrEqual(max);
+    expect((await send(world.memberA, dossier, fileParts(light, 'permit'))).statusCode).toBe(201);
+
+    // A PDF stored before weights were kept is weighed by the next PDF upload to its dossier.
+    const older = await newDossier(world.memberA);
+    const id = randomUUID();
+    await insertAttachment(
+      world.stores.accounts.db,
+      {
+        id,
+        dossier_id: older,
+        organization_id: world.memberA.organizationId,
+        type: 'permit',
+        title: 'old.pdf',
+        content_type: 'application/pdf',
+        size: heavy.length,
+        width: null,
+        height: null,
+        pages: 1,
+        copy_weight: null,
+        created_at: new Date(Date.now() - 60_000).toISOString(),
+      },
+      heavy,
+      null,
+    );
+    const weightOf = async (attachment: string) =>
+      (
+        await world.stores.accounts.db
+          .selectFrom('attachments')
+          .select('copy_weight')
+          .where('id', '=', attachment)
+          .executeTakeFirstOrThrow()
+      ).copy_weight;
+    // An image does not weigh it.
+    expect((await send(world.memberA, older, fileParts(makePng()))).statusCode).toBe(201);
+    expect(await weightOf(id)).toBeNull();
+    for (let i = 0; i < 2; i++) {
+      const res = await send(world.memberA, older, fileParts(heavy, 'permit'));
+      expect(res.statusCode, res.body).toBe(201);
+      expect(await weightOf(id)).toBe(copyWeight);
+      expect(await weightOf(res.json<AttachmentCreated>().id)).toBe(copyWeight);
+    }
+    expectProblem(await send(world.memberA, older, fileParts(heavy, 'permit')), 409, 'conflict');
   });
 
   it('counts an image as large as its print version where that is larger', async () => {

@@ -8,6 +8,7 @@ import { mib } from '../../bytes-text.js';
 import { limits } from '../../limits.js';
 import type { AttachmentFacts } from '../../pdf/image-inspection.js';
 import { PdfRefusal } from '../../pdf/pdf-inspection.js';
+import { VALUES_PER_OBJECT } from '../../pdf/pdf-structure.js';
 import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
 import type { FormUpload, PendingUpload } from '../../http/form-upload.js';
@@ -18,8 +19,12 @@ import {
   insertAttachment,
   selectAttachments,
   countedSize,
-  countedSizes,
+  attachmentLoads,
+  selectUnweighedPdfs,
+  storeCopyWeight,
+  uploadedContent,
   type AttachmentDownload,
+  type AttachmentLoad,
 } from './store.js';
 import { checkFields } from './validate.js';
 import { titleFromFileName } from '../../http/file-title.js';
@@ -84,17 +89,20 @@ export async function addAttachment(
   upload: PendingUpload<FormUpload>,
 ): Promise<AttachmentCreated> {
   await visibleDossier(deps.db, caller, dossierId);
-  refuseWhenFull(await countedSizes(deps.db, caller, dossierId), 0);
+  refuseWhenFull(await attachmentLoads(deps.db, caller, dossierId), NOTHING);
   return deps.pdfInspector.uploads.run(caller.organizationId, upload.declaredBytes, async () =>
     storeAttachment(deps, caller, dossierId, await upload.read()),
   );
 }
 
+/** What a dossier is asked for before an upload's body is read: room for one more file. */
+const NOTHING: AttachmentLoad = { bytes: 0, copyWeight: 0 };
+
 /**
- * A 409 when a dossier whose attachments count `existing` bytes each (`countedSize`) cannot take
- * one counting `size` bytes more.
+ * A 409 when a dossier whose attachments count `existing` cannot take one counting `added`
+ * more: in number, in bytes (`countedSize`) or in copy weight (a PDF's, `trialMerge`).
  */
-function refuseWhenFull(existing: readonly number[], size: number): void {
+function refuseWhenFull(existing: readonly AttachmentLoad[], added: AttachmentLoad): void {
   const max = limits.attachments.perDossier;
   if (existing.length >= max) {
     throw new AppError(
@@ -102,15 +110,46 @@ function refuseWhenFull(existing: readonly number[], size: number): void {
       `This dossier already has ${String(max)} attachments, the most allowed; delete one first`,
     );
   }
-  const bytes = existing.reduce((sum, stored) => sum + stored, 0) + size;
+  const bytes = existing.reduce((sum, stored) => sum + stored.bytes, 0) + added.bytes;
   const maxBytes = limits.attachments.bytesPerDossier;
-  if (bytes > maxBytes || (size === 0 && bytes >= maxBytes)) {
+  if (bytes > maxBytes || (added === NOTHING && bytes >= maxBytes)) {
     throw new AppError(
       'conflict',
       `This dossier's attachments would take ${mib(bytes)} MiB with this file (an image ` +
         `as large as the version of it reports print, if larger); at most ` +
         `${mib(maxBytes)} MiB are allowed; delete one first`,
     );
+  }
+  const weight = existing.reduce((sum, stored) => sum + stored.copyWeight, 0) + added.copyWeight;
+  const maxWeight = limits.attachments.copyWeightPerDossier;
+  if (weight > maxWeight || (added === NOTHING && weight >= maxWeight)) {
+    throw new AppError(
+      'conflict',
+      `This dossier's PDF attachments would have a copy weight of ${String(weight)} with this ` +
+        `file (the objects a report copies from them, one more for every ` +
+        `${String(VALUES_PER_OBJECT)} values); at most ${String(maxWeight)} is allowed; ` +
+        `delete one first`,
+    );
+  }
+}
+
+/**
+ * Weighs the dossier's PDFs stored before copy weights were kept (`trialMerge`, in the
+ * inspection worker in the organization's turn) and keeps their weights, so that the dossier's
+ * cap counts them. One that cannot be weighed now (refused by today's checks, or the worker
+ * busy) counts nothing and is tried again at the next upload: a report refuses a file the
+ * checks refuse, so it costs no copy.
+ */
+async function weighStoredPdfs(deps: AttachmentDeps, caller: Caller, dossierId: string) {
+  for (const id of await selectUnweighedPdfs(deps.db, caller, dossierId)) {
+    const content = await uploadedContent(deps.db, caller, id);
+    if (!content) continue;
+    const facts = await deps.pdfInspector
+      .inspectAttachment(content, caller.organizationId)
+      .catch(() => undefined);
+    if (facts && 'copyWeight' in facts) {
+      await storeCopyWeight(deps.db, caller, id, facts.copyWeight);
+    }
   }
 }
 
@@ -124,6 +163,7 @@ async function storeAttachment(
   if ('errors' in checked) throw invalidFields(checked.errors);
   const fields = checked.ok;
   const facts = await inspect(deps, caller, upload.bytes);
+  if (facts.contentType === 'application/pdf') await weighStoredPdfs(deps, caller, dossierId);
   const row: AttachmentRow = {
     id: randomUUID(),
     dossier_id: dossierId,
@@ -141,16 +181,17 @@ async function storeAttachment(
     width: 'width' in facts ? facts.width : null,
     height: 'height' in facts ? facts.height : null,
     pages: 'pages' in facts ? facts.pages : null,
+    copy_weight: 'copyWeight' in facts ? facts.copyWeight : null,
     created_at: deps.now().toISOString(),
   };
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
     // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
     const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
-    refuseWhenFull(
-      await countedSizes(trx, caller, dossierId),
-      countedSize(row.size, print?.length ?? 0),
-    );
+    refuseWhenFull(await attachmentLoads(trx, caller, dossierId), {
+      bytes: countedSize(row.size, print?.length ?? 0),
+      copyWeight: row.copy_weight ?? 0,
+    });
     await insertAttachment(trx, row, upload.bytes, print);
   });
   const { id, type, title, content_type: contentType, size } = row;

@@ -9,6 +9,7 @@ import {
   StringEnum,
 } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
+import { VALUES_PER_OBJECT } from '../../pdf/pdf-structure.js';
 
 const MiB = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
 
@@ -22,7 +23,9 @@ export const ATTACHMENT_RULES =
   `decoded in full to prove they are whole. PDFs have 1 to ${limits.attachments.pages} pages, ` +
   `neither encrypted nor truncated. A dossier has at most ${limits.attachments.perDossier} ` +
   `attachments of ${MiB(limits.attachments.bytesPerDossier)} together (a report holds them ` +
-  `all).`;
+  `all), and its PDFs a copy weight of at most ${limits.attachments.copyWeightPerDossier} ` +
+  `together: the objects a report copies from them, one more for every ` +
+  `${VALUES_PER_OBJECT} values in them (real documents: tens a page); beyond → 409.`;
 
 export const AttachmentListParams = StrictObject({
   id: Type.String({ format: 'uuid', description: 'The dossier id.' }),

@@ -29,23 +29,39 @@ export function selectAttachments(
     .execute();
 }
 
+/** What one of a dossier's attachments counts against the dossier's caps. */
+export interface AttachmentLoad {
+  /** Bytes (`countedSize`). */
+  bytes: number;
+  /** A PDF's copy weight (src/pdf/pdf-structure.ts); 0 for an image and a PDF not yet weighed. */
+  copyWeight: number;
+}
+
 /**
- * The bytes each of a dossier's attachments counts against the dossier's cap: the larger of the
+ * What each of a dossier's attachments counts against the dossier's caps: the larger of the
  * file as uploaded and its print version, if it has one (`countedSize`; `length` counts a blob's
- * or bytea's bytes in both stores).
+ * or bytea's bytes in both stores), and its copy weight.
  */
-export async function countedSizes(db: Db, viewer: Viewer, dossierId: string): Promise<number[]> {
+export async function attachmentLoads(
+  db: Db,
+  viewer: Viewer,
+  dossierId: string,
+): Promise<AttachmentLoad[]> {
   const rows = await db
     .selectFrom('attachments')
     .leftJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
     .select([
       'attachments.size',
+      'attachments.copy_weight',
       sql<number | null>`length(${sql.ref('attachment_files.print_content')})`.as('print_size'),
     ])
     .where('attachments.dossier_id', '=', dossierId)
     .where('attachments.organization_id', '=', viewer.organizationId)
     .execute();
-  return rows.map((r) => countedSize(r.size, r.print_size ?? 0));
+  return rows.map((r) => ({
+    bytes: countedSize(r.size, r.print_size ?? 0),
+    copyWeight: r.copy_weight ?? 0,
+  }));
 }
 
 /**
@@ -139,24 +155,11 @@ export async function selectAttachmentFiles(
     .orderBy('attachments.id')
     .execute();
   // The bytes as uploaded, of those without a print version only.
-  const uploaded = rows.filter((r) => r.print_content === null).map((r) => r.id);
-  const chunks = new Map<string, Uint8Array[]>();
-  if (uploaded.length > 0) {
-    const found = await db
-      .selectFrom('attachment_chunks')
-      .innerJoin('attachments', 'attachments.id', 'attachment_chunks.attachment_id')
-      .select(['attachment_chunks.attachment_id', 'attachment_chunks.bytes'])
-      .where('attachments.organization_id', '=', viewer.organizationId)
-      .where('attachment_chunks.attachment_id', 'in', uploaded)
-      .orderBy('attachment_chunks.attachment_id')
-      .orderBy('attachment_chunks.seq')
-      .execute();
-    for (const { attachment_id: id, bytes } of found) {
-      const list = chunks.get(id) ?? [];
-      list.push(bytes);
-      chunks.set(id, list);
-    }
-  }
+  const chunks = await uploadedChunks(
+    db,
+    viewer,
+    rows.filter((r) => r.print_content === null).map((r) => r.id),
+  );
   // A file has bytes (uploads are never empty): one without any was deleted after the first
   // query read its row (PostgreSQL runs the two apart), and is left out as deleted.
   return rows.flatMap(({ print_content: print, ...row }) => {
@@ -170,6 +173,75 @@ export async function selectAttachmentFiles(
       },
     ];
   });
+}
+
+/** The stored rows of the bytes as uploaded of the viewer's attachments `ids`, by attachment. */
+async function uploadedChunks(
+  db: Db,
+  viewer: Viewer,
+  ids: readonly string[],
+): Promise<Map<string, Uint8Array[]>> {
+  const chunks = new Map<string, Uint8Array[]>();
+  if (ids.length === 0) return chunks;
+  const found = await db
+    .selectFrom('attachment_chunks')
+    .innerJoin('attachments', 'attachments.id', 'attachment_chunks.attachment_id')
+    .select(['attachment_chunks.attachment_id', 'attachment_chunks.bytes'])
+    .where('attachments.organization_id', '=', viewer.organizationId)
+    .where('attachment_chunks.attachment_id', 'in', ids)
+    .orderBy('attachment_chunks.attachment_id')
+    .orderBy('attachment_chunks.seq')
+    .execute();
+  for (const { attachment_id: id, bytes } of found) {
+    const list = chunks.get(id) ?? [];
+    list.push(bytes);
+    chunks.set(id, list);
+  }
+  return chunks;
+}
+
+/** A dossier's PDF attachments stored before copy weights were kept, oldest first. */
+export async function selectUnweighedPdfs(
+  db: Db,
+  viewer: Viewer,
+  dossierId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('attachments')
+    .select('id')
+    .where('dossier_id', '=', dossierId)
+    .where('organization_id', '=', viewer.organizationId)
+    .where('content_type', '=', 'application/pdf')
+    .where('copy_weight', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The bytes as uploaded of one of the viewer's attachments; undefined when it is gone. */
+export async function uploadedContent(
+  db: Db,
+  viewer: Viewer,
+  attachmentId: string,
+): Promise<Buffer | undefined> {
+  const found = (await uploadedChunks(db, viewer, [attachmentId])).get(attachmentId);
+  return found ? joinedChunks(found) : undefined;
+}
+
+/** Keeps the copy weight of a stored PDF attachment weighed after it was stored. */
+export async function storeCopyWeight(
+  db: Db,
+  viewer: Viewer,
+  attachmentId: string,
+  copyWeight: number,
+): Promise<void> {
+  await db
+    .updateTable('attachments')
+    .set({ copy_weight: copyWeight })
+    .where('id', '=', attachmentId)
+    .where('organization_id', '=', viewer.organizationId)
+    .execute();
 }
 
 /**

@@ -58,6 +58,7 @@ describeBackends('a report with a stored file it cannot put in', (backend) => {
         width: contentType === 'application/pdf' ? null : 64,
         height: contentType === 'application/pdf' ? null : 48,
         pages: contentType === 'application/pdf' ? 1 : null,
+        copy_weight: null,
         created_at: new Date().toISOString(),
       },
       bytes,
