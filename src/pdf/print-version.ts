@@ -117,7 +117,7 @@ export function printVersion(image: Pixels): Buffer {
 }
 
 /** A PNG's chunks in file order: type, and where its data starts and ends. */
-function chunksOf(bytes: Buffer): { type: string; start: number; end: number }[] {
+export function chunksOf(bytes: Buffer): { type: string; start: number; end: number }[] {
   const chunks = [];
   for (let at = 8; at + 12 <= bytes.length;) {
     const length = bytes.readUInt32BE(at);

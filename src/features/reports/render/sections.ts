@@ -11,6 +11,7 @@ import { barChart, histogram, locationMap, MAP_BELOW, MAP_HEIGHT } from './chart
 import { attachmentFile, markInsert, UnusableFile } from './merge.js';
 import { imageFit } from './image-fit.js';
 import { printableImage } from './print-images.js';
+import { drawImage } from './png-xobject.js';
 import { shownImageSize } from '../../../pdf/image-inspection.js';
 import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
@@ -197,7 +198,7 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
       const bytes = printableImage(image.bytes);
       // Measured from the bytes pdfkit draws, turned as it turns them (a phone's upright photo).
       drawn = imageFit(shownImageSize(bytes), box);
-      ctx.doc.image(bytes, STYLE.margin + (CONTENT_WIDTH - drawn.width) / 2, top, drawn);
+      drawImage(ctx.doc, bytes, STYLE.margin + (CONTENT_WIDTH - drawn.width) / 2, top, drawn);
     } catch (error) {
       throw new UnusableFile(attachmentFile(image.title), error);
     }
