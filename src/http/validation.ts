@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { describeFieldErrors, escapePointer, type RequestPart } from './field-errors.js';
@@ -72,6 +72,24 @@ function withLowercaseUuids(schema: unknown): unknown {
 // nature, so they are coerced.
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
+
+/** Schemas compiled for `fieldErrorsOf`, each once. */
+const compiledFields = new WeakMap<object, ValidateFunction>();
+
+/**
+ * The field errors of `data` against `schema`, checked and worded as a JSON body is (none when
+ * it is valid): for fields that do not arrive as JSON, such as an upload form's text fields,
+ * whose schema is the one the API documents.
+ */
+export function fieldErrorsOf(schema: object, data: unknown): FieldError[] {
+  let validate = compiledFields.get(schema);
+  if (!validate) {
+    validate = bodyAjv.compile(withLowercaseUuids(schema) as object);
+    compiledFields.set(schema, validate);
+  }
+  if (validate(data)) return [];
+  return describeValidation(validate.errors ?? [], 'body').errors;
+}
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const prepared = withLowercaseUuids(schema) as object;

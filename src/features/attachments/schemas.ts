@@ -82,9 +82,9 @@ export const AttachmentList = Type.Object(
 );
 export type AttachmentList = Static<typeof AttachmentList>;
 
-/** Documents the upload form: the file, its type and an optional title. */
-export const AttachmentUploadBody = multipartBody(['file', 'type'], {
-  file: fileField('The PNG, JPEG or PDF. Its file name is the title unless `title` is sent.'),
+/** The upload form's text fields as the API documents them, and as they are checked
+ * (src/features/attachments/validate.ts). */
+const FORM_TEXT_FIELDS = {
   type: { type: 'string', enum: [...ATTACHMENT_TYPES] },
   title: {
     type: 'string',
@@ -96,6 +96,20 @@ export const AttachmentUploadBody = multipartBody(['file', 'type'], {
       'once trimmed (the spaces around it are not kept); no control or bidirectional ' +
       'formatting characters.',
   },
+};
+
+/** The upload form's text fields, `title` trimmed, as one object to check. */
+export const AttachmentFormFields = {
+  type: 'object',
+  required: ['type'],
+  additionalProperties: false,
+  properties: FORM_TEXT_FIELDS,
+};
+
+/** Documents the upload form: the file, its type and an optional title. */
+export const AttachmentUploadBody = multipartBody(['file', 'type'], {
+  file: fileField('The PNG, JPEG or PDF. Its file name is the title unless `title` is sent.'),
+  ...FORM_TEXT_FIELDS,
 });
 
 /** The download's body: the file as uploaded. */
