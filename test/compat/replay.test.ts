@@ -282,7 +282,7 @@ describe('replay of the client libraries’ recorded requests', () => {
       'validation_failed',
     );
     expect(problem.errors).toEqual([
-      { path: '/valuationInputs/0', message: 'must have property or dossierId' },
+      { path: '/valuationInputs/0/property', message: 'is required unless dossierId is given' },
     ]);
     expectShape(problem, php.missingInput?.response);
   });

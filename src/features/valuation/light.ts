@@ -13,7 +13,7 @@ import {
   type PropertyValueDeps,
 } from './valuation.js';
 import type { PropertyValueLightRequest } from './schemas.js';
-import { refuseBothInBody } from './validate.js';
+import { PROPERTY_REQUIRED, refuseBothInBody } from './validate.js';
 
 /**
  * The light valuation: one property (or a visible dossier) today, with the same model as the
@@ -60,7 +60,7 @@ async function valueLight(
     ) as DossierProperty;
     property = await requestedProperty(db, countryCode, facts, '/property');
   } else {
-    throw invalidField('/property', 'is required unless dossierId is given');
+    throw invalidField('/property', PROPERTY_REQUIRED);
   }
   const [valuation] = await valueAtDates(deps, db, property, request.dealType, [today]);
   if (!valuation) throw new Error('no valuation for one date');

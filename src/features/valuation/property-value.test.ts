@@ -265,8 +265,8 @@ describeBackends('POST /api/v1/valuation/property_value', (backend) => {
       'validation_failed',
     );
     expect(none.errors?.[0]).toMatchObject({
-      path: '/valuationInputs/0',
-      message: 'must have property or dossierId',
+      path: '/valuationInputs/0/property',
+      message: 'is required unless dossierId is given',
     });
   });
 

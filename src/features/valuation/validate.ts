@@ -40,8 +40,11 @@ export function checkInput(
   if (requestDossierId !== undefined) {
     return { dossierId: requestDossierId, dossierPath: '/dossierId' };
   }
-  throw invalidField(path, 'must have property or dossierId');
+  throw invalidField(`${path}/property`, PROPERTY_REQUIRED);
 }
+
+/** What a valuation names when it has neither a property nor a dossier, at its `property`. */
+export const PROPERTY_REQUIRED = 'is required unless dossierId is given';
 
 /**
  * An input with both `property` and `dossierId` is refused for that, before the schema would
