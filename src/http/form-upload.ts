@@ -6,6 +6,7 @@ import { escapePointer, invalidField } from './field-errors.js';
 import { validatorCompiler } from './validation.js';
 import { limits } from '../limits.js';
 import { UploadBody } from './upload-body.js';
+import { installMultipartPauseFix } from './multipart-pause-fix.js';
 
 /**
  * An upload form: one file field and a few optional text fields, nothing else. Covers have the
@@ -236,6 +237,7 @@ export function uploadScope(
   spec: FormSpec,
   declare: (scope: FastifyInstance) => void,
 ): void {
+  installMultipartPauseFix();
   void app.register(async (scope) => {
     await scope.register(multipart, multipartOptions(spec));
     scope.setValidatorCompiler((route) =>
