@@ -194,6 +194,7 @@ export async function readForm(spec: FormSpec, request: FastifyRequest): Promise
     // Nothing is taken before the whole body is in and within the limit.
     await body.end();
   } catch (error) {
+    body.stop();
     throw formError(spec, error);
   }
   // Parts of other names were refused above, by name; what is left is a part the form parser

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { busboyModule } from './busboy-internals.js';
 
 /** The state of the multipart parser (`@fastify/busboy`'s Dicer) this fix reads and sets. */
 interface DicerState {
@@ -31,11 +31,7 @@ let installed = false;
 export function installMultipartPauseFix(): void {
   if (installed) return;
   installed = true;
-  // The parser @fastify/multipart itself loads: the package resolves to one copy (the lockfile).
-  const fromMultipart = createRequire(createRequire(import.meta.url).resolve('@fastify/multipart'));
-  const Dicer = fromMultipart('@fastify/busboy/deps/dicer/lib/Dicer.js') as {
-    prototype: DicerState;
-  };
+  const Dicer = busboyModule('deps/dicer/lib/Dicer.js') as { prototype: DicerState };
   const write = Dicer.prototype._write;
   Dicer.prototype._write = function patchedWrite(this: DicerState, data, encoding, cb) {
     write.call(this, data, encoding, cb);
