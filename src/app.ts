@@ -36,6 +36,7 @@ import { registerSendDeadline } from './http/send-deadline.js';
 import { redactUrl } from './http/redact-url.js';
 import { routeWideErrorStatuses } from './http/route-errors.js';
 import { timeoutOptions, type ClientTimeouts } from './http/timeouts.js';
+import { registerAnswerDeadline } from './http/answer-deadline.js';
 import { errorResponses, StrictObject } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { limits } from './limits.js';
@@ -93,6 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestMs: options.timeouts?.requestMs ?? limits.timeouts.requestMs,
     checkIntervalMs: options.timeouts?.checkIntervalMs ?? limits.timeouts.checkIntervalMs,
     sendMs: options.timeouts?.sendMs ?? limits.timeouts.sendMs,
+    answerMs: options.timeouts?.answerMs ?? limits.timeouts.answerMs,
     keepAliveMs: config.keepAliveTimeoutMs,
   };
   const serverOptions = timeoutOptions(timeouts);
@@ -146,6 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app, answerBrokenPageLink);
   registerProtocolAnswers(app);
   registerSendDeadline(app, timeouts.sendMs);
+  registerAnswerDeadline(app, timeouts.answerMs);
   registerSecurityHeaders(app);
   await registerOverloadProtection(app, config.maxEventLoopDelayMs);
   const now = options.now ?? (() => new Date());

@@ -54,6 +54,11 @@ export const limits = {
      * unsent response in memory. Like the request deadline, about 3.5 Mbit/s for the largest
      * answer, a 25 MiB cover. */
     sendMs: 60_000,
+    /** A request must be answered (its response started) within this of its arrival, else
+     * `503` and the connection closed. Every wait the service knows of ends well within it (the
+     * longest: an upload may take 30 s to arrive, wait 45 s for the file check and be checked
+     * for 15 s); this bounds the ones it does not know of. */
+    answerMs: 120_000,
   },
   /** On SIGTERM/SIGINT, in-flight requests get this long before the process exits anyway. */
   shutdownGraceMs: 10_000,

@@ -19,7 +19,8 @@ ${String(limits.jsonDepth)} levels deep, or with the character U+0000, is \`400 
 
 A request must arrive within ${seconds(limits.timeouts.requestMs)}, its headers within
 ${seconds(limits.timeouts.headersMs)}; a slower one is answered \`408 request_timeout\`. A response not
-taken by the client within ${seconds(limits.timeouts.sendMs)} of its start is cut and the connection closed. Its
+taken by the client within ${seconds(limits.timeouts.sendMs)} of its start is cut and the connection closed; a request
+not answered within ${seconds(limits.timeouts.answerMs)} of its arrival is answered \`503 overloaded\` and its connection closed. Its
 request line and headers may have ${String(limits.requestHeaderBytes / 1024)} KiB, beyond which it is
 answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 and an HTTP/1.1 request without
 \`Host\` get \`400 bad_request\`, an \`Expect\` other than \`100-continue\` gets

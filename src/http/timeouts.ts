@@ -13,6 +13,8 @@ export interface ClientTimeouts {
   checkIntervalMs: number;
   /** A response must have been handed to the network within this of its start. */
   sendMs: number;
+  /** A request must be answered within this of its arrival (`answer-deadline.ts`). */
+  answerMs: number;
 }
 
 /**
