@@ -419,6 +419,9 @@ export const limits = {
      * whole file (up to 25 MiB); 30 stalled downloads hold well under 100 MB. Rows already stored
      * keep the size they were cut at. */
     chunkBytes: 1024 * 1024,
+    /** Rows of stored files read at once in a process, organizations taking turns (one row each
+     * at a time): another organization's request waits for at most these to be decoded. */
+    rowReadsAtOnce: 2,
   },
   /** PDF reports. */
   reports: {

@@ -105,8 +105,10 @@ async function storeAttachment(
 describe('storedBytes', () => {
   const read = (rows: number[][], range?: { start: number; end: number }) => {
     const size = rows.reduce((n, row) => n + row.length, 0);
-    const stream = storedBytes(size, (seq) =>
-      Promise.resolve(rows[seq] && Uint8Array.from(rows[seq])),
+    const stream = storedBytes(
+      size,
+      (seq) => Promise.resolve(rows[seq] && Uint8Array.from(rows[seq])),
+      'org',
     ).stream(range);
     return new Promise<number[]>((resolve, reject) => {
       const out: number[] = [];
@@ -129,6 +131,37 @@ describe('storedBytes', () => {
 
   it('ends with an error, never other bytes, when rows skipped for a range are not of one size', async () => {
     await expect(read([[0, 1], [2, 3, 4], [5]], { start: 5, end: 5 })).rejects.toThrow(/changed/);
+  });
+  it("reads rows in turns: one organization's many downloads do not hold up another's", async () => {
+    const order: string[] = [];
+    /** A download of `rows` one-byte rows of `organization`'s, its rows read in order. */
+    const download = (organization: string, name: string, rows: number) => {
+      const stream = storedBytes(
+        rows,
+        async (seq) => {
+          order.push(`${name}${String(seq)}`);
+          await new Promise((resolve) => setImmediate(resolve));
+          return Uint8Array.from([seq]);
+        },
+        organization,
+      ).stream();
+      return new Promise<void>((resolve, reject) => {
+        stream.on('data', () => undefined);
+        stream.on('end', resolve);
+        stream.on('error', reject);
+      });
+    };
+    // Ten downloads of one organization start first, then one of another's.
+    const many = Array.from({ length: 10 }, (_, i) => download('busy', `busy${String(i)}:`, 3));
+    const other = download('other', 'other:', 3);
+    await Promise.all([...many, other]);
+    expect(order).toHaveLength(33);
+    // The other organization's rows are read among the first ones, not after the busy one's 30:
+    // one row of each organization at a time, in turns.
+    const first = order.indexOf('other:0');
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThan(3);
+    expect(order.indexOf('other:2')).toBeLessThan(8);
   });
 });
 

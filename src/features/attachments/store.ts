@@ -124,14 +124,18 @@ export async function findAttachmentDownload(
     .selectAll('attachments')
     .executeTakeFirst();
   if (!row) return undefined;
-  const bytes = storedBytes(row.size, async (seq) => {
-    const found = await visibleAttachment(db, viewer, dossierId, id)
-      .innerJoin('attachment_chunks', 'attachment_chunks.attachment_id', 'attachments.id')
-      .where('attachment_chunks.seq', '=', seq)
-      .select('attachment_chunks.bytes')
-      .executeTakeFirst();
-    return found?.bytes;
-  });
+  const bytes = storedBytes(
+    row.size,
+    async (seq) => {
+      const found = await visibleAttachment(db, viewer, dossierId, id)
+        .innerJoin('attachment_chunks', 'attachment_chunks.attachment_id', 'attachments.id')
+        .where('attachment_chunks.seq', '=', seq)
+        .select('attachment_chunks.bytes')
+        .executeTakeFirst();
+      return found?.bytes;
+    },
+    viewer.organizationId,
+  );
   return { row, bytes };
 }
 

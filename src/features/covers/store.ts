@@ -111,13 +111,17 @@ export async function findCoverDownload(
     .select(['covers.title', 'covers.size'])
     .executeTakeFirst();
   if (!found) return undefined;
-  const bytes = storedBytes(found.size, async (seq) => {
-    const row = await visibleCover(db, viewer, id)
-      .innerJoin('cover_chunks', 'cover_chunks.cover_id', 'covers.id')
-      .where('cover_chunks.seq', '=', seq)
-      .select('cover_chunks.bytes')
-      .executeTakeFirst();
-    return row?.bytes;
-  });
+  const bytes = storedBytes(
+    found.size,
+    async (seq) => {
+      const row = await visibleCover(db, viewer, id)
+        .innerJoin('cover_chunks', 'cover_chunks.cover_id', 'covers.id')
+        .where('cover_chunks.seq', '=', seq)
+        .select('cover_chunks.bytes')
+        .executeTakeFirst();
+      return row?.bytes;
+    },
+    viewer.organizationId,
+  );
   return { title: found.title, bytes };
 }
