@@ -18,6 +18,8 @@ async function partsByParser(boundary: string, pieces: Buffer[]): Promise<number
   let parts = 0;
   parser.on('part', (part) => {
     parts += 1;
+    // A body without its close delimiter ends its last part early, which is an error of it.
+    part.on('error', () => undefined);
     part.resume();
   });
   parser.on('error', () => undefined);
