@@ -12,7 +12,7 @@ const CLOSED_EARLY = 'the request was closed before its body was complete';
  * - its parts are counted (`PartCount`): the parser drops a part that is not a form field (no
  *   `Content-Disposition: form-data` with a name, or a file name holding a line break) without a
  *   word.
- * Once the form is refused (`stop`), nothing more of it is read or parsed.
+ * Once the form is refused (`stop`), nothing more of it is parsed.
  */
 export class UploadBody {
   private received = 0;
