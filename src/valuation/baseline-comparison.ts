@@ -4,6 +4,7 @@ import { PRICE_COLUMN } from '../market/queries/offer-columns.js';
 import { numberOrNull, textOrNull } from '../market/queries/values.js';
 import { median, metricsOf, type HeldOut, type Metrics } from './backtest.js';
 import { baselinesOf, type KnownOffer, type OfferToValue } from './baselines.js';
+import { mdapeRatioInterval, type RatioInterval } from './ratio-interval.js';
 import type { DealType } from './types.js';
 
 /** How close the estimates of one method come to the observed prices. */
@@ -30,11 +31,18 @@ export interface BaselineComparison {
     nearest: Accuracy;
     /** Model MdAPE / baseline MdAPE: below 1, the model is better. */
     ratio: { postcode: number; nearest: number };
+    /**
+     * Where each ratio plausibly lies, by a paired bootstrap of these cases (`null` where the
+     * baseline does not apply): a ratio whose interval holds 1 does not show either better.
+     */
+    interval: { postcode: RatioInterval | null; nearest: RatioInterval | null };
   };
 }
 
+const errorOf = (value: number, observed: number) => Math.abs(value - observed) / observed;
+
 function accuracyOf(pairs: readonly { value: number; observed: number }[]): Accuracy {
-  const errors = pairs.map((p) => Math.abs(p.value - p.observed) / p.observed);
+  const errors = pairs.map((p) => errorOf(p.value, p.observed));
   const share = (limit: number) =>
     errors.length === 0 ? NaN : errors.filter((e) => e <= limit).length / errors.length;
   return {
@@ -122,6 +130,17 @@ export async function compareWithBaselines(
   const model = metricsOf(same.map((s) => ({ ...s.model, truth: null })));
   const byPostcode = accuracy((s) => s.postcode);
   const byNeighbours = accuracy((s) => s.nearest);
+  // The model against one baseline, case by case (the cases it values, which are all or none).
+  const interval = (pick: (s: (typeof same)[number]) => number | null) => {
+    const paired = same.flatMap((s) => {
+      const value = pick(s);
+      return value === null ? [] : [s];
+    });
+    return mdapeRatioInterval(
+      paired.map((s) => errorOf(s.model.value, s.observed)),
+      paired.map((s) => errorOf(pick(s) ?? NaN, s.observed)),
+    );
+  };
   return {
     training: training.length,
     valued,
@@ -134,6 +153,7 @@ export async function compareWithBaselines(
         postcode: model.mdape / byPostcode.mdape,
         nearest: model.mdape / byNeighbours.mdape,
       },
+      interval: { postcode: interval((s) => s.postcode), nearest: interval((s) => s.nearest) },
     },
   };
 }

@@ -120,6 +120,7 @@ describe('propdata avm backtest --file', () => {
           postcode: { count: number; mdape: number };
           nearest: { count: number; mdape: number };
           ratio: { postcode: number; nearest: number };
+          interval: Record<'postcode' | 'nearest', { low: number; high: number; level: number }>;
         };
       };
     };
@@ -168,6 +169,13 @@ describe('propdata avm backtest --file', () => {
       sameCases.model.mdape / sameCases.postcode.mdape,
       12,
     );
+    // Each ratio's bootstrap interval (checked against a plain bootstrap in its own test).
+    for (const baseline of ['postcode', 'nearest'] as const) {
+      const { low, high, level } = sameCases.interval[baseline];
+      expect(level).toBe(0.9);
+      expect(low).toBeGreaterThan(0);
+      expect(low).toBeLessThanOrEqual(high);
+    }
 
     // The temporary data dir is gone; the configured one was never touched.
     expect(fs.readdirSync(tmp)).toEqual([]);
@@ -179,7 +187,9 @@ describe('propdata avm backtest --file', () => {
     );
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/valued \d+ of 20 held-out offers/);
-    expect(text.stdout).toMatch(/model \/ postcode median: \d+\.\d\d; model \/ kNN-10: \d+\.\d\d/);
+    expect(text.stdout).toMatch(
+      /model \/ postcode median: \d+\.\d\d \(90% interval \d+\.\d\d–\d+\.\d\d\); model \/ kNN-10: \d+\.\d\d \(90% interval \d+\.\d\d–\d+\.\d\d\)/,
+    );
     expect(fs.readdirSync(tmp)).toEqual([]);
   }, 120_000);
 

@@ -10,6 +10,7 @@ import {
   type Metrics,
 } from '../../valuation/backtest.js';
 import type { Accuracy, BaselineComparison } from '../../valuation/baseline-comparison.js';
+import type { RatioInterval } from '../../valuation/ratio-interval.js';
 import { CONFIDENCES, type DealType } from '../../valuation/types.js';
 import { CliError, print } from '../context.js';
 
@@ -63,6 +64,8 @@ function accuracyRow(label: string, a: Accuracy): string {
 }
 
 const ratio = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+const within = (i: RatioInterval | null) =>
+  i === null ? '' : ` (${Math.round(i.level * 100)}% interval ${ratio(i.low)}–${ratio(i.high)})`;
 
 function printComparison(c: BaselineComparison): void {
   const same = c.sameCases;
@@ -80,7 +83,7 @@ function printComparison(c: BaselineComparison): void {
   print(accuracyRow('kNN-10 same type and size, time-adjusted', same.nearest));
   print();
   print(
-    `model / postcode median: ${ratio(same.ratio.postcode)}; model / kNN-10: ${ratio(same.ratio.nearest)}`,
+    `model / postcode median: ${ratio(same.ratio.postcode)}${within(same.interval.postcode)}; model / kNN-10: ${ratio(same.ratio.nearest)}${within(same.interval.nearest)}`,
   );
 }
 
