@@ -15,18 +15,28 @@ export function superviseWorkers(count: number): Promise<void> {
   let stopping = false;
   const fork = () => cluster.fork({ PROPDATA_WORKER: '1' });
   for (let i = 0; i < count; i++) fork();
+  // Replacements waiting for their delay. The timers keep the process alive: when every worker
+  // has died at once, they are all that does (the workers' channels and the shared listening
+  // handle are gone), and an unref'd one had let the supervisor exit with nothing serving.
+  const restarts = new Set<NodeJS.Timeout>();
   // A worker that exits by itself has no signal (null), whatever the type says.
   cluster.on('exit', (worker: Worker, code: number, signal: string | null) => {
     if (stopping) return;
     print(
       `propdata: worker ${String(worker.process.pid)} exited (${signal ?? String(code)}); starting another`,
     );
-    setTimeout(fork, RESTART_DELAY_MS).unref();
+    const restart = setTimeout(() => {
+      restarts.delete(restart);
+      fork();
+    }, RESTART_DELAY_MS);
+    restarts.add(restart);
   });
   return new Promise((resolve) => {
     const stop = () => {
       if (stopping) return;
       stopping = true;
+      for (const restart of restarts) clearTimeout(restart);
+      restarts.clear();
       const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
       if (workers.length === 0) resolve();
       let left = workers.length;

@@ -38,7 +38,7 @@ async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
 
 describeBackends('propdata serve --workers', (backend) => {
   it(
-    'runs N processes on one port, replaces a killed one, and stops them all on SIGTERM',
+    'runs N processes on one port, replaces killed ones (all at once too), and stops them all on SIGTERM',
     // Several processes start, die and stop: a failed wait names what it waited for.
     { timeout: SERVER_TEST_TIMEOUT },
     async () => {
@@ -68,7 +68,7 @@ describeBackends('propdata serve --workers', (backend) => {
       await until('two workers listening', () => (listening().length >= 2 ? true : undefined));
       const urls = new Set(listening());
       expect(urls.size).toBe(1); // one shared port
-      const [baseUrl] = [...urls];
+      let [baseUrl] = [...urls];
 
       // Every worker uses the same account database.
       const token = await tokenOfNewAccount(databaseUrl, 'Workers', false);
@@ -101,6 +101,24 @@ describeBackends('propdata serve --workers', (backend) => {
       });
       expect(after).toContain(before[1]);
       await until('the replacement listening', () => (listening().length >= 3 ? true : undefined));
+      for (let i = 0; i < 10; i++) expect(await meRetried()).toBe(200);
+
+      // Every worker dead at once: the supervisor stays and starts them again (nothing else
+      // keeps it alive meanwhile).
+      for (const worker of after) process.kill(worker, 'SIGKILL');
+      await until('the supervisor to notice both deaths', () =>
+        after.every((w) => server.output().includes(`worker ${String(w)} exited`))
+          ? true
+          : undefined,
+      );
+      await until('two replacements listening', () => (listening().length >= 5 ? true : undefined));
+      expect(child.exitCode).toBeNull();
+      expect(workerPids(pid)).toHaveLength(2);
+      // The shared listening socket closed with the last worker; the new one is bound afresh,
+      // which on the port the test asked for (0: any free one) is another port.
+      const relisted = listening().slice(4);
+      expect(new Set(relisted).size).toBe(1);
+      baseUrl = relisted[0];
       for (let i = 0; i < 10; i++) expect(await meRetried()).toBe(200);
 
       waitingFor = 'every process to stop on SIGTERM';
