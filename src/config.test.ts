@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       dataDir: path.resolve('data'),
       databaseUrl: `sqlite:${path.resolve('data', 'accounts.sqlite')}`,
+      dbPoolSize: 10,
       loginTokenTtlSeconds: 7200,
       tokenCacheMs: 5000,
       logLevel: 'info',
@@ -44,6 +45,7 @@ describe('loadConfig', () => {
       PROPDATA_STATS_CACHE_MB: '0',
       PROPDATA_VALUATION_CACHE_MB: '64',
       PROPDATA_PUBLIC_BASE_URL: 'https://propdata.example.com/',
+      PROPDATA_DB_POOL_SIZE: '40',
     });
     expect(config).toMatchObject({
       statsCacheMb: 0,
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
       loginTokenTtlSeconds: 600,
       tokenCacheMs: 0,
       logLevel: 'warn',
+      dbPoolSize: 40,
     });
   });
 
@@ -73,6 +76,7 @@ describe('loadConfig', () => {
     [{ PROPDATA_DUCKDB_MEMORY_LIMIT: 'lots' }, /PROPDATA_DUCKDB_MEMORY_LIMIT must match pattern/],
     [{ PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '72' }, /PROPDATA_KEEP_ALIVE_TIMEOUT_MS must be >= 1000/],
     [{ PROPDATA_PUBLIC_BASE_URL: 'ftp://x' }, /PROPDATA_PUBLIC_BASE_URL must match pattern/],
+    [{ PROPDATA_DB_POOL_SIZE: '0' }, /PROPDATA_DB_POOL_SIZE must be >= 1/],
   ])('fails fast with a message naming the variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -72,6 +72,11 @@ const EnvSchema = Type.Object({
     default: limits.timeouts.defaultKeepAliveMs,
   }),
   PROPDATA_MAX_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 16, maximum: 1_000_000 })),
+  PROPDATA_DB_POOL_SIZE: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: limits.accountStore.defaultPostgresPoolSize,
+  }),
   PROPDATA_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
   PROPDATA_PUBLIC_BASE_URL: Type.Optional(
     Type.String({ pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$', maxLength: 500 }),
@@ -92,6 +97,8 @@ export interface Config {
   dataDir: string;
   /** `sqlite:<file>` or `postgres://…`; defaults to an SQLite file in the data directory. */
   databaseUrl: string;
+  /** Connections this process may open to PostgreSQL. */
+  dbPoolSize: number;
   /** Lifetime of the access tokens handed out by the login endpoint. */
   loginTokenTtlSeconds: number;
   /** How long a token's owner is kept in memory after a lookup; 0: looked up on every request. */
@@ -141,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: parsed.HOST,
     dataDir,
     databaseUrl: parsed.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'accounts.sqlite')}`,
+    dbPoolSize: parsed.PROPDATA_DB_POOL_SIZE,
     loginTokenTtlSeconds: parsed.PROPDATA_TOKEN_TTL_SECONDS,
     tokenCacheMs: parsed.PROPDATA_TOKEN_CACHE_MS,
     logLevel: parsed.LOG_LEVEL,

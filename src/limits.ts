@@ -150,6 +150,17 @@ export const limits = {
     /** Where the open-files limit cannot be read. */
     fallback: 1000,
   },
+  /** The account database. */
+  accountStore: {
+    /** Connections each process may open to PostgreSQL (overridable with
+     * PROPDATA_DB_POOL_SIZE): account queries are short, so a few suffice. With `--workers N`
+     * the processes together may open N times as many, which PostgreSQL's `max_connections`
+     * must allow, with room for the command line; a start that does not fit says so. */
+    defaultPostgresPoolSize: 10,
+    /** A request that finds the database refusing connections (too many, starting up, down)
+     * or SQLite's file locked beyond its 5 s wait is answered `503` with this Retry-After. */
+    retryAfterSeconds: 5,
+  },
   /** Overload protection: when the event loop lags by more than this (overridable with
    * PROPDATA_MAX_EVENT_LOOP_DELAY_MS), new requests get `503` with `Retry-After` instead of
    * queueing behind work the process cannot finish in time. `/health` is always answered. */

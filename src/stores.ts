@@ -34,7 +34,7 @@ export async function openStores(config: Config): Promise<Stores> {
   placeTiles.reset(config.valuationCacheMb * 1024 * 1024);
   let accounts: AccountDatabase;
   try {
-    accounts = await openAccountDatabase(config.databaseUrl);
+    accounts = await openAccountDatabase(config.databaseUrl, config.dbPoolSize);
   } catch (error) {
     market.close();
     throw error;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { limits } from '../limits.js';
 import { migrationProvider } from './migrations.js';
 import { keepingStatements } from './sqlite-statements.js';
 import type { AccountTables } from './tables.js';
@@ -17,9 +18,6 @@ export interface AccountDatabase {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
-
-/** Connections per process to PostgreSQL; account queries are short, so a few suffice. */
-const POSTGRES_POOL_SIZE = 10;
 
 export function backendOf(url: string): AccountBackend {
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
@@ -43,8 +41,8 @@ function openSqlite(file: string): Kysely<AccountTables> {
   });
 }
 
-function openPostgres(url: string): Kysely<AccountTables> {
-  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
+function openPostgres(url: string, poolSize: number): Kysely<AccountTables> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   return new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -83,11 +81,17 @@ async function migrate(db: Kysely<AccountTables>): Promise<void> {
   if (error) throw error instanceof Error ? error : new Error('account migration failed');
 }
 
-/** Opens the account database named by `url` and brings its schema up to date. */
-export async function openAccountDatabase(url: string): Promise<AccountDatabase> {
+/**
+ * Opens the account database named by `url` and brings its schema up to date; on PostgreSQL
+ * with a pool of at most `poolSize` connections (`limits.accountStore`).
+ */
+export async function openAccountDatabase(
+  url: string,
+  poolSize: number = limits.accountStore.defaultPostgresPoolSize,
+): Promise<AccountDatabase> {
   const backend = backendOf(url);
   const file = url.slice('sqlite:'.length);
-  const db = backend === 'sqlite' ? openSqlite(file) : openPostgres(url);
+  const db = backend === 'sqlite' ? openSqlite(file) : openPostgres(url, poolSize);
   try {
     await (backend === 'sqlite' ? withSqliteMigrationLock(file, () => migrate(db)) : migrate(db));
   } catch (error) {
@@ -102,4 +106,24 @@ export async function openAccountDatabase(url: string): Promise<AccountDatabase>
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Connections PostgreSQL lets this service's role open (`max_connections` less those reserved
+ * for superusers, or the role's own limit if lower; a superuser may use them all); `undefined`
+ * on SQLite. Read once at a start, to say when the processes' pools together would not fit.
+ */
+export async function postgresConnectionRoom(
+  accounts: AccountDatabase,
+): Promise<number | undefined> {
+  if (accounts.backend !== 'postgres') return undefined;
+  const { rows } = await sql<{ room: number }>`
+    select least(
+      case when r.rolsuper then current_setting('max_connections')::int
+           else current_setting('max_connections')::int
+              - current_setting('superuser_reserved_connections')::int end,
+      case when r.rolconnlimit >= 0 then r.rolconnlimit else 2147483647 end
+    ) as room
+    from pg_roles r where r.rolname = current_user`.execute(accounts.db);
+  return rows[0]?.room;
 }

@@ -14,7 +14,7 @@ export async function withAccounts<T>(
   work: (db: AccountDb, config: Config) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig();
-  const accounts = await openAccountDatabase(config.databaseUrl);
+  const accounts = await openAccountDatabase(config.databaseUrl, config.dbPoolSize);
   try {
     return await work(accounts.db, config);
   } finally {

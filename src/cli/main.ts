@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
+import { accountStoreUnavailable } from '../accounts/store-unavailable.js';
 import { ConfigError } from '../config.js';
 import { registerAvmCommands } from './commands/avm.js';
 import { registerMarketCommands } from './commands/market.js';
@@ -50,6 +51,14 @@ export async function main(argv: string[]): Promise<void> {
     } else if (error instanceof CliError || error instanceof ConfigError) {
       process.stderr.write(`propdata: ${error.message}\n`);
       process.exitCode = error instanceof UsageError ? 2 : 1;
+    } else if (accountStoreUnavailable(error)) {
+      // Not a fault of the command: the database is full, starting, or away. One line, and
+      // the command can simply be run again.
+      const reason = error instanceof Error ? error.message : String(error);
+      process.stderr.write(
+        `propdata: the account database cannot take the command now (${reason}); try again\n`,
+      );
+      process.exitCode = 1;
     } else {
       process.stderr.write(
         `propdata: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

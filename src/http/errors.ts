@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { accountStoreUnavailable } from '../accounts/store-unavailable.js';
 import { limits } from '../limits.js';
 import { InsufficientDataError } from '../valuation/errors.js';
 import { QueueRefusal } from '../work/fair-queue.js';
@@ -66,6 +67,13 @@ export function toAppError(error: FastifyError): AppError {
       'overloaded',
       `The request's market queries took longer than ${String(error.deadlineMs / 1000)} s and were stopped; retry later or ask for less`,
       { headers: { 'retry-after': String(limits.work.retryAfterSeconds) } },
+    );
+  }
+  if (accountStoreUnavailable(error)) {
+    return new AppError(
+      'overloaded',
+      'The account database cannot take the request now (busy or unreachable); try again later',
+      { headers: { 'retry-after': String(limits.accountStore.retryAfterSeconds) }, cause: error },
     );
   }
   if (error.validation) {

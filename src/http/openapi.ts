@@ -26,7 +26,8 @@ answered \`431 headers_too_large\`; bytes that are not HTTP/1.1 and an HTTP/1.1 
 \`Host\` get \`400 bad_request\`, an \`Expect\` other than \`100-continue\` gets
 \`417 expectation_failed\` and \`CONNECT\` gets \`501 not_implemented\`. These come
 from the HTTP server before any route, as problem details too, and the connection is closed after
-them.`;
+them. Any operation may answer \`503 overloaded\` with \`Retry-After\` when the server sheds load
+or its account database refuses connections: try again after the time it gives.`;
 
 /** The OpenAPI document is generated from the same schemas that validate requests. */
 /**

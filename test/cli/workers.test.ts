@@ -50,6 +50,8 @@ describeBackends('propdata serve --workers', (backend) => {
       const server = spawnServer(['serve', '--workers', '2'], {
         PROPDATA_DATA_DIR: referenceDataDir(),
         DATABASE_URL: databaseUrl,
+        // Pools that together could open more connections than PostgreSQL allows: said at start.
+        PROPDATA_DB_POOL_SIZE: '1000',
       });
       const child = server.child;
       // The primary first, so that it replaces no worker, then its workers.
@@ -69,6 +71,10 @@ describeBackends('propdata serve --workers', (backend) => {
       const urls = new Set(listening());
       expect(urls.size).toBe(1); // one shared port
       let [baseUrl] = [...urls];
+      const warning =
+        /warning: 2 workers × PROPDATA_DB_POOL_SIZE 1000 = 2000 connections, more than the \d+ PostgreSQL lets this role open/;
+      if (backend === 'postgres') expect(server.output()).toMatch(warning);
+      else expect(server.output()).not.toMatch(/warning/);
 
       // Every worker uses the same account database.
       const token = await tokenOfNewAccount(databaseUrl, 'Workers', false);

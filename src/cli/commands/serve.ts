@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { seedDemoAccounts, type DemoAccount } from '../../accounts/demo-accounts.js';
+import { postgresConnectionRoom } from '../../accounts/database.js';
 import { loadConfig, type Config } from '../../config.js';
 import { terminalProgress } from '../../market/progress.js';
 import { CliError, print } from '../context.js';
@@ -80,8 +81,17 @@ export function registerServeCommand(program: Command): void {
       if (options.workers > 1) {
         // Migrations and the first market snapshot are made here, once, before any worker
         // starts: workers never race to create them.
+        const room = await postgresConnectionRoom(stores.accounts);
         await stores.close();
         if (demo) printDemoAccounts(config, demo);
+        const wanted = options.workers * config.dbPoolSize;
+        if (room !== undefined && wanted > room) {
+          print(
+            `propdata: warning: ${String(options.workers)} workers × PROPDATA_DB_POOL_SIZE ${String(config.dbPoolSize)} = ${String(wanted)} connections, ` +
+              `more than the ${String(room)} PostgreSQL lets this role open; under load requests beyond them are answered 503 ` +
+              '(lower PROPDATA_DB_POOL_SIZE or --workers, or raise max_connections)',
+          );
+        }
         print(`propdata: ${String(options.workers)} workers on port ${String(config.port)}`);
         await superviseWorkers(options.workers);
         return;

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { createWorld, testConfig } from '../../test/helpers/world.js';
+import { buildApp } from '../app.js';
+import { openStores } from '../stores.js';
+import { postgresConnectionRoom } from './database.js';
+import { accountStoreUnavailable } from './store-unavailable.js';
+
+const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+
+describe('an account database that cannot serve now', () => {
+  it('is told from a wrong request or a fault by its condition', () => {
+    expect(accountStoreUnavailable(withCode('53300'))).toBe(true); // too many connections
+    expect(accountStoreUnavailable(withCode('57P03'))).toBe(true); // starting up
+    expect(accountStoreUnavailable(withCode('ECONNREFUSED'))).toBe(true);
+    expect(accountStoreUnavailable(withCode('SQLITE_BUSY'))).toBe(true);
+    expect(accountStoreUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    // Wrapped once, as a driver's error may be.
+    expect(accountStoreUnavailable(new Error('query failed', { cause: withCode('53300') }))).toBe(
+      true,
+    );
+    // A constraint, a syntax error, a bug: not the database being away.
+    expect(accountStoreUnavailable(withCode('23505'))).toBe(false);
+    expect(accountStoreUnavailable(withCode('42601'))).toBe(false);
+    expect(accountStoreUnavailable(withCode('SQLITE_CONSTRAINT_UNIQUE'))).toBe(false);
+    expect(accountStoreUnavailable(new TypeError('undefined is not a function'))).toBe(false);
+    expect(accountStoreUnavailable('53300')).toBe(false);
+  });
+});
+
+// PostgreSQL only (SQLite opens no connections); skipped, and said so, only where the tests'
+// cluster could not be started outside CI, as every PostgreSQL suite.
+describe.skipIf(inject('postgresUrl') === '')(
+  'requests when PostgreSQL refuses connections',
+  () => {
+    const backend = 'postgres';
+
+    it('are answered 503 with Retry-After, never 500, and the service goes on', async () => {
+      const world = await createWorld(backend);
+      onTestFinished(() => world.close());
+      // A role that may open 2 connections, for an app whose pool would open 6.
+      const role = `limited_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: world.config.databaseUrl });
+      await admin.connect();
+      try {
+        await admin.query(`create role ${role} login connection limit 2`);
+        await admin.query(`grant all on all tables in schema public to ${role}`);
+      } finally {
+        await admin.end();
+      }
+      const url = new URL(world.config.databaseUrl);
+      url.username = role;
+      const config = await testConfig(backend, { PROPDATA_DB_POOL_SIZE: '6' });
+      const limitedConfig = { ...config, databaseUrl: url.toString(), dbPoolSize: 6 };
+      const stores = await openStores(limitedConfig);
+      onTestFinished(() => stores.close());
+      expect(await postgresConnectionRoom(stores.accounts)).toBe(2);
+      const app = await buildApp({ config: limitedConfig, stores });
+      onTestFinished(() => app.close());
+      await app.ready();
+
+      const list = () =>
+        app.inject({
+          method: 'GET',
+          url: '/api/v1/dossiers',
+          headers: { authorization: `Bearer ${world.memberA.token}` },
+        });
+      // More requests at once than the role may have connections: the pool tries to open more.
+      const answers = await Promise.all(Array.from({ length: 16 }, list));
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+      const refused = answers.filter((a) => a.statusCode === 503);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const answer of refused) {
+        expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(answer.headers['retry-after']).toBe('5');
+        expect(answer.json<{ code: string; detail: string }>()).toMatchObject({
+          code: 'overloaded',
+          detail:
+            'The account database cannot take the request now (busy or unreachable); try again later',
+        });
+      }
+      // One at a time, the two connections serve.
+      for (let i = 0; i < 5; i++) expect((await list()).statusCode).toBe(200);
+    });
+
+    it('the room for connections is the server’s, less the superusers’, for an ordinary role', async () => {
+      const world = await createWorld(backend);
+      onTestFinished(() => world.close());
+      const admin = new pg.Client({ connectionString: world.config.databaseUrl });
+      await admin.connect();
+      try {
+        const setting = async (name: string) =>
+          Number(((await admin.query(`show ${name}`)).rows[0] as Record<string, string>)[name]);
+        const max = await setting('max_connections');
+        // The tests' cluster role is a superuser: it may use every connection.
+        expect(await postgresConnectionRoom(world.stores.accounts)).toBe(max);
+        const role = `plain_${randomBytes(4).toString('hex')}`;
+        await admin.query(`create role ${role} login`);
+        await admin.query(`grant all on all tables in schema public to ${role}`);
+        const url = new URL(world.config.databaseUrl);
+        url.username = role;
+        const stores = await openStores({ ...world.config, databaseUrl: url.toString() });
+        onTestFinished(() => stores.close());
+        expect(await postgresConnectionRoom(stores.accounts)).toBe(
+          max - (await setting('superuser_reserved_connections')),
+        );
+      } finally {
+        await admin.end();
+      }
+    });
+  },
+);
