@@ -1,8 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { generateDemoData } from '../../src/market/generate/generate.js';
 import { describeBackends, tempDir } from '../helpers/backends.js';
 import { assertBuilt, freshCommandEnv } from '../helpers/cli.js';
-import { SERVER_TEST_TIMEOUT, startServer, type ServerProcess } from '../helpers/servers.js';
+import { spawnTracked, stopChild } from '../helpers/children.js';
+import {
+  listeningUrls,
+  SERVER_TEST_TIMEOUT,
+  spawnServer,
+  startServer,
+  type ServerProcess,
+} from '../helpers/servers.js';
 
 /** The last line of the first-start banner. */
 const BANNER_END = /API documentation: \S+\/docs\n/;
@@ -35,6 +44,33 @@ it(
     expect(output).toMatch(/First start: created demo accounts/);
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+  },
+);
+
+it(
+  'waits while another process writes its data dir’s market data, instead of failing',
+  { timeout: SERVER_TEST_TIMEOUT },
+  async () => {
+    assertBuilt();
+    const dir = tempDir();
+    // A live process holds the market's import lock, as a server generating the demo market or
+    // an import does.
+    const holder = spawnTracked(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {});
+    fs.mkdirSync(path.join(dir, 'market'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'market', 'import.lock'), String(holder.pid));
+    const server = spawnServer(['serve'], { PROPDATA_DATA_DIR: dir });
+    await server.waitFor(
+      new RegExp(
+        `another import is running \\(process ${String(holder.pid)}\\) on this data dir; waiting for it`,
+      ),
+    );
+    // The holder ends (here: dies, leaving its lock); the server goes on and serves.
+    await stopChild(holder);
+    await server.waitFor(/Server listening at/);
+    const [url] = listeningUrls(server);
+    expect((await fetch(`${String(url)}/health`)).status).toBe(200);
+    expect(server.output()).not.toMatch(/unexpected error/);
     expect(await server.stop()).toBe(0);
   },
 );

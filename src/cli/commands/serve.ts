@@ -10,6 +10,8 @@ import { isWorker, superviseWorkers } from '../workers.js';
 const DEMO_OFFERS = 300_000;
 const DEMO_PROJECTS = 3000;
 const DEMO_SEED = 1;
+/** How often a start waiting for another process's market import looks again. */
+const LOCK_POLL_MS = 500;
 
 function printDemoAccounts(config: Config, accounts: DemoAccount[]): void {
   const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -53,30 +55,51 @@ export function registerServeCommand(program: Command): void {
       const config = loadConfig();
       // The server and the market code (DuckDB) are loaded when the command runs, so that the
       // other commands start without them.
-      const [{ startServer }, { openStores }, { generateDemoData }, { countOffers }] =
-        await Promise.all([
-          import('../../server.js'),
-          import('../../stores.js'),
-          import('../../market/generate/generate.js'),
-          import('../../market/market-info.js'),
-        ]);
+      const [
+        { startServer },
+        { openStores },
+        { generateDemoData },
+        { countOffers },
+        { ImportBusyError },
+      ] = await Promise.all([
+        import('../../server.js'),
+        import('../../stores.js'),
+        import('../../market/generate/generate.js'),
+        import('../../market/market-info.js'),
+        import('../../market/snapshots.js'),
+      ]);
       if (isWorker()) {
         // The primary has prepared the stores (migrations, market data, demo accounts).
         await startServer(config, await openStores(config));
         return;
       }
-      if (options.demo && (await countOffers(config.dataDir)) === 0) {
-        print(
-          `First start: generating ${DEMO_OFFERS} demo offers and their places (under a minute)…`,
-        );
-        await generateDemoData(config.dataDir, {
-          offers: DEMO_OFFERS,
-          projects: DEMO_PROJECTS,
-          seed: DEMO_SEED,
-          progress: terminalProgress(),
-        });
-      }
-      const stores = await openStores(config);
+      // Another process writing this data dir's market data (a server starting at the same
+      // time, an import) holds its lock: wait for it, then use what it wrote.
+      let told = false;
+      const prepare = async () => {
+        for (;;) {
+          try {
+            if (options.demo && (await countOffers(config.dataDir)) === 0) {
+              print(
+                `First start: generating ${DEMO_OFFERS} demo offers and their places (under a minute)…`,
+              );
+              await generateDemoData(config.dataDir, {
+                offers: DEMO_OFFERS,
+                projects: DEMO_PROJECTS,
+                seed: DEMO_SEED,
+                progress: terminalProgress(),
+              });
+            }
+            return await openStores(config);
+          } catch (error) {
+            if (!(error instanceof ImportBusyError)) throw error;
+            if (!told) print(`propdata: ${error.message} on this data dir; waiting for it…`);
+            told = true;
+            await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+          }
+        }
+      };
+      const stores = await prepare();
       const demo = options.demo ? await seedDemoAccounts(stores.accounts.db) : null;
       if (options.workers > 1) {
         // Migrations and the first market snapshot are made here, once, before any worker
