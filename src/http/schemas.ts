@@ -124,8 +124,8 @@ export const fileField = (description: string) => ({
  * and so disguise what it is.
  */
 export const ONE_LINE_PATTERN =
-  // Spelled out in \uXXXX escapes, which mean the same in every regular expression dialect a
-  // client may check the document with (`\p{Cc}` needs ECMAScript's `u` flag; Python lacks it).
+  // Spelled out in \uXXXX escapes, which ECMAScript, Java, Python and .NET read alike
+  // (`\p{Cc}` needs ECMAScript's `u` flag; Python lacks it). Perl and PCRE read them otherwise.
   '^[^\\u0000-\\u0008\\u000A-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]*$';
 
 /** What a refusal of ONE_LINE_PATTERN says: the rule in words, not the expression. */

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { limits } from '../limits.js';
 import { describeFieldErrors, escapePointer, type RequestPart } from './field-errors.js';
 import type { FieldError } from './problem.js';
 import {
@@ -151,9 +152,8 @@ const PART_NAMES: Record<string, RequestPart> = {
   headers: 'header',
 };
 
-/** Characters of a field's path an error repeats: a body of a few long unknown keys would
- * otherwise come back (and go to the log) several times over. */
-const PATH_CHARS = 200;
+/** Characters of a field's path an error repeats (`limits.errorPathChars`). */
+const PATH_CHARS = limits.errorPathChars;
 
 /** One ajv error → one field error whose path points at the offending property itself, cut to
  * `PATH_CHARS` characters. */

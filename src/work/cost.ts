@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { limits } from '../limits.js';
 import type { CountryCode, DivisionLevel } from '../market/countries.js';
 import { divisionOfferCount } from '../market/queries/division-slice.js';
 
@@ -12,14 +13,8 @@ export function statisticsCost(rows: number, statistics: number, groups: number)
   return Math.max(rows, 1) * Math.max(statistics, 1) * Math.max(groups, 1);
 }
 
-/**
- * Units of the server's thread one cell of a statistics answer (a statistic of a group) costs,
- * however few offers it counts: measured on 2026-11-25 with 50 percentiles over 600 months of a
- * postcode of one offer, 1.7 µs a cell against 0.026 µs an offer statistic. Without it such a
- * request (30,000 cells, 45 ms of the thread) cost 30,000 units and ran as cheap, and one user
- * within the request limit took the whole thread.
- */
-export const CELL_UNITS = 64;
+/** Units of the server's thread one cell of a statistics answer costs (`limits.statistics`). */
+export const CELL_UNITS = limits.statistics.cellUnits;
 
 /** What the cells of a statistics answer cost the server's thread, whichever path computes them. */
 export function answerCost(statistics: number, groups: number): number {
