@@ -61,8 +61,21 @@ export const LOCATION_HEADER: Record<string, HeaderDoc> = {
   Location: { type: 'string', description: 'The path to download what was created.' },
 };
 
+/** The `Retry-After` of a refusal to come back later (429, 503). */
+export const RETRY_AFTER_HEADER: Record<string, HeaderDoc> = {
+  'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' },
+};
+
 /** The headers an error status comes with, where it has its own. */
 const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, HeaderDoc>>> = {
+  400: {
+    'WWW-Authenticate': {
+      type: 'string',
+      description:
+        'Only where the request sent its token twice (header and query, or twice in the ' +
+        'query): the bearer challenge with `error="invalid_request"` (RFC 6750).',
+    },
+  },
   401: {
     'WWW-Authenticate': {
       type: 'string',
@@ -72,8 +85,8 @@ const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, HeaderDoc>>> = {
   416: {
     'Content-Range': { type: 'string', description: '`bytes */<size>`: the size of the file.' },
   },
-  429: { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' } },
-  503: { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' } },
+  429: RETRY_AFTER_HEADER,
+  503: RETRY_AFTER_HEADER,
 };
 
 /**

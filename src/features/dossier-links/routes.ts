@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
 import { featureRoutes } from '../../http/routes.js';
-import type { WithDefaults } from '../../http/schemas.js';
+import { RETRY_AFTER_HEADER, type WithDefaults } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { createLink, linksOf, PAGE_PATH, revoke } from './dossier-links.js';
 import { askedLanguage, openSharedPage, pageState } from './page.js';
@@ -124,8 +124,11 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: {
         200: htmlPage('The page of the dossier.'),
         404: htmlPage('A plain page: no such link, or expired, revoked, or its dossier gone.'),
-        429: htmlPage('A plain page: too many views, or too much costly work waiting.'),
-        503: htmlPage('A plain page: no turn for its costly work in time.'),
+        429: htmlPage(
+          'A plain page: too many views, or too much costly work waiting.',
+          RETRY_AFTER_HEADER,
+        ),
+        503: htmlPage('A plain page: no turn for its costly work in time.', RETRY_AFTER_HEADER),
       },
     },
     async (request, reply) => {

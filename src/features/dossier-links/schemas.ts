@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StrictObject } from '../../http/schemas.js';
+import { StrictObject, type HeaderDoc } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { LOCALE_PATTERN } from '../reports/messages.js';
 
@@ -124,6 +124,10 @@ export const PageQuery = Type.Object(
 );
 
 /** The OpenAPI answer of the shared page: an HTML document for a person, whatever the status. */
-export function htmlPage(description: string) {
-  return { description, content: { 'text/html': { schema: { type: 'string' } } } };
+export function htmlPage(description: string, headers?: Record<string, HeaderDoc>) {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'text/html': { schema: { type: 'string' } } },
+  };
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.js';
+import { PROBLEM_MEDIA_TYPE } from '../../http/problem.js';
 import { featureRoutes } from '../../http/routes.js';
+import { ProblemSchema, RETRY_AFTER_HEADER } from '../../http/schemas.js';
 
 const Health = Type.Object({ status: Type.String() });
 const Ready = Type.Object({
@@ -25,7 +27,19 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
     {
       operationId: 'getReadiness',
       summary: 'Readiness: every store answers',
-      response: { 200: Ready, 503: Ready },
+      response: {
+        200: Ready,
+        503: {
+          description:
+            'A store does not answer (the stores, as JSON), or the process sheds load (problem ' +
+            'details, with `Retry-After`).',
+          headers: RETRY_AFTER_HEADER,
+          content: {
+            'application/json': { schema: Ready },
+            [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema },
+          },
+        },
+      },
     },
     async (_request, reply) => {
       const stores = await ctx.stores.check();
