@@ -1,6 +1,29 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError } from './problem.js';
+
+/** Per request: aborted once the deadline has answered it (see `answeredLate`). */
+const answered = new WeakMap<FastifyRequest, AbortSignal>();
+const NEVER = new AbortController().signal;
+
+/**
+ * Aborted once `request` has been answered `503` by the answer deadline: a handler still at
+ * work must then store nothing, since the client was told the request failed and may send it
+ * again (an upload stored after its 503 would be stored twice).
+ */
+export function answeredLate(request: FastifyRequest): AbortSignal {
+  return answered.get(request) ?? NEVER;
+}
+
+/** Throws where `signal` says the request has been answered already, before anything is stored. */
+export function refuseWhenAnswered(signal: AbortSignal): void {
+  if (signal.aborted) {
+    throw new AppError(
+      'overloaded',
+      'The request was answered already (not in time); nothing was stored',
+    );
+  }
+}
 
 /**
  * Every request must be answered (its response started) within `answerMs` of its arrival, or it
@@ -12,8 +35,11 @@ import { AppError } from './problem.js';
  */
 export function registerAnswerDeadline(app: FastifyInstance, answerMs: number): void {
   app.addHook('onRequest', (request, reply, done) => {
+    const late = new AbortController();
+    answered.set(request, late.signal);
     const timer = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent) return;
+      late.abort();
       request.log.error(
         { answerMs },
         'request not answered in time; answered 503, connection closed',

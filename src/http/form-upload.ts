@@ -7,6 +7,7 @@ import { validatorCompiler } from './validation.js';
 import { limits } from '../limits.js';
 import { UploadBody } from './upload-body.js';
 import { installMultipartPauseFix } from './multipart-pause-fix.js';
+import { answeredLate } from './answer-deadline.js';
 
 /**
  * An upload form: one file field and a few optional text fields, nothing else. Covers have the
@@ -214,6 +215,8 @@ export async function readForm(spec: FormSpec, request: FastifyRequest): Promise
 export interface PendingUpload<T> {
   /** Its declared length, else the most a body of its form may have (chunked). */
   declaredBytes: number;
+  /** Aborted once the request has been answered by its deadline: then nothing may be stored. */
+  answered: AbortSignal;
   read(): Promise<T>;
 }
 
@@ -223,6 +226,7 @@ export function pendingForm(spec: FormSpec, request: FastifyRequest): PendingUpl
   return {
     // The length was checked against the form's limit before the handler ran.
     declaredBytes: Number.isSafeInteger(declared) && declared >= 0 ? declared : spec.requestBytes,
+    answered: answeredLate(request),
     read: () => readForm(spec, request),
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '../../app-context.js';
 import type { AttachmentRow } from '../../accounts/tables.js';
 import type { Caller } from '../../http/caller.js';
+import { refuseWhenAnswered } from '../../http/answer-deadline.js';
 import { invalidField, invalidFields } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
 import { mib } from '../../bytes-text.js';
@@ -91,7 +92,7 @@ export async function addAttachment(
   await visibleDossier(deps.db, caller, dossierId);
   refuseWhenFull(await attachmentLoads(deps.db, caller, dossierId), NOTHING);
   return deps.pdfInspector.uploads.run(caller.organizationId, upload.declaredBytes, async () =>
-    storeAttachment(deps, caller, dossierId, await upload.read()),
+    storeAttachment(deps, caller, dossierId, await upload.read(), upload.answered),
   );
 }
 
@@ -136,20 +137,28 @@ function refuseWhenFull(existing: readonly AttachmentLoad[], added: AttachmentLo
 /**
  * Weighs the dossier's PDFs stored before copy weights were kept (`trialMerge`, in the
  * inspection worker in the organization's turn) and keeps their weights, so that the dossier's
- * cap counts them. One that cannot be weighed now (refused by today's checks, or the worker
- * busy) counts nothing and is tried again at the next upload: a report refuses a file the
- * checks refuse, so it costs no copy.
+ * cap counts them. One the checks refuse today counts nothing (a report refuses it too, so it
+ * costs no copy); when the worker is busy or stopped, or the upload has been answered by its
+ * deadline, the rest wait for the next upload.
  */
-async function weighStoredPdfs(deps: AttachmentDeps, caller: Caller, dossierId: string) {
+async function weighStoredPdfs(
+  deps: AttachmentDeps,
+  caller: Caller,
+  dossierId: string,
+  answered: AbortSignal,
+) {
   for (const id of await selectUnweighedPdfs(deps.db, caller, dossierId)) {
+    if (answered.aborted) return;
     const content = await uploadedContent(deps.db, caller, id);
     if (!content) continue;
-    const facts = await deps.pdfInspector
-      .inspectAttachment(content, caller.organizationId)
-      .catch(() => undefined);
-    if (facts && 'copyWeight' in facts) {
-      await storeCopyWeight(deps.db, caller, id, facts.copyWeight);
+    let facts;
+    try {
+      facts = await deps.pdfInspector.inspectAttachment(content, caller.organizationId);
+    } catch (error) {
+      if (error instanceof PdfRefusal) continue;
+      return;
     }
+    if ('copyWeight' in facts) await storeCopyWeight(deps.db, caller, id, facts.copyWeight);
   }
 }
 
@@ -158,12 +167,15 @@ async function storeAttachment(
   caller: Caller,
   dossierId: string,
   upload: FormUpload,
+  answered: AbortSignal,
 ): Promise<AttachmentCreated> {
   const checked = checkFields(upload.fields);
   if ('errors' in checked) throw invalidFields(checked.errors);
   const fields = checked.ok;
   const facts = await inspect(deps, caller, upload.bytes);
-  if (facts.contentType === 'application/pdf') await weighStoredPdfs(deps, caller, dossierId);
+  if (facts.contentType === 'application/pdf') {
+    await weighStoredPdfs(deps, caller, dossierId, answered);
+  }
   const row: AttachmentRow = {
     id: randomUUID(),
     dossier_id: dossierId,
@@ -186,6 +198,7 @@ async function storeAttachment(
   };
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
+    refuseWhenAnswered(answered);
     // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
     const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
     refuseWhenFull(await attachmentLoads(trx, caller, dossierId), {

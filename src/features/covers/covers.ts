@@ -3,6 +3,7 @@ import type { ServiceDeps } from '../../app-context.js';
 import type { CoverSide } from '../../accounts/tables.js';
 import { invalidField, throwFieldErrors } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
+import { refuseWhenAnswered } from '../../http/answer-deadline.js';
 import { limits } from '../../limits.js';
 import { requireAdmin, type Caller } from '../../http/caller.js';
 import { PdfRefusal } from '../../pdf/pdf-inspection.js';
@@ -87,7 +88,7 @@ export async function addCover(
   const kind = coverKind(caller, path);
   refuseWhenFull(kind, await selectCovers(deps.db, kind));
   return deps.pdfInspector.uploads.run(caller.organizationId, pending.declaredBytes, async () =>
-    storeCover(deps, caller, kind, await pending.read()),
+    storeCover(deps, caller, kind, await pending.read(), pending.answered),
   );
 }
 
@@ -108,6 +109,7 @@ async function storeCover(
   caller: Caller,
   kind: CoverKind,
   upload: Upload,
+  answered: AbortSignal,
 ): Promise<CoverCreated> {
   let pages: number;
   try {
@@ -129,6 +131,7 @@ async function storeCover(
   };
   await deps.db.transaction().execute(async (trx) => {
     await lockOwner(trx, kind);
+    refuseWhenAnswered(answered);
     const existing = await selectCovers(trx, kind);
     refuseWhenFull(kind, existing);
     row.position = Math.max(-1, ...existing.map((c) => c.position)) + 1;

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBackends } from '../../../test/helpers/backends.js';
+import { createDossier } from '../../../test/helpers/fixtures.js';
+import { coverForm, multipart } from '../../../test/helpers/multipart.js';
+import { makePdf } from '../../../test/helpers/pdf.js';
+import { expectProblem } from '../../../test/helpers/problem.js';
+import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { PdfInspector } from '../../pdf/pdf-inspector.js';
+import { insertAttachment } from './store.js';
+
+/*
+ * An upload still at work when the answer deadline has answered it `503` must store nothing:
+ * the client was told it failed and may send it again. Here the file check's one slot is held by
+ * another organization until the deadline has passed, so the upload's check, and what it would
+ * store after it, come late.
+ */
+const ANSWER_MS = 1500;
+
+describeBackends('an upload answered by its deadline', (backend) => {
+  const inspector = new PdfInspector();
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld(backend, {
+      app: { timeouts: { answerMs: ANSWER_MS }, pdfInspector: inspector },
+    });
+  });
+  afterAll(async () => {
+    await world.close();
+    await inspector.close();
+  });
+
+  /** Runs `upload` while the check's slot is held, lets it go once answered, awaits the rest. */
+  async function whileCheckHeld(upload: () => ReturnType<typeof call>) {
+    let release: () => void = () => undefined;
+    const held = inspector.queue.run(
+      'another organization',
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    const answer = await upload();
+    release();
+    await held;
+    // The upload's own work (its check, then its store) ends after the answer.
+    while (inspector.uploads.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    return answer;
+  }
+
+  it('stores no cover', async () => {
+    const url = '/api/v1/user-settings/covers/user/front';
+    const pdf = await makePdf(1, 'Late');
+    const answer = await whileCheckHeld(() =>
+      call(world.app, { method: 'POST', url, token: world.memberA.token, ...coverForm(pdf) }),
+    );
+    expectProblem(answer, 503, 'overloaded');
+    const listed = await call(world.app, { method: 'GET', url, token: world.memberA.token });
+    expect(listed.json<{ items: unknown[] }>().items).toEqual([]);
+    // Sent again in time, it is stored once.
+    const again = await call(world.app, {
+      method: 'POST',
+      url,
+      token: world.memberA.token,
+      ...coverForm(pdf),
+    });
+    expect(again.statusCode, again.body).toBe(201);
+    const after = await call(world.app, { method: 'GET', url, token: world.memberA.token });
+    expect(after.json<{ items: unknown[] }>().items).toHaveLength(1);
+  });
+
+  it('stores no attachment, and weighs no older PDF for it', async () => {
+    const dossier = await createDossier(world, world.memberA);
+    const url = `/api/v1/dossiers/${dossier}/attachments`;
+    const pdf = await makePdf(1, 'Permit');
+    // A PDF stored before copy weights were kept: the next PDF upload weighs it.
+    const older = randomUUID();
+    const db = world.stores.accounts.db;
+    await insertAttachment(
+      db,
+      {
+        id: older,
+        dossier_id: dossier,
+        organization_id: world.memberA.organizationId,
+        type: 'permit',
+        title: 'old.pdf',
+        content_type: 'application/pdf',
+        size: pdf.length,
+        width: null,
+        height: null,
+        pages: 1,
+        copy_weight: null,
+        created_at: new Date(Date.now() - 60_000).toISOString(),
+      },
+      pdf,
+      null,
+    );
+    const form = () =>
+      multipart([
+        { name: 'file', filename: 'permit.pdf', contentType: 'application/pdf', data: pdf },
+        { name: 'type', data: 'permit' },
+      ]);
+    const answer = await whileCheckHeld(() =>
+      call(world.app, { method: 'POST', url, token: world.memberA.token, ...form() }),
+    );
+    expectProblem(answer, 503, 'overloaded');
+    const rows = () =>
+      db
+        .selectFrom('attachments')
+        .select(['id', 'copy_weight'])
+        .where('dossier_id', '=', dossier)
+        .execute();
+    expect(await rows()).toEqual([{ id: older, copy_weight: null }]);
+    const again = await call(world.app, {
+      method: 'POST',
+      url,
+      token: world.memberA.token,
+      ...form(),
+    });
+    expect(again.statusCode, again.body).toBe(201);
+    const stored = await rows();
+    expect(stored).toHaveLength(2);
+    expect(stored.every((r) => typeof r.copy_weight === 'number')).toBe(true);
+  });
+});
