@@ -41,8 +41,18 @@ function openSqlite(file: string): Kysely<AccountTables> {
   });
 }
 
+/**
+ * A connection PostgreSQL ends (a restart, a failover, `pg_terminate_backend`, an idle timeout)
+ * is reported as an `error` event on the pool (idle) or on its client (between queries), which
+ * would end the process if nothing listened. The pool drops such a client; a query on it fails
+ * and is answered `503` (`accountStoreUnavailable`); the next takes a new connection.
+ */
+const connectionEnded = (): void => undefined;
+
 function openPostgres(url: string, poolSize: number): Kysely<AccountTables> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', connectionEnded);
+  pool.on('connect', (client) => client.on('error', connectionEnded));
   return new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -109,21 +119,23 @@ export async function openAccountDatabase(
 }
 
 /**
- * Connections PostgreSQL lets this service's role open (`max_connections` less those reserved
- * for superusers, or the role's own limit if lower; a superuser may use them all); `undefined`
- * on SQLite. Read once at a start, to say when the processes' pools together would not fit.
+ * Connections PostgreSQL lets this service's role open (`max_connections` less those reserved,
+ * or the role's own limit if lower; a superuser may use them all, whatever its limit);
+ * `undefined` on SQLite. Read once at a start, to say when the processes' pools together would not fit.
  */
 export async function postgresConnectionRoom(
   accounts: AccountDatabase,
 ): Promise<number | undefined> {
   if (accounts.backend !== 'postgres') return undefined;
+  // PostgreSQL 16 also keeps `reserved_connections` for roles granted them; absent before.
   const { rows } = await sql<{ room: number }>`
-    select least(
-      case when r.rolsuper then current_setting('max_connections')::int
-           else current_setting('max_connections')::int
-              - current_setting('superuser_reserved_connections')::int end,
-      case when r.rolconnlimit >= 0 then r.rolconnlimit else 2147483647 end
-    ) as room
+    select case when r.rolsuper then current_setting('max_connections')::int
+      else least(
+        current_setting('max_connections')::int
+          - current_setting('superuser_reserved_connections')::int
+          - coalesce(nullif(current_setting('reserved_connections', true), '')::int, 0),
+        case when r.rolconnlimit >= 0 then r.rolconnlimit else 2147483647 end
+      ) end as room
     from pg_roles r where r.rolname = current_user`.execute(accounts.db);
   return rows[0]?.room;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
-import { createWorld, testConfig } from '../../test/helpers/world.js';
+import { call, createWorld, testConfig } from '../../test/helpers/world.js';
 import { buildApp } from '../app.js';
 import { openStores } from '../stores.js';
 import { postgresConnectionRoom } from './database.js';
@@ -13,8 +13,10 @@ describe('an account database that cannot serve now', () => {
   it('is told from a wrong request or a fault by its condition', () => {
     expect(accountStoreUnavailable(withCode('53300'))).toBe(true); // too many connections
     expect(accountStoreUnavailable(withCode('57P03'))).toBe(true); // starting up
-    expect(accountStoreUnavailable(withCode('ECONNREFUSED'))).toBe(true);
+    const connectRefused = Object.assign(withCode('ECONNREFUSED'), { syscall: 'connect' });
+    expect(accountStoreUnavailable(connectRefused)).toBe(true);
     expect(accountStoreUnavailable(withCode('SQLITE_BUSY'))).toBe(true);
+    expect(accountStoreUnavailable(withCode('SQLITE_BUSY_SNAPSHOT'))).toBe(true);
     expect(accountStoreUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     // Wrapped once, as a driver's error may be.
     expect(accountStoreUnavailable(new Error('query failed', { cause: withCode('53300') }))).toBe(
@@ -24,6 +26,10 @@ describe('an account database that cannot serve now', () => {
     expect(accountStoreUnavailable(withCode('23505'))).toBe(false);
     expect(accountStoreUnavailable(withCode('42601'))).toBe(false);
     expect(accountStoreUnavailable(withCode('SQLITE_CONSTRAINT_UNIQUE'))).toBe(false);
+    expect(accountStoreUnavailable(withCode('SQLITE_LOCKED'))).toBe(false);
+    // A client that aborted its request: its socket's reset is not the database's.
+    expect(accountStoreUnavailable(withCode('ECONNRESET', 'aborted'))).toBe(false);
+    expect(accountStoreUnavailable(withCode('ECONNREFUSED'))).toBe(false);
     expect(accountStoreUnavailable(new TypeError('undefined is not a function'))).toBe(false);
     expect(accountStoreUnavailable('53300')).toBe(false);
   });
@@ -83,6 +89,45 @@ describe.skipIf(inject('postgresUrl') === '')(
       }
       // One at a time, the two connections serve.
       for (let i = 0; i < 5; i++) expect((await list()).statusCode).toBe(200);
+    });
+
+    it('outlive connections PostgreSQL ends under them, and take new ones', async () => {
+      const world = await createWorld(backend);
+      onTestFinished(() => world.close());
+      const list = () =>
+        call(world.app, { method: 'GET', url: '/api/v1/dossiers', token: world.memberA.token });
+      expect((await list()).statusCode).toBe(200);
+      const admin = new pg.Client({ connectionString: world.config.databaseUrl });
+      await admin.connect();
+      try {
+        // The app's idle connections ended by the server, as a restart or failover ends them.
+        const others = async () =>
+          Number(
+            (
+              (
+                await admin.query(
+                  `select count(*) as n from pg_stat_activity
+                 where datname = current_database() and pid <> pg_backend_pid()`,
+                )
+              ).rows[0] as { n: string }
+            ).n,
+          );
+        expect(await others()).toBeGreaterThan(0);
+        await admin.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid()`,
+        );
+        while ((await others()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      } finally {
+        await admin.end();
+      }
+      // The pool heard of it (an unheard 'error' event would have ended the test process) and
+      // serves on new connections; a request on a dropped one would be a 503, not a 500.
+      for (let i = 0; i < 3; i++) {
+        const answer = await list();
+        expect([200, 503]).toContain(answer.statusCode);
+      }
+      expect((await list()).statusCode).toBe(200);
     });
 
     it('the room for connections is the server’s, less the superusers’, for an ordinary role', async () => {

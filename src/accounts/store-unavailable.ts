@@ -14,15 +14,17 @@ const POSTGRES_UNAVAILABLE = new Set([
   '08006', // connection_failure
 ]);
 
-/** The database host not answering, or the connection dropped on the way. */
-const NETWORK_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH']);
+/**
+ * The database host not answering a new connection. Only a failed connect counts: the same
+ * codes on other sockets (a client that aborts its request body: ECONNRESET) are not the
+ * database's.
+ */
+const CONNECT_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
-/** SQLite's file held by another writer beyond the busy wait (`busy_timeout`). */
-const SQLITE_UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
-
-function codeOf(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
+function field(error: unknown, name: 'code' | 'syscall'): string | undefined {
+  if (typeof error !== 'object' || error === null || !(name in error)) return undefined;
+  const value: unknown = (error as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**
@@ -33,10 +35,14 @@ function codeOf(error: unknown): string | undefined {
  */
 export function accountStoreUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
-    const code = codeOf(e);
+    const code = field(e, 'code');
     if (code !== undefined) {
-      if (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code)) return true;
-      if (SQLITE_UNAVAILABLE.has(code)) return true;
+      if (POSTGRES_UNAVAILABLE.has(code)) return true;
+      if (CONNECT_UNAVAILABLE.has(code) && field(e, 'syscall') === 'connect') return true;
+      // SQLite's file held by another writer beyond the busy wait (`busy_timeout`), in any of
+      // its extended forms (SQLITE_BUSY_SNAPSHOT, …). SQLITE_LOCKED is a conflict within one
+      // connection: a fault, not a busy database.
+      if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
     }
     if (e.message === 'Connection terminated unexpectedly') return true;
   }

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerAnswerDeadline } from './answer-deadline.js';
+import { answerClaim, registerAnswerDeadline } from './answer-deadline.js';
 import { registerErrorHandling } from './errors.js';
 
 describe('answer deadline', () => {
@@ -16,6 +16,31 @@ describe('answer deadline', () => {
     return { late: true };
   });
   app.get('/quick', (_request, reply) => reply.send({ ok: true }));
+  let releaseClaimed: () => void = () => undefined;
+  // A handler that claims its answer (as one does before storing), then takes its time.
+  app.get('/claimed', async (request) => {
+    answerClaim(request).claim();
+    await new Promise<void>((resolve) => {
+      releaseClaimed = resolve;
+    });
+    return { stored: true };
+  });
+  let storeLate: () => void = () => undefined;
+  let claimOutcome: (outcome: string) => void = () => undefined;
+  const lateClaim = new Promise<string>((resolve) => (claimOutcome = resolve));
+  // A handler that would store after the deadline answered: its claim is refused.
+  app.get('/late', async (request) => {
+    await new Promise<void>((resolve) => {
+      storeLate = resolve;
+    });
+    try {
+      answerClaim(request).claim();
+      claimOutcome('claimed');
+    } catch (error) {
+      claimOutcome(error instanceof Error ? error.message : String(error));
+    }
+    return { stored: true };
+  });
   afterAll(() => app.close());
 
   it('answers a request its handler does not answer in time with 503, and closes it', async () => {
@@ -31,5 +56,24 @@ describe('answer deadline', () => {
     // The handler's late answer changes nothing.
     release();
     expect((await app.inject({ method: 'GET', url: '/quick' })).json()).toEqual({ ok: true });
+  });
+
+  it('leaves a request whose handler claimed its answer to the handler, past the deadline', async () => {
+    const pending = app.inject({ method: 'GET', url: '/claimed' });
+    // Well past the deadline, the handler still has the answer.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    releaseClaimed();
+    const res = await pending;
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ stored: true });
+  });
+
+  it('refuses the claim of a handler the deadline has answered', async () => {
+    const res = await app.inject({ method: 'GET', url: '/late' });
+    expect(res.statusCode).toBe(503);
+    storeLate();
+    expect(await lateClaim).toBe(
+      'The request was answered already (not in time); nothing was stored',
+    );
   });
 });

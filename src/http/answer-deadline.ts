@@ -2,27 +2,51 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { limits } from '../limits.js';
 import { AppError } from './problem.js';
 
-/** Per request: aborted once the deadline has answered it (see `answeredLate`). */
-const answered = new WeakMap<FastifyRequest, AbortSignal>();
-const NEVER = new AbortController().signal;
-
 /**
- * Aborted once `request` has been answered `503` by the answer deadline: a handler still at
- * work must then store nothing, since the client was told the request failed and may send it
- * again (an upload stored after its 503 would be stored twice).
+ * Whether a request still at work may store what it did. Once the answer deadline has answered
+ * a request `503`, the client was told it failed and may send it again: what the handler would
+ * store after that must not be stored (an upload stored after its 503 would be stored twice).
+ * A handler about to store `claim`s the answer inside its transaction, before writing: after
+ * that the deadline leaves the request to its handler, which answers it (success, or an error
+ * if the transaction fails) within the transaction's few milliseconds.
  */
-export function answeredLate(request: FastifyRequest): AbortSignal {
-  return answered.get(request) ?? NEVER;
+export class AnswerClaim {
+  private state: 'open' | 'claimed' | 'answered' = 'open';
+
+  /** The deadline answered the request: the rest of its work is for nothing. */
+  get answered(): boolean {
+    return this.state === 'answered';
+  }
+
+  /** Keeps the answer for the handler, or throws if the deadline has answered already. */
+  claim(): void {
+    if (this.state === 'answered') {
+      throw new AppError(
+        'overloaded',
+        'The request was answered already (not in time); nothing was stored',
+      );
+    }
+    this.state = 'claimed';
+  }
+
+  /** For the deadline: answers the request unless its handler has claimed the answer. */
+  answerLate(): boolean {
+    if (this.state === 'claimed') return false;
+    this.state = 'answered';
+    return true;
+  }
 }
 
-/** Throws where `signal` says the request has been answered already, before anything is stored. */
-export function refuseWhenAnswered(signal: AbortSignal): void {
-  if (signal.aborted) {
-    throw new AppError(
-      'overloaded',
-      'The request was answered already (not in time); nothing was stored',
-    );
+const claims = new WeakMap<FastifyRequest, AnswerClaim>();
+
+/** The answer claim of `request` (a fresh one where no deadline is registered). */
+export function answerClaim(request: FastifyRequest): AnswerClaim {
+  let claim = claims.get(request);
+  if (!claim) {
+    claim = new AnswerClaim();
+    claims.set(request, claim);
   }
+  return claim;
 }
 
 /**
@@ -35,11 +59,9 @@ export function refuseWhenAnswered(signal: AbortSignal): void {
  */
 export function registerAnswerDeadline(app: FastifyInstance, answerMs: number): void {
   app.addHook('onRequest', (request, reply, done) => {
-    const late = new AbortController();
-    answered.set(request, late.signal);
+    const claim = answerClaim(request);
     const timer = setTimeout(() => {
-      if (reply.sent || reply.raw.headersSent) return;
-      late.abort();
+      if (reply.sent || reply.raw.headersSent || !claim.answerLate()) return;
       request.log.error(
         { answerMs },
         'request not answered in time; answered 503, connection closed',

@@ -7,7 +7,7 @@ import { validatorCompiler } from './validation.js';
 import { limits } from '../limits.js';
 import { UploadBody } from './upload-body.js';
 import { installMultipartPauseFix } from './multipart-pause-fix.js';
-import { answeredLate } from './answer-deadline.js';
+import { answerClaim, type AnswerClaim } from './answer-deadline.js';
 
 /**
  * An upload form: one file field and a few optional text fields, nothing else. Covers have the
@@ -215,8 +215,8 @@ export async function readForm(spec: FormSpec, request: FastifyRequest): Promise
 export interface PendingUpload<T> {
   /** Its declared length, else the most a body of its form may have (chunked). */
   declaredBytes: number;
-  /** Aborted once the request has been answered by its deadline: then nothing may be stored. */
-  answered: AbortSignal;
+  /** Claimed before anything is stored: refused once the deadline has answered the request. */
+  answer: AnswerClaim;
   read(): Promise<T>;
 }
 
@@ -226,7 +226,7 @@ export function pendingForm(spec: FormSpec, request: FastifyRequest): PendingUpl
   return {
     // The length was checked against the form's limit before the handler ran.
     declaredBytes: Number.isSafeInteger(declared) && declared >= 0 ? declared : spec.requestBytes,
-    answered: answeredLate(request),
+    answer: answerClaim(request),
     read: () => readForm(spec, request),
   };
 }

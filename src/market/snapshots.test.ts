@@ -8,7 +8,7 @@ import { csv, snapshotRows, writeFile, OFFER_KEY_COLUMNS } from '../../test/help
 import { queryOne } from './duck.js';
 import { importFile } from './import/run-import.js';
 import { MarketStore } from './market-store.js';
-import { currentSnapshot, marketPaths } from './snapshots.js';
+import { acquireImportLock, currentSnapshot, marketPaths } from './snapshots.js';
 
 const HEADER = [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'postalCode'];
 
@@ -105,6 +105,23 @@ describe('market snapshots', () => {
     store.close();
     expect(await pending).toBe(false);
     expect(store.snapshotFile).toBe(before);
+  });
+
+  it('takes over an import lock its holder left, also one left under this very pid', () => {
+    const paths = marketPaths(path.join(tempDir(), 'data'));
+    fs.mkdirSync(paths.dir, { recursive: true });
+    // A killed process of this pid, as a container's main process is at every start.
+    fs.writeFileSync(paths.lock, `${String(process.pid)} another-start`);
+    const release = acquireImportLock(paths);
+    // Held by this process now: a second writer in it waits its turn like any other.
+    expect(() => acquireImportLock(paths)).toThrow(
+      `another import is running (process ${String(process.pid)})`,
+    );
+    release();
+    expect(fs.existsSync(paths.lock)).toBe(false);
+    // An old lock (the pid alone) of a process that is gone.
+    fs.writeFileSync(paths.lock, '2147483646');
+    acquireImportLock(paths)();
   });
 
   it('leaves the previous data intact when an import is killed, and the next import recovers', async () => {

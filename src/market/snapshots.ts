@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -87,18 +87,33 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * This process among all that had its pid: a container's main process has the same pid (1)
+ * at every start, so a lock a killed one left would otherwise look held by the live one.
+ */
+const PROCESS_TOKEN = randomUUID();
+
+/** Whether the lock's holder (`<pid> <token>`; older locks: `<pid>`) may still be at work. */
+function lockHeld(content: string): number | undefined {
+  const [pidText = '', token] = content.trim().split(' ');
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return undefined;
+  if (pid === process.pid && token !== PROCESS_TOKEN) return undefined;
+  return pid;
+}
+
 /** One writer at a time per data dir; a lock left by a killed process is taken over. */
 export function acquireImportLock(paths: MarketPaths): () => void {
   fs.mkdirSync(paths.dir, { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(paths.lock, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(paths.lock, `${String(process.pid)} ${PROCESS_TOKEN}`, { flag: 'wx' });
       return () => fs.rmSync(paths.lock, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(fs.readFileSync(paths.lock, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
-        throw new ImportBusyError(`another import is running (process ${pid})`);
+      const pid = lockHeld(fs.readFileSync(paths.lock, 'utf8'));
+      if (pid !== undefined) {
+        throw new ImportBusyError(`another import is running (process ${String(pid)})`);
       }
       fs.rmSync(paths.lock, { force: true });
     }

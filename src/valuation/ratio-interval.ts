@@ -63,8 +63,9 @@ function quantile(sorted: Float64Array, p: number): number {
  * sales the model's and kNN-10's log errors correlate at 0.98): resampling them apart would
  * make the interval about twice as wide (Paris 2024 against kNN-10: 0.93–1.00, not
  * 0.95–0.98). The ratio of the two medians is taken in each resample; the interval holds the
- * central 90% of them. Seeded, so a report is repeatable. `null` where there are no cases or a
- * median is 0 in the data.
+ * central 90% of them. Seeded, so a report is repeatable. `null` where there are no cases or
+ * where a resample's median of baseline errors is 0 (the ratio has no bound then: at least
+ * half of the baseline's values exact, which real prices do not give).
  */
 export function mdapeRatioInterval(
   errors: readonly number[],

@@ -72,7 +72,7 @@ describeBackends('propdata serve --workers', (backend) => {
       expect(urls.size).toBe(1); // one shared port
       let [baseUrl] = [...urls];
       const warning =
-        /warning: 2 workers × PROPDATA_DB_POOL_SIZE 1000 = 2000 connections, more than the \d+ PostgreSQL lets this role open/;
+        /warning: 2 worker\(s\) × PROPDATA_DB_POOL_SIZE 1000 = 2000 connections, leaving none of the \d+ PostgreSQL lets this role open for the command line/;
       if (backend === 'postgres') expect(server.output()).toMatch(warning);
       else expect(server.output()).not.toMatch(/warning/);
 

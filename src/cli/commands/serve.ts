@@ -101,24 +101,26 @@ export function registerServeCommand(program: Command): void {
       };
       const stores = await prepare();
       const demo = options.demo ? await seedDemoAccounts(stores.accounts.db) : null;
+      const room = await postgresConnectionRoom(stores.accounts);
+      // One connection is left for the command line (disabling a user must work under load).
+      const wanted = options.workers * config.dbPoolSize;
+      const poolsWarning =
+        room !== undefined && wanted + 1 > room
+          ? `propdata: warning: ${String(options.workers)} worker(s) × PROPDATA_DB_POOL_SIZE ${String(config.dbPoolSize)} = ${String(wanted)} connections, ` +
+            `leaving none of the ${String(room)} PostgreSQL lets this role open for the command line; under load requests beyond them are answered 503 ` +
+            '(lower PROPDATA_DB_POOL_SIZE or --workers, or raise max_connections)'
+          : undefined;
       if (options.workers > 1) {
         // Migrations and the first market snapshot are made here, once, before any worker
         // starts: workers never race to create them.
-        const room = await postgresConnectionRoom(stores.accounts);
         await stores.close();
         if (demo) printDemoAccounts(config, demo);
-        const wanted = options.workers * config.dbPoolSize;
-        if (room !== undefined && wanted > room) {
-          print(
-            `propdata: warning: ${String(options.workers)} workers × PROPDATA_DB_POOL_SIZE ${String(config.dbPoolSize)} = ${String(wanted)} connections, ` +
-              `more than the ${String(room)} PostgreSQL lets this role open; under load requests beyond them are answered 503 ` +
-              '(lower PROPDATA_DB_POOL_SIZE or --workers, or raise max_connections)',
-          );
-        }
+        if (poolsWarning) print(poolsWarning);
         print(`propdata: ${String(options.workers)} workers on port ${String(config.port)}`);
         await superviseWorkers(options.workers);
         return;
       }
+      if (poolsWarning) print(poolsWarning);
       const app = await startServer(config, stores);
       if (demo)
         printDemoAccounts({ ...config, port: portOf(app.server.address()) ?? config.port }, demo);

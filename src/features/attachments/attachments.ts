@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '../../app-context.js';
 import type { AttachmentRow } from '../../accounts/tables.js';
 import type { Caller } from '../../http/caller.js';
-import { refuseWhenAnswered } from '../../http/answer-deadline.js';
+import type { AnswerClaim } from '../../http/answer-deadline.js';
 import { invalidField, invalidFields } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
 import { mib } from '../../bytes-text.js';
@@ -92,7 +92,7 @@ export async function addAttachment(
   await visibleDossier(deps.db, caller, dossierId);
   refuseWhenFull(await attachmentLoads(deps.db, caller, dossierId), NOTHING);
   return deps.pdfInspector.uploads.run(caller.organizationId, upload.declaredBytes, async () =>
-    storeAttachment(deps, caller, dossierId, await upload.read(), upload.answered),
+    storeAttachment(deps, caller, dossierId, await upload.read(), upload.answer),
   );
 }
 
@@ -145,10 +145,10 @@ async function weighStoredPdfs(
   deps: AttachmentDeps,
   caller: Caller,
   dossierId: string,
-  answered: AbortSignal,
+  answer: AnswerClaim,
 ) {
   for (const id of await selectUnweighedPdfs(deps.db, caller, dossierId)) {
-    if (answered.aborted) return;
+    if (answer.answered) return;
     const content = await uploadedContent(deps.db, caller, id);
     if (!content) continue;
     let facts;
@@ -167,14 +167,14 @@ async function storeAttachment(
   caller: Caller,
   dossierId: string,
   upload: FormUpload,
-  answered: AbortSignal,
+  answer: AnswerClaim,
 ): Promise<AttachmentCreated> {
   const checked = checkFields(upload.fields);
   if ('errors' in checked) throw invalidFields(checked.errors);
   const fields = checked.ok;
   const facts = await inspect(deps, caller, upload.bytes);
   if (facts.contentType === 'application/pdf') {
-    await weighStoredPdfs(deps, caller, dossierId, answered);
+    await weighStoredPdfs(deps, caller, dossierId, answer);
   }
   const row: AttachmentRow = {
     id: randomUUID(),
@@ -198,7 +198,7 @@ async function storeAttachment(
   };
   await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
-    refuseWhenAnswered(answered);
+    answer.claim();
     // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
     const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
     refuseWhenFull(await attachmentLoads(trx, caller, dossierId), {

@@ -19,7 +19,7 @@ export function pendingCover(
   const form = pendingForm(COVER_FORM, request);
   return {
     declaredBytes: form.declaredBytes,
-    answered: form.answered,
+    answer: form.answer,
     read: async () => {
       const { fileName, bytes } = await form.read();
       return { fileName, bytes };

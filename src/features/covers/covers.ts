@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../../app-context.js';
 import type { CoverSide } from '../../accounts/tables.js';
 import { invalidField, throwFieldErrors } from '../../http/field-errors.js';
 import { AppError, notFound } from '../../http/problem.js';
-import { refuseWhenAnswered } from '../../http/answer-deadline.js';
+import type { AnswerClaim } from '../../http/answer-deadline.js';
 import { limits } from '../../limits.js';
 import { requireAdmin, type Caller } from '../../http/caller.js';
 import { PdfRefusal } from '../../pdf/pdf-inspection.js';
@@ -88,7 +88,7 @@ export async function addCover(
   const kind = coverKind(caller, path);
   refuseWhenFull(kind, await selectCovers(deps.db, kind));
   return deps.pdfInspector.uploads.run(caller.organizationId, pending.declaredBytes, async () =>
-    storeCover(deps, caller, kind, await pending.read(), pending.answered),
+    storeCover(deps, caller, kind, await pending.read(), pending.answer),
   );
 }
 
@@ -109,7 +109,7 @@ async function storeCover(
   caller: Caller,
   kind: CoverKind,
   upload: Upload,
-  answered: AbortSignal,
+  answer: AnswerClaim,
 ): Promise<CoverCreated> {
   let pages: number;
   try {
@@ -131,7 +131,7 @@ async function storeCover(
   };
   await deps.db.transaction().execute(async (trx) => {
     await lockOwner(trx, kind);
-    refuseWhenAnswered(answered);
+    answer.claim();
     const existing = await selectCovers(trx, kind);
     refuseWhenFull(kind, existing);
     row.position = Math.max(-1, ...existing.map((c) => c.position)) + 1;

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.js';
 import { PROBLEM_MEDIA_TYPE } from '../../http/problem.js';
 import { featureRoutes } from '../../http/routes.js';
-import { ProblemSchema, RETRY_AFTER_HEADER } from '../../http/schemas.js';
+import { ProblemSchema } from '../../http/schemas.js';
 
 const Health = Type.Object({ status: Type.String() });
 const Ready = Type.Object({
@@ -33,7 +33,13 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
           description:
             'A store does not answer (the stores, as JSON), or the process sheds load (problem ' +
             'details, with `Retry-After`).',
-          headers: RETRY_AFTER_HEADER,
+          headers: {
+            'Retry-After': {
+              type: 'integer',
+              description:
+                'With problem details only (load shed): seconds to wait before retrying.',
+            },
+          },
           content: {
             'application/json': { schema: Ready },
             [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema },
