@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { createDossier } from '../../test/helpers/fixtures.js';
+import { fixedValuer } from '../../test/helpers/valuer.js';
 import { call, createWorld, testConfig } from '../../test/helpers/world.js';
 import { buildApp } from '../app.js';
 import { openStores } from '../stores.js';
@@ -128,6 +130,64 @@ describe.skipIf(inject('postgresUrl') === '')(
         expect([200, 503]).toContain(answer.statusCode);
       }
       expect((await list()).statusCode).toBe(200);
+    });
+
+    it('the shared page is a plain HTML busy page, not problem details', async () => {
+      const world = await createWorld(backend, { app: { valueProperty: fixedValuer() } });
+      onTestFinished(() => world.close());
+      const dossierId = await createDossier(world);
+      const shared = await call(world.app, {
+        method: 'POST',
+        url: '/api/v1/dossiers/links',
+        token: world.memberA.token,
+        payload: { dossierId },
+      });
+      expect(shared.statusCode, shared.body).toBe(201);
+      const pagePath = new URL(shared.json<{ url: string }>().url).pathname;
+      const role = `page_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: world.config.databaseUrl });
+      await admin.connect();
+      onTestFinished(() => admin.end());
+      await admin.query(`create role ${role} login connection limit 2`);
+      await admin.query(`grant all on all tables in schema public to ${role}`);
+      const url = new URL(world.config.databaseUrl);
+      url.username = role;
+      const stores = await openStores({ ...world.config, databaseUrl: url.toString() });
+      onTestFinished(() => stores.close());
+      const app = await buildApp({ config: world.config, stores, valueProperty: fixedValuer() });
+      onTestFinished(() => app.close());
+      await app.ready();
+      const view = () => app.inject({ method: 'GET', url: pagePath });
+      expect((await view()).statusCode).toBe(200);
+
+      // The role may open no connection, and its open ones are ended: the next view needs one.
+      await admin.query(`alter role ${role} connection limit 0`);
+      const roleBackends = async () => {
+        const result = await admin.query<{ n: string }>(
+          'select count(*) as n from pg_stat_activity where usename = $1',
+          [role],
+        );
+        return Number(result.rows[0]?.n);
+      };
+      await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where usename = $1',
+        [role],
+      );
+      while ((await roleBackends()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const refused = await view();
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(refused.body).toMatch(/^<!doctype html>/);
+      expect(refused.body).not.toContain('problem');
+
+      // Connections allowed again: the page serves (a view may still meet an ended connection
+      // the pool had not yet heard of, and is a 503 page too).
+      await admin.query(`alter role ${role} connection limit 2`);
+      let served = await view();
+      for (let i = 0; i < 5 && served.statusCode === 503; i++) served = await view();
+      expect(served.statusCode).toBe(200);
     });
 
     it('the room for connections is the server’s, less the superusers’, for an ordinary role', async () => {

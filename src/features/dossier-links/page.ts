@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ServiceDeps } from '../../app-context.js';
 import { base64urlOf, hashToken } from '../../accounts/secrets.js';
+import { accountStoreUnavailable } from '../../accounts/store-unavailable.js';
 import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
 import { MAIN_CURRENCY } from '../../market/countries.js';
@@ -60,7 +61,8 @@ export function askedLanguage(lang: string | string[] | undefined): string | und
  * malformed, unknown, expired, revoked, or whose dossier is gone gets the same plain 404 page.
  * Views are counted per client address (before anything is looked up) and per link; what the
  * page shows is computed in the organization's turn for costly work and then kept
- * (`limits.dossierLinks.page`). A view refused by either gets a plain 429 or 503 page.
+ * (`limits.dossierLinks.page`). A view refused by either, or while the account database cannot
+ * serve, gets a plain 429 or 503 page.
  */
 export async function openSharedPage(
   deps: PageDeps,
@@ -75,9 +77,19 @@ export async function openSharedPage(
   });
   const addressWait = deps.page.byAddress.hit(view.address, now.getTime());
   if (addressWait > 0) return busy(429, addressWait);
-  const found = SECRET_PATTERN.test(view.secret)
-    ? await findOpenLink(deps.db, hashToken(view.secret), now.toISOString())
-    : undefined;
+  let found: Awaited<ReturnType<typeof findOpenLink>>;
+  try {
+    found = SECRET_PATTERN.test(view.secret)
+      ? await findOpenLink(deps.db, hashToken(view.secret), now.toISOString())
+      : undefined;
+  } catch (error) {
+    // The account database busy or unreachable: a person gets the plain busy page, as for
+    // any other overload, not an API's problem details.
+    if (accountStoreUnavailable(error)) {
+      return busy(503, limits.accountStore.retryAfterSeconds);
+    }
+    throw error;
+  }
   if (!found) return { status: 404, html: notFoundPage(asked) };
   // `?lang=` picks the words; the link's locale still formats numbers and dates when it is of
   // the same language, else the language's own formats are used. A locale of a language the

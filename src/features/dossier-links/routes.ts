@@ -116,7 +116,8 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
         `${String(page.viewsPerLink)} per link in ${String(page.windowMs / 1000)} s; beyond ` +
         'either, a plain HTML 429 page with `Retry-After`. What the page shows is computed in ' +
         'the owning organization’s turn for costly work (a plain HTML 429 or 503 page with ' +
-        '`Retry-After` when it gets none) and kept for ' +
+        '`Retry-After` when it gets none; a 503 page too while the account database is busy ' +
+        'or unreachable) and kept for ' +
         `${String(page.cacheMs / 60_000)} minutes per link, market snapshot, dossier content ` +
         'and day: repeated views compute nothing.',
       params: PageParams,
@@ -128,7 +129,10 @@ export function dossierLinkRoutes(app: FastifyInstance, ctx: AppContext): void {
           'A plain page: too many views, or too much costly work waiting.',
           RETRY_AFTER_HEADER,
         ),
-        503: htmlPage('A plain page: no turn for its costly work in time.', RETRY_AFTER_HEADER),
+        503: htmlPage(
+          'A plain page: no turn for its costly work in time, or the account database busy or unreachable.',
+          RETRY_AFTER_HEADER,
+        ),
       },
     },
     async (request, reply) => {
