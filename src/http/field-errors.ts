@@ -9,7 +9,8 @@ import { AppError, type FieldError } from './problem.js';
  */
 
 /** The codes of a refusal that names fields. */
-export type FieldErrorCode = 'validation_failed' | 'unsupported_country' | 'unknown_division';
+export type FieldErrorCode =
+  'validation_failed' | 'unsupported_country' | 'unknown_division' | 'insufficient_data';
 
 /** The request part the pointers point into; the words name it (`query latitude …`). */
 export type RequestPart = 'body' | 'query' | 'path' | 'header';

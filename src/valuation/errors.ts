@@ -4,7 +4,11 @@
  * answers it as `422 insufficient_data`, the backtest counts it.
  */
 export class InsufficientDataError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The valuation date that could not be supported, where a caller valued several. */
+    readonly date?: string,
+  ) {
     super(message);
     this.name = 'InsufficientDataError';
   }

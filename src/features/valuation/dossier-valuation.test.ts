@@ -91,6 +91,21 @@ describe('POST /api/v1/dossiers/{id}/valuation', () => {
       'validation_failed',
     );
     expect(extra.errors).toEqual([{ path: '/x', message: 'is not allowed' }]);
+    // An empty array is the empty body PHP sends (`json_encode([])`); one with anything is not.
+    const emptyArray = await call(world.app, {
+      method: 'POST',
+      url,
+      token: world.memberA.token,
+      payload: [],
+    });
+    expect(emptyArray.statusCode, emptyArray.body).toBe(200);
+    expect(emptyArray.json<DossierValuationResponse>().valuationSale?.value).toBe(360000);
+    const array = expectProblem(
+      await call(world.app, { method: 'POST', url, token: world.memberA.token, payload: [1] }),
+      400,
+      'validation_failed',
+    );
+    expect(array.detail).toBe('body must be object');
     expectProblem(
       await call(world.app, { method: 'POST', url, token: world.adminB.token, payload: {} }),
       404,

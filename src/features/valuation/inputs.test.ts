@@ -3,6 +3,7 @@ import { expectProblem } from '../../../test/helpers/problem.js';
 import { fixedValuer } from '../../../test/helpers/valuer.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
 import { EXAMPLE_DOSSIER } from '../dossiers/schemas.js';
 import { DAY_OR_DATE_TIME_PATTERN } from './valuation-date.js';
 
@@ -218,13 +219,63 @@ describe('valuation inputs: lenient where the original is, one message per real 
     ]);
   });
 
-  it('a multi-family house is stored on a dossier but cannot be valued', async () => {
+  it('a multi-family house is stored on a dossier but cannot be valued: the refusal names it', async () => {
     const res = await post({
       ...base,
       valuationInputs: [
+        { property },
         { property: { ...property, propertyType: { code: 'multi_family_house' } } },
       ],
     });
-    expectProblem(res, 422, 'insufficient_data');
+    const problem = expectProblem(res, 422, 'insufficient_data');
+    expect(problem.errors).toEqual([
+      {
+        path: '/valuationInputs/1',
+        message:
+          'cannot be valued: no multi_family_house offers in the market data (only apartments and houses) to value it',
+      },
+    ]);
+    expect(problem.detail).toMatch(/^valuationInputs\[1\] cannot be valued: /);
+  });
+});
+
+describe('a batch with one property the data cannot support', () => {
+  let world: World;
+  const valuer = fixedValuer();
+  beforeAll(async () => {
+    world = await createWorld('sqlite', {
+      app: {
+        now: () => new Date('2026-06-15T08:00:00Z'),
+        // The data supports no 500 m² property before March (the model's refusal, as it words it).
+        valueProperty: (db, request) =>
+          request.property.livingArea === 500 && request.date < '2026-03-01'
+            ? Promise.reject(new InsufficientDataError('too few comparable sale offers'))
+            : valuer(db, request),
+      },
+    });
+  });
+  afterAll(() => world.close());
+
+  it('fails as a whole, naming the input and the date that failed it', async () => {
+    const res = await call(world.app, {
+      method: 'POST',
+      url: URL,
+      token: world.memberA.token,
+      payload: {
+        ...base,
+        valuationDates: ['2026-06-01', '2026-02-01'],
+        valuationInputs: [{ property }, { property: { ...property, livingArea: 500 } }],
+      },
+    });
+    const problem = expectProblem(res, 422, 'insufficient_data');
+    expect(problem.errors).toEqual([
+      {
+        path: '/valuationInputs/1',
+        message: 'cannot be valued at 2026-02-01: too few comparable sale offers',
+      },
+    ]);
+    expect(problem.detail).toBe(
+      'valuationInputs[1] cannot be valued at 2026-02-01: too few comparable sale offers',
+    );
   });
 });

@@ -12,7 +12,7 @@ export function toPropertyToValue(
   const code = property.propertyType.code;
   if (code === 'multi_family_house') {
     throw new InsufficientDataError(
-      'A multi_family_house cannot be valued: the market data holds only apartment and house offers',
+      'no multi_family_house offers in the market data (only apartments and houses) to value it',
     );
   }
   const out: PropertyToValue = {

@@ -15,6 +15,7 @@ import {
 } from '../dossiers/empty-coordinates.js';
 import {
   DossierValuationRequest,
+  emptyArrayAsObject,
   DossierValuationResponse,
   PropertyValueLightRequest,
   PropertyValueRequest,
@@ -40,8 +41,9 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         'request’s `dossierId`. Dates may not be before the country’s first offer nor more ' +
         `than ${String(limits.valuation.futureYears)} years after today; a date after today is ` +
         'valued as of today (the model does not forecast). When the data cannot support a ' +
-        'valuation: `422 insufficient_data`. The token may be sent as `access_token` query ' +
-        'parameter.',
+        'valuation: `422 insufficient_data` for the whole call, whose `errors[0].path` names ' +
+        'the input (`/valuationInputs/1`) and whose message names the date where there were ' +
+        'several. The token may be sent as `access_token` query parameter.',
       body: PropertyValueRequest,
       check: (request) => {
         dropEmptyCoordinatesOfInputs(request.body);
@@ -90,6 +92,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         'organization’s turn (too many waiting → 429, no turn in time → 503).',
       params: DossierParams,
       body: DossierValuationRequest,
+      check: emptyArrayAsObject,
       response: { 200: DossierValuationResponse },
       errors: [400, 404, 413, 415, 422],
     },

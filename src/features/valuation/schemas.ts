@@ -278,8 +278,17 @@ const timeline = (what: string) =>
 
 export const DossierValuationRequest = StrictObject(
   {},
-  { description: 'Nothing to send: `{}` (the dossier says what is valued).' },
+  {
+    description:
+      'Nothing to send: `{}` (the dossier says what is valued). `[]` is taken as `{}`: PHP ' +
+      'encodes an empty array so, and the PHP SDK’s generic request sends nothing else.',
+  },
 );
+
+/** An empty JSON array sent for the empty object (`json_encode([])` in PHP) taken as `{}`. */
+export function emptyArrayAsObject(request: { body: unknown }): void {
+  if (Array.isArray(request.body) && request.body.length === 0) request.body = {};
+}
 
 export const DossierValuationResponse = Type.Object({
   valuationSale: current('The sale value'),

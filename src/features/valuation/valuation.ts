@@ -4,6 +4,7 @@ import { checkCountry, invalidField } from '../../http/field-errors.js';
 import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
 import type { CountryCode } from '../../market/countries.js';
+import { InsufficientDataError } from '../../valuation/errors.js';
 import { CONFIDENCES } from '../../valuation/types.js';
 import type { Confidence, DealType, PropertyToValue, Valuation } from '../../valuation/types.js';
 import type { Caller } from '../../http/caller.js';
@@ -43,7 +44,14 @@ export async function valueAtDates(
       : undefined;
   const row: ValuationOfDay[] = [];
   for (const date of dates) {
-    const valuation = await deps.valueProperty(db, { property, dealType, date });
+    const valuation = await deps
+      .valueProperty(db, { property, dealType, date })
+      .catch((error: unknown) => {
+        // Which of several dates the data could not support, for the refusal to name.
+        throw error instanceof InsufficientDataError && error.date === undefined
+          ? new InsufficientDataError(error.message, date)
+          : error;
+      });
     row.push({
       ...(ratio === undefined ? valuation : withRents(valuation, ratio)),
       valuationDate: date,
@@ -169,18 +177,39 @@ async function propertiesOf(
   for (const [i, input] of inputs.entries()) {
     const path = `/valuationInputs/${String(i)}`;
     const dossier = dossiers[i];
-    properties.push(
-      dossier && 'dossierPath' in input
-        ? dossierProperty(dossier, countryCode, input.dossierPath)
-        : await requestedProperty(
-            db,
-            countryCode,
-            (input as { property: Parameters<typeof resolveProperty>[2] }).property,
-            `${path}/property`,
-          ),
-    );
+    try {
+      properties.push(
+        dossier && 'dossierPath' in input
+          ? dossierProperty(dossier, countryCode, input.dossierPath)
+          : await requestedProperty(
+              db,
+              countryCode,
+              (input as { property: Parameters<typeof resolveProperty>[2] }).property,
+              `${path}/property`,
+            ),
+      );
+    } catch (error) {
+      refuseInput(error, i);
+    }
   }
   return properties;
+}
+
+/**
+ * The whole call fails when one input cannot be valued (no per-input outcome), but the refusal
+ * names the input, and the date where it was one of several, so that a client knows which
+ * property to leave out of a batch.
+ */
+function refuseInput(error: unknown, input: number): never {
+  if (!(error instanceof InsufficientDataError)) throw error;
+  const at = error.date === undefined ? '' : ` at ${error.date}`;
+  throw invalidField(
+    `/valuationInputs/${String(input)}`,
+    `cannot be valued${at}: ${error.message}`,
+    {
+      code: 'insufficient_data',
+    },
+  );
 }
 
 /** The valuations of checked properties at checked dates, on one snapshot. */
@@ -210,7 +239,9 @@ async function valueAll(
   for (const [i, property] of properties.entries()) {
     // A later date is valued as of today (the model does not forecast).
     const days = (job.dates[i] ?? []).map((date) => (date.day > today ? today : date.day));
-    const row = await valueAtDates(deps, db, property, job.dealType, days);
+    const row = await valueAtDates(deps, db, property, job.dealType, days).catch((error: unknown) =>
+      refuseInput(error, i),
+    );
     if (!job.scores) valuations.push(row);
     else {
       const scores = await scoreLocation(db, countryCode, property);
