@@ -5,7 +5,7 @@ import { queryRows, sqlString } from '../duck.js';
 import { hasPreviousTable } from '../import/places.js';
 import type { PlaceArea } from './place-areas.js';
 import { DEMO_INDICATORS, type AreaFacts } from './places-model.js';
-import { DEMO_SOURCE } from './places.js';
+import { DEMO_SOURCE } from '../places/demo-source.js';
 import { hash } from './postcodes.js';
 import { Random } from './random.js';
 
@@ -19,22 +19,19 @@ export const DEMO_INDICATOR_DIVISIONS_KEY = 'places.demo_indicator_divisions';
 /** A division as `country:level:id` in SQL, as the keys here are written. */
 const DIVISION_KEY = "country_code || ':' || level::varchar || ':' || division_id";
 
-/** Divisions of the previous snapshot with indicators that were imported, not generated. */
+/**
+ * Divisions of the previous snapshot with indicators that were imported, not generated: told by
+ * their source, so that an import into a division that had generated ones counts (the list of
+ * the generated divisions, `DEMO_INDICATOR_DIVISIONS_KEY`, still names it).
+ */
 async function importedDivisions(build: SnapshotBuild): Promise<Set<string>> {
   if (!(await hasPreviousTable(build, 'indicators'))) return new Set();
-  const demo = new Set(
-    (
-      await queryRows(
-        build.db,
-        `select value from prev.snapshot_info where key = '${DEMO_INDICATOR_DIVISIONS_KEY}'`,
-      )
-    ).flatMap((r) => String(r.value).split(' ')),
-  );
   const rows = await queryRows(
     build.db,
-    `select distinct ${DIVISION_KEY} as division from prev.indicators`,
+    `select distinct ${DIVISION_KEY} as division from prev.indicators
+     where source is distinct from ${sqlString(DEMO_SOURCE)}`,
   );
-  return new Set(rows.map((r) => String(r.division)).filter((key) => !demo.has(key)));
+  return new Set(rows.map((r) => String(r.division)));
 }
 
 /** The level-6 and level-8 divisions of the postcodes, with their summed people and area. */
@@ -106,7 +103,7 @@ export async function generateIndicators(
   await build.db.run(
     `insert into indicators by name
      select * from (
-       ${imported.size > 0 ? `select * from prev.indicators where list_contains($imported, ${DIVISION_KEY}) union all by name` : ''}
+       ${imported.size > 0 ? `select * from prev.indicators where list_contains($imported, ${DIVISION_KEY}) and source is distinct from ${sqlString(DEMO_SOURCE)} union all by name` : ''}
        select *, ${sqlString(DEMO_SOURCE)} as source from gen_indicators)
      order by country_code, level, division_id, indicator, year`,
     imported.size > 0 ? { imported: listValue([...imported]) } : {},

@@ -242,6 +242,41 @@ describe('demo places', () => {
   });
 });
 
+describe('indicators imported into a generated market', () => {
+  it('replace the division’s generated ones at once, and stay through the next generate', async () => {
+    const dir = referenceDataDir();
+    const files = tempDir();
+    await generateDemoData(dir, { offers: 500, projects: 0, seed: 7, today: TODAY });
+    const district = async (id: string) =>
+      (
+        await snapshotRows(
+          dir,
+          `select list(indicator || '=' || value::varchar || ' ' || source order by indicator) as rows
+           from indicators where country_code = 'AT' and level = 8 and division_id = '${id}'`,
+        )
+      )[0]?.rows as string[] | null;
+    const generated = await district('901');
+    expect(generated).toHaveLength(DEMO_INDICATORS.length);
+    // A published figure of an earlier year than the generated ones.
+    const file = writeFile(
+      files,
+      'indicators.csv',
+      csv(
+        ['countryCode', 'level', 'divisionId', 'indicator', 'year', 'value', 'source'],
+        [['AT', 8, '901', 'population', 2021, 16_500, 'Stadt Wien']],
+      ),
+    );
+    await importFile(dir, 'indicators', path.resolve(file), { strict: true });
+    const published = ['population=16500.0 Stadt Wien'];
+    expect(await district('901')).toEqual(published);
+    // The neighbouring district keeps its generated ones.
+    expect(await district('902')).toHaveLength(DEMO_INDICATORS.length);
+    await generateDemoData(dir, { offers: 500, projects: 0, seed: 8, today: TODAY });
+    expect(await district('901')).toEqual(published);
+    expect(await district('902')).toHaveLength(DEMO_INDICATORS.length);
+  });
+});
+
 describe('codes that house nobody', () => {
   it('get no demo places, offers or projects, and a town’s code beside them does', async () => {
     const dir = referenceDataDir();

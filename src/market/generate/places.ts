@@ -3,6 +3,7 @@ import { queryRows, sqlString } from '../duck.js';
 import { nearestPostcodeSql } from '../import/nearest-postcode.js';
 import { BY_PLACE, hasPreviousTable } from '../import/places.js';
 import { POI_CATEGORY_NAMES, type PoiCategory } from '../places/categories.js';
+import { DEMO_SOURCE } from '../places/demo-source.js';
 import type { Progress } from '../progress.js';
 import { KM_PER_DEGREE, type PlaceArea } from './place-areas.js';
 import { POI_LABELS, POIS_PER_1000, STOPS_PER_1000, STOPS_PER_POSTCODE } from './places-model.js';
@@ -11,8 +12,7 @@ import { Random } from './random.js';
 
 /** Ids of generated places start with this; `generate` replaces them and keeps the others. */
 export const DEMO_ID_PREFIX = 'demo-';
-/** The source every generated place and indicator names, as reports print it. */
-export const DEMO_SOURCE = 'Demo data (generated, not real)';
+export { DEMO_SOURCE } from '../places/demo-source.js';
 
 /**
  * What imported (not generated) places the previous snapshot has, by the district of their

@@ -1,5 +1,7 @@
 import type { SnapshotBuild } from '../build-snapshot.js';
 import { COUNTRIES } from '../countries.js';
+import { sqlString } from '../duck.js';
+import { DEMO_SOURCE } from '../places/demo-source.js';
 import { POI_CATEGORY_NAMES, TRANSIT_MODES } from '../places/categories.js';
 import { fieldChecks, fieldValue, reasonExpression, type FieldSpec } from './fields.js';
 
@@ -112,12 +114,15 @@ async function writeKeyed(
   key: readonly string[],
   order: string,
   replace: boolean,
+  /** A condition on a previous row `o` that drops it too. */
+  alsoDrop?: string,
 ): Promise<void> {
   // By name: a snapshot written before a column was added has it as null.
   const kept =
     !replace && (await hasPreviousTable(build, table))
       ? `select * from prev.${table} o where not exists (
            select 1 from clean c where ${key.map((k) => `c.${k} = o.${k}`).join(' and ')})
+           ${alsoDrop === undefined ? '' : `and not (${alsoDrop})`}
          union all by name`
       : '';
   await build.db.run(`
@@ -134,6 +139,11 @@ export const writePois = (build: SnapshotBuild, replace: boolean) =>
 export const writeTransit = (build: SnapshotBuild, replace: boolean) =>
   writeKeyed(build, 'transit_stops', ['country_code', 'id'], BY_PLACE, replace);
 
+/**
+ * An import of a division's indicators replaces its generated ones, whatever their years: a
+ * generated value of a later year had been taken over a published one, under a heading of
+ * published figures.
+ */
 export const writeIndicators = (build: SnapshotBuild, replace: boolean) =>
   writeKeyed(
     build,
@@ -141,4 +151,7 @@ export const writeIndicators = (build: SnapshotBuild, replace: boolean) =>
     ['country_code', 'level', 'division_id', 'indicator', 'year'],
     'country_code, level, division_id, indicator, year',
     replace,
+    `o.source is not distinct from ${sqlString(DEMO_SOURCE)} and exists (
+       select 1 from clean c where c.country_code = o.country_code and c.level = o.level
+         and c.division_id = o.division_id)`,
   );
