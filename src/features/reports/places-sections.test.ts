@@ -98,15 +98,16 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       world.config.dataDir,
       "select name, latitude, longitude from pois where category = 'pharmacy'",
     );
-    // The nearest stop, by name and distance; the stops within 500 m, each name once.
+    // The nearest stop, by name and distance (rounded up, as reports round); the stops within
+    // 500 m, each name once.
     const nearestStop = stops[0];
     const stopsWithin500 = new Set(stops.filter((s) => s.meters <= 500).map((s) => s.name)).size;
     expect(text).toContain(
-      `NEAREST STOP STOPS WITHIN 500 M ${String(Math.round(nearestStop?.meters ?? 0))} m · ${nearestStop?.name ?? ''} ${String(stopsWithin500)}`,
+      `NEAREST STOP STOPS WITHIN 500 M ${String(Math.ceil(nearestStop?.meters ?? 0))} m · ${nearestStop?.name ?? ''} ${String(stopsWithin500)}`,
     );
     // The three nearest pharmacies, each with its distance in the table.
     for (const pharmacy of pharmacies.slice(0, 3)) {
-      expect(text).toContain(`${pharmacy.name} Pharmacy ${String(Math.round(pharmacy.meters))} m`);
+      expect(text).toContain(`${pharmacy.name} Pharmacy ${String(Math.ceil(pharmacy.meters))} m`);
     }
     // The health row: counts within 500 m and 1 km, nearest, and the score by its definition.
     const within = (m: number) => pharmacies.filter((p) => p.meters <= m).length;
@@ -120,7 +121,7 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
       .reduce((s, p) => s + 1 - p.meters / 1000, 0);
     const score = Math.round((100 * w) / (w + HALF_SCORE.health)) / 10;
     expect(text).toContain(
-      `Health ${String(within(500))} ${String(within(1000))} ${String(Math.round(pharmacies[0]?.meters ?? 0))} m ${score.toFixed(1)}`,
+      `Health ${String(within(500))} ${String(within(1000))} ${String(Math.ceil(pharmacies[0]?.meters ?? 0))} m ${score.toFixed(1)}`,
     );
     // The map's legend: the nearest it draws, of all those the table counts within 1 km.
     const drawn = Math.min(limits.places.reportPlacesPerGroup, within(1000));

@@ -84,7 +84,7 @@ export interface PlaceNear {
   /** The category of a point of interest; the mode of a stop, when the data says. */
   kind: string | null;
   coordinates: { latitude: number; longitude: number };
-  /** Meters, rounded. */
+  /** Meters, unrounded: whoever shows it rounds (a report rounds up, README "Reports"). */
   distance: number;
   source: string | null;
 }
@@ -93,7 +93,7 @@ const toPlace = (r: Record<string, DuckDBValue>): PlaceNear => ({
   name: textOrNull(r.name),
   kind: textOrNull(r.kind),
   coordinates: { latitude: Number(r.latitude), longitude: Number(r.longitude) },
-  distance: Math.round(Number(r.d)),
+  distance: Number(r.d),
   source: textOrNull(r.source),
 });
 

@@ -25,7 +25,7 @@ export function accessibility(ctx: SectionContext): void {
     [
       t('nearestStop'),
       // The distance first: a long name is what gets cut to fit the panel.
-      `${f.meters(transit.nearestStopDistance)} · ${nearest.name ?? t('unnamed')}`,
+      `${f.meters(nearest.distance)} · ${nearest.name ?? t('unnamed')}`,
     ],
     [t('stopsWithin500'), f.number(transit.stopsWithin500m)],
   ]);

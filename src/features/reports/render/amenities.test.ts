@@ -61,4 +61,26 @@ describe('the amenities map', () => {
     expect(health).toBeDefined();
     expect((health?.bottom ?? 0) - (health?.top ?? 0)).toBeGreaterThan(150);
   });
+
+  it('writes scores with one decimal, rounds the nearest up from its own distance, and marks a group without data', async () => {
+    const model = await remoteModel();
+    const health = model.template.sections[0];
+    if (health) health.configuration = { ...health.configuration, shopping: true };
+    const places = model.places;
+    if (places) {
+      places.scores.amenities.education = {
+        within500m: 1,
+        within1000m: 1,
+        // As the scores round it; the school's own distance is 299.2 m.
+        nearestDistance: 299,
+        score: 3,
+      };
+      const school = places.amenities[1];
+      if (school) school.distance = 299.2;
+    }
+    const text = (await readPdf(await renderReport(model))).pages.join('\n').replace(/\s+/g, ' ');
+    expect(text).toContain('Education 1 1 300 m 3.0');
+    expect(text).toContain('Shopping – – – –');
+    expect(text).toContain('Shopping (–)');
+  });
 });

@@ -58,14 +58,16 @@ export function amenities(ctx: SectionContext, section: Section): void {
     ],
     groups.map((g) => {
       const score = places.scores.amenities[g];
+      // The nearest place's own distance, unrounded, so that it is rounded up once.
+      const nearest = nearestOf(places.amenities, g)[0]?.distance;
       return score === null
         ? [t(`group.${g}`), '–', '–', '–', '–']
         : [
             t(`group.${g}`),
             f.number(score.within500m),
             f.number(score.within1000m),
-            f.meters(score.nearestDistance),
-            f.number(score.score, 1),
+            f.meters(nearest ?? score.nearestDistance),
+            f.number(score.score, 1, 1),
           ];
     }),
   );
@@ -74,6 +76,9 @@ export function amenities(ctx: SectionContext, section: Section): void {
     const near = listed.filter((p) => p.distance <= 1000);
     const layer = { shape: 'circle', color: GROUP_COLORS[g], label: t(`group.${g}`) } as const;
     const [nearest] = listed;
+    const score = places.scores.amenities[g];
+    // A group without data is a dash, as in the table: a count would read as none there.
+    if (score === null) return { ...layer, points: [], legend: `${layer.label} (–)` };
     if (near.length === 0 && nearest) {
       // Nothing of the group within 1 km: the map draws its nearest place, which the table
       // below lists, rather than leave the group out (a remote place's map was the subject
@@ -83,7 +88,7 @@ export function amenities(ctx: SectionContext, section: Section): void {
     }
     // The map draws the nearest few of a group; the table counts all within 1 km: the legend
     // says of how many where it draws fewer.
-    const within = places.scores.amenities[g]?.within1000m ?? near.length;
+    const within = score.within1000m;
     const counted =
       within > near.length
         ? t('ofTotal', { shown: f.number(near.length), total: f.number(within) })

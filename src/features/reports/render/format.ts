@@ -2,7 +2,8 @@ import type { Locale } from '../messages.js';
 
 /** Numbers, money and dates written as the report's locale writes them (Intl, full ICU). */
 export interface Formats {
-  number: (value: number, digits?: number) => string;
+  /** At most `digits` decimals, at least `minDigits` (a score: "3.0" beside "7.6"). */
+  number: (value: number, digits?: number, minDigits?: number) => string;
   money: (value: number) => string;
   /** A price per m²: with cents below 100 (rents: 18.70 €), whole above (sales: 6,442 €). */
   perArea: (value: number) => string;
@@ -75,12 +76,17 @@ export function formatsFor(locale: Locale, currency: string, region?: string): F
     maximumFractionDigits: 1,
     signDisplay: 'exceptZero',
   });
-  const numbers = new Map<number, Intl.NumberFormat>();
-  const number = (value: number, digits = 0) => {
-    let format = numbers.get(digits);
+  const numbers = new Map<string, Intl.NumberFormat>();
+  const number = (value: number, digits = 0, minDigits = 0) => {
+    const key = `${String(digits)}:${String(minDigits)}`;
+    let format = numbers.get(key);
     if (!format) {
-      format = new Intl.NumberFormat(tag, { ...GROUPING, maximumFractionDigits: digits });
-      numbers.set(digits, format);
+      format = new Intl.NumberFormat(tag, {
+        ...GROUPING,
+        maximumFractionDigits: digits,
+        minimumFractionDigits: minDigits,
+      });
+      numbers.set(key, format);
     }
     return format.format(value);
   };
