@@ -15,6 +15,7 @@ const POINTS = [
   ['k2', 'kindergarten', null, 0.004],
   ['s1', 'school', 'Schule D', 0.02],
 ] as const;
+const OSM = '© OpenStreetMap contributors (ODbL)';
 
 describe('points of interest', () => {
   let world: World;
@@ -23,7 +24,7 @@ describe('points of interest', () => {
     await importRows(
       world,
       'pois',
-      ['id', 'countryCode', 'category', 'name', 'latitude', 'longitude'],
+      ['id', 'countryCode', 'category', 'name', 'latitude', 'longitude', 'source'],
       POINTS.map(([id, category, name, dLat]) => [
         id,
         'AT',
@@ -31,6 +32,7 @@ describe('points of interest', () => {
         name,
         CENTER.latitude + dLat,
         CENTER.longitude,
+        id === 'k1' ? OSM : null,
       ]),
     );
   });
@@ -55,8 +57,11 @@ describe('points of interest', () => {
       subcategory: 'kindergarten',
       name: 'Kindergarten A',
       distance: Math.round(meters(CENTER, { ...CENTER, latitude: CENTER.latitude + 0.001 })),
+      // The attribution its licence asks for, where the data names one.
+      source: OSM,
       location: { coordinates: { latitude: CENTER.latitude + 0.001, longitude: CENTER.longitude } },
     });
+    expect(answer.items[1]).not.toHaveProperty('source');
     // Without a radius: 1,000 m. The school 2.2 km away comes with a wider one.
     expect((await pois({})).totalItems).toBe(4);
     expect((await pois({ radius: 3000 })).totalItems).toBe(5);

@@ -52,6 +52,7 @@ export async function findPois(deps: PoisDeps, request: ValidPoisRequest): Promi
       subcategory: p.category,
       ...(p.name !== null ? { name: p.name } : {}),
       distance: p.distance,
+      ...(p.source !== null ? { source: p.source } : {}),
       location: { coordinates: p.coordinates },
     })),
     totalItems: page.totalItems,

@@ -61,6 +61,13 @@ export const Poi = Type.Object({
   subcategory: Type.String(),
   name: Type.Optional(Type.String()),
   distance: Type.Number({ description: 'Meters from `coordinates`.' }),
+  source: Type.Optional(
+    Type.String({
+      description:
+        'The attribution the place’s licence asks for (“© OpenStreetMap contributors (ODbL)”), ' +
+        'to be shown with it; absent where the data names none.',
+    }),
+  ),
   location: Type.Object({
     coordinates: Type.Object({ latitude: Type.Number(), longitude: Type.Number() }),
     address: Type.Optional(

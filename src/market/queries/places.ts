@@ -15,6 +15,8 @@ export interface NearbyPoi {
   coordinates: { latitude: number; longitude: number };
   /** Meters from the search point, rounded. */
   distance: number;
+  /** The attribution its licence asks for, as imported. */
+  source: string | null;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function poisNear(
   ];
   const rows = await queryPrepared(
     db,
-    `select id, category, subcategory, name, latitude, longitude, ${DISTANCE_SQL} as distance,
+    `select id, category, subcategory, name, latitude, longitude, source, ${DISTANCE_SQL} as distance,
        (count(*) over ())::integer as total
      from pois where ${where.join(' and ')}
      order by distance, id limit $limit offset $offset`,
@@ -75,6 +77,7 @@ export async function poisNear(
       name: textOrNull(r.name),
       coordinates: { latitude: Number(r.latitude), longitude: Number(r.longitude) },
       distance: Math.round(Number(r.distance)),
+      source: textOrNull(r.source),
     })),
     totalItems: total,
   };
