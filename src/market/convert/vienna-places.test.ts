@@ -5,6 +5,7 @@ import { tempDir } from '../../../test/helpers/backends.js';
 import { snapshotRows } from '../../../test/helpers/market.js';
 import { sharedData } from '../../../test/helpers/shared-data.js';
 import { importFile } from '../import/run-import.js';
+import { DISTANCE_SQL } from '../geo.js';
 import { convertViennaPlaces, VIENNA_SOURCES } from './vienna-places.js';
 
 const { path: SOURCE, available } = sharedData('vienna-places', 'pois.csv');
@@ -15,12 +16,13 @@ describe.skipIf(!available)('real places of Vienna', () => {
     const target = path.join(dir, 'places');
     const result = await convertViennaPlaces(SOURCE, target);
     // The shared README's counts: 14,726 points of interest and 345 pharmacies, 27 indicators
-    // of 23 districts; of the 5,122 stop platforms, 548 have no position in the source (0, 0)
-    // and one has no name, neither of its own nor of its stop.
+    // of 23 districts; of the 5,122 stop platforms, 548 have no position in the source (0, 0),
+    // one has no name, neither of its own nor of its stop, and 6 (of three stops) lie 76–112 km
+    // from the city.
     expect(result).toEqual({
       pois: 14_726 + 345,
-      transit: 5_122 - 549,
-      transitSkipped: 549,
+      transit: 5_122 - 555,
+      transitSkipped: 555,
       indicators: 621,
     });
     expect(fs.readFileSync(path.join(target, 'ATTRIBUTION.txt'), 'utf8')).toContain(
@@ -47,12 +49,31 @@ describe.skipIf(!available)('real places of Vienna', () => {
       { category: 'pharmacy', n: 345 },
       { category: 'restaurant', n: 3_018 },
     ]);
-    expect(
-      await snapshotRows(
-        dataDir,
-        "select count(*)::integer as n from transit_stops where name = 'Stephansplatz'",
-      ),
-    ).toEqual([{ n: expect.any(Number) as number }]);
+    // A stop's platforms (`diva` in the source) share its name ("Stephansplatz U" is a platform
+    // of Stephansplatz), so that counted by name each stop counts once; every stop lies within
+    // 30 km of the centre; names hold no HTML line breaks or doubled spaces.
+    const [checks] = await snapshotRows(
+      dataDir,
+      `with platforms as (
+         select t.name, s.diva from transit_stops t
+         join read_csv('${path.join(SOURCE, 'transit-stops.csv')}', all_varchar = true) s
+           on s.stop_id = t.id)
+       select
+         (select count(*)::integer from (select diva from platforms where diva <> ''
+            group by diva having count(distinct name) > 1)) as stops_of_two_names,
+         (select count(*)::integer from platforms where diva = '60201320') as stephansplatz_platforms,
+         (select list(distinct name) from platforms where diva = '60201320') as stephansplatz,
+         (select max(${DISTANCE_SQL.replaceAll('$lat', '48.2085').replaceAll('$lon', '16.3731')})
+            from transit_stops) as farthest,
+         (select count(*)::integer from pois where name like '%<br%' or name like '%  %') as unclean`,
+    );
+    expect(checks).toMatchObject({
+      stops_of_two_names: 0,
+      stephansplatz: ['Stephansplatz'],
+      unclean: 0,
+    });
+    expect(checks?.stephansplatz_platforms).toBe(7);
+    expect(checks?.farthest).toBeLessThan(30_000);
     // Each row carries its source's attribution: the City's, OpenStreetMap's, Wiener Linien's.
     expect(
       await snapshotRows(
@@ -66,7 +87,7 @@ describe.skipIf(!available)('real places of Vienna', () => {
       { t: 'indicators', source: VIENNA_SOURCES.city, n: 621 },
       { t: 'pois', source: VIENNA_SOURCES.city, n: 14_726 - 8_554 + 345 },
       { t: 'pois', source: VIENNA_SOURCES.osm, n: 8_554 },
-      { t: 'transit', source: VIENNA_SOURCES.transit, n: 5_122 - 549 },
+      { t: 'transit', source: VIENNA_SOURCES.transit, n: 5_122 - 555 },
     ]);
     // Districts 1–23 are the level-8 divisions 901–923.
     expect(

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDuck, queryOne, sqlString } from '../duck.js';
+import { DISTANCE_SQL } from '../geo.js';
+
+/** Stephansplatz; stops farther than STOPS_WITHIN_METERS from it are misplaced in the source. */
+const VIENNA_CENTRE = { latitude: 48.2085, longitude: 16.3731 };
+const STOPS_WITHIN_METERS = 30_000;
 
 /** The files of shared/data/vienna-places this converter reads. */
 const SOURCES = ['pois.csv', 'pharmacies.csv', 'transit-stops.csv', 'district-indicators.csv'];
@@ -69,7 +74,9 @@ export async function convertViennaPlaces(
   try {
     await db.run(`copy (
       select key as id, 'AT' as countryCode, category, null as subcategory,
-        nullif(trim(regexp_replace(name, '\\s+', ' ', 'g')), '') as name,
+        -- Line breaks written as HTML in the City's names ("Rasenplatz,<br />Beachvolleyball")
+        -- are a comma's or a space's; white space collapsed.
+        nullif(trim(regexp_replace(regexp_replace(name, '\\s*<br\\s*/?>\\s*', ' ', 'gi'), '\\s+', ' ', 'g')), '') as name,
         lat as latitude, lon as longitude,
         case when source = 'osm' then ${sqlString(VIENNA_SOURCES.osm)} else ${sqlString(VIENNA_SOURCES.city)} end as source
       from ${csv(source, 'pois.csv')}
@@ -77,22 +84,35 @@ export async function convertViennaPlaces(
       select id, 'AT', 'pharmacy', null, name, latitude, longitude, ${sqlString(VIENNA_SOURCES.city)}
       from ${csv(source, 'pharmacies.csv')}
       order by id) to ${out('pois.csv')} (header, delimiter ',')`);
-    // A platform without a name takes the name of its stop (`diva` groups a stop's platforms);
-    // platforms without a position (0, 0 in the source) or any name are left out.
-    await db.run(`copy (
-      with stops as (
-        select *, case when nullif(diva, '') is not null
-          then max(nullif(trim(name), '')) over (partition by diva) end as stop_name
-        from ${csv(source, 'transit-stops.csv')})
-      select stop_id as id, 'AT' as countryCode,
-        coalesce(nullif(trim(name), ''), stop_name) as name, null as mode, latitude, longitude,
-        ${sqlString(VIENNA_SOURCES.transit)} as source
-      from stops
-      where try_cast(latitude as double) between 47 and 49.5
-        and try_cast(longitude as double) between 15 and 18
-        and coalesce(nullif(trim(name), ''), stop_name) is not null
+    // Every platform of a stop (`diva` groups them) takes the stop's name: the name most of its
+    // platforms give, the shortest of those alike ("Stephansplatz", not "Stephansplatz U"), so
+    // that counting stops by name counts each once. Platforms without a position (0, 0 in the
+    // source), more than 30 km from the city's centre (a few lie 76–112 km away) or without
+    // any name are left out.
+    await db.run(
+      `copy (
+      with platforms as (
+        select * replace (try_cast(latitude as double) as latitude,
+                          try_cast(longitude as double) as longitude),
+          nullif(trim(regexp_replace(name, '\\s+', ' ', 'g')), '') as clean,
+          nullif(diva, '') as stop
+        from ${csv(source, 'transit-stops.csv')}),
+      names as (
+        select stop, clean as stop_name from (
+          select stop, clean, row_number() over (
+            partition by stop order by count(*) desc, length(clean), clean) as r
+          from platforms where stop is not null and clean is not null group by stop, clean)
+        where r = 1)
+      select stop_id as id, 'AT' as countryCode, coalesce(stop_name, clean) as name,
+        null as mode, latitude, longitude, ${sqlString(VIENNA_SOURCES.transit)} as source
+      from platforms left join names using (stop)
+      where latitude between 47 and 49.5 and longitude between 15 and 18
+        and ${DISTANCE_SQL} <= ${String(STOPS_WITHIN_METERS)}
+        and coalesce(stop_name, clean) is not null
       order by try_cast(stop_id as integer), stop_id
-    ) to ${out('transit.csv')} (header, delimiter ',')`);
+    ) to ${out('transit.csv')} (header, delimiter ',')`,
+      { lat: VIENNA_CENTRE.latitude, lon: VIENNA_CENTRE.longitude },
+    );
     const units = Object.entries(INDICATOR_UNITS)
       .map(([name, unit]) => `(${sqlString(name)}, ${sqlString(unit)})`)
       .join(', ');
