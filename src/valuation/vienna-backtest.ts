@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { convertViennaRent } from '../market/convert/vienna-rent.js';
+import { checkViennaRentSource, convertViennaRent } from '../market/convert/vienna-rent.js';
 import { openDuck, queryOne, sqlString } from '../market/duck.js';
 import { silentProgress, type Progress } from '../market/progress.js';
 import { reportOf, valueHeldOut, type BacktestReport } from './backtest.js';
@@ -35,6 +35,7 @@ export async function viennaBacktest(source: string, progress?: Progress): Promi
       const instance = await openDuck(':memory:');
       const db = await instance.connect();
       try {
+        await checkViennaRentSource(db, source);
         await db.run(
           `copy (select * from read_csv(${sqlString(source)}, header = true, all_varchar = true) where ${VIENNA_FILTER})
            to ${sqlString(filtered)} (header)`,

@@ -173,7 +173,12 @@ export function registerAvmCommands(program: Command): void {
           ]);
         if (options.viennaRent) {
           const started = Date.now();
-          const result = await viennaBacktest(options.viennaRent, progress);
+          const { ViennaRentFormatError } = await import('../../market/convert/vienna-rent.js');
+          const result = await viennaBacktest(options.viennaRent, progress).catch(
+            (error: unknown) => {
+              throw error instanceof ViennaRentFormatError ? new CliError(error.message) : error;
+            },
+          );
           print(
             `Vienna rents: ${result.listings} listings, split at ${result.splitDate} (first sighting)`,
           );

@@ -156,8 +156,11 @@ export function registerMarketCommands(program: Command): void {
         await convertDvfCommand(source, target);
         return;
       }
-      const { convertViennaRent } = await import('../../market/convert/vienna-rent.js');
-      const result = await convertViennaRent(source, target);
+      const { convertViennaRent, ViennaRentFormatError } =
+        await import('../../market/convert/vienna-rent.js');
+      const result = await convertViennaRent(source, target).catch((error: unknown) => {
+        throw error instanceof ViennaRentFormatError ? new CliError(error.message) : error;
+      });
       print(
         `wrote ${result.rows} offers to ${target} (${result.skipped} listings of other kinds skipped)`,
       );

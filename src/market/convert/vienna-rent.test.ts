@@ -6,7 +6,8 @@ import { snapshotRows } from '../../../test/helpers/market.js';
 import { sharedData } from '../../../test/helpers/shared-data.js';
 import { openDuck, queryRows } from '../duck.js';
 import { importFile } from '../import/run-import.js';
-import { convertViennaRent } from './vienna-rent.js';
+import { viennaBacktest } from '../../valuation/vienna-backtest.js';
+import { convertViennaRent, ViennaRentFormatError, VIENNA_RENT_COLUMNS } from './vienna-rent.js';
 
 const { path: SOURCE, available } = sharedData('vienna-rent/willhaben-vienna-rent.csv.gz');
 
@@ -135,5 +136,33 @@ describe('what a listing states', () => {
       db.closeSync();
       instance.closeSync();
     }
+  });
+});
+
+describe('a source that is not the listings file', () => {
+  it('is refused by name before anything is read or written', async () => {
+    const dir = tempDir();
+    const target = path.join(dir, 'out.csv');
+    const missing = path.join(dir, 'nowhere.csv.gz');
+    await expect(convertViennaRent(missing, target)).rejects.toThrow(
+      new ViennaRentFormatError(`${missing} does not exist`),
+    );
+    await expect(convertViennaRent(dir, target)).rejects.toThrow(
+      new ViennaRentFormatError(`${dir} is a folder; name the listings file`),
+    );
+    // The listings file without its address column: named, not a database error.
+    const partial = path.join(dir, 'partial.csv');
+    const columns = VIENNA_RENT_COLUMNS.filter((c) => c !== 'Address');
+    fs.writeFileSync(
+      partial,
+      `${columns.map((c) => `"${c}"`).join(',')}\n${columns.map(() => '1').join(',')}\n`,
+    );
+    await expect(convertViennaRent(partial, target)).rejects.toThrow(
+      new ViennaRentFormatError(
+        `${partial} is not the willhaben listings file: it lacks the column "Address"`,
+      ),
+    );
+    await expect(viennaBacktest(partial)).rejects.toBeInstanceOf(ViennaRentFormatError);
+    expect(fs.existsSync(target)).toBe(false);
   });
 });

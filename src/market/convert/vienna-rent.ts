@@ -1,4 +1,53 @@
-import { openDuck, queryOne, sqlString } from '../duck.js';
+import fs from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { openDuck, queryOne, queryRows, sqlString } from '../duck.js';
+
+/** A source that is not the willhaben listings file: the message says what is wrong. */
+export class ViennaRentFormatError extends Error {}
+
+/** The columns of willhaben-vienna-rent.csv.gz the conversion and the benchmark read. */
+export const VIENNA_RENT_COLUMNS = [
+  'Ad ID',
+  'Description',
+  'Postcode',
+  'Price',
+  'Rooms',
+  'Size (m²)',
+  'State',
+  'Floor',
+  'Property Type',
+  'Rent (€)',
+  'Address',
+  'first_seen',
+  'last_seen',
+] as const;
+
+/**
+ * Throws ViennaRentFormatError where `source` is missing or lacks a column the listings file
+ * has, before any query reads it (else the database's own message would be the only hint).
+ */
+export async function checkViennaRentSource(db: DuckDBConnection, source: string): Promise<void> {
+  if (!fs.existsSync(source)) throw new ViennaRentFormatError(`${source} does not exist`);
+  if (fs.statSync(source).isDirectory())
+    throw new ViennaRentFormatError(`${source} is a folder; name the listings file`);
+  let columns: string[];
+  try {
+    const rows = await queryRows(
+      db,
+      `describe select * from read_csv(${sqlString(source)}, header = true, all_varchar = true)`,
+    );
+    columns = rows.map((r) => String(r.column_name));
+  } catch (error) {
+    throw new ViennaRentFormatError(
+      `${source} cannot be read as CSV: ${(error as Error).message.split('\n')[0] ?? ''}`,
+    );
+  }
+  const missing = VIENNA_RENT_COLUMNS.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    throw new ViennaRentFormatError(
+      `${source} is not the willhaben listings file: it lacks the column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}`,
+    );
+}
 
 /** willhaben property types that are whole flats; rooms in shared flats and attics are not. */
 const APARTMENT_TYPES = [
@@ -51,6 +100,7 @@ export async function convertViennaRent(
   const instance = await openDuck(':memory:');
   const db = await instance.connect();
   try {
+    await checkViennaRentSource(db, source);
     await db.run(
       `create temp table raw as select * from read_csv(${sqlString(source)}, header = true, all_varchar = true)`,
     );
