@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { tempDir } from '../../test/helpers/backends.js';
-import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
+import {
+  addressedRent,
+  csv,
+  ADDRESSED_RENT_COLUMNS,
+  referenceDataDir,
+  writeFile,
+} from '../../test/helpers/market.js';
 import { openDuck, queryRows } from '../market/duck.js';
 import { Random } from '../market/generate/random.js';
 import { importFile } from '../market/import/run-import.js';
@@ -84,20 +90,17 @@ describe('offers in the same street and building', () => {
         effect.set(`${streetName(s)}|${String(b)}`, building);
         for (let i = 0; i < PER_BUILDING; i++) {
           const area = 50 + random.int(0, 19);
-          const month = 1 + random.int(0, 19);
           const rent = 15 * area * Math.exp(building + NOISE_SD * random.normal());
-          rows.push([
-            `o-${String(s)}-${String(b)}-${String(i)}`,
-            'AT',
-            'rent',
-            'apartment',
-            `2025-${String(1 + (month % 12)).padStart(2, '0')}-${month > 12 ? '20' : '10'}`,
-            Math.round(rent * 100) / 100,
-            area,
-            '1100',
-            streetName(s),
-            String(b),
-          ]);
+          rows.push(
+            addressedRent(random, {
+              id: `o-${String(s)}-${String(b)}-${String(i)}`,
+              rent,
+              area,
+              postcode: '1100',
+              street: streetName(s),
+              house: String(b),
+            }),
+          );
           // Every building's first flat is advertised again, unchanged, in 2026: one listing.
           if (i === 0)
             rows.push([
@@ -110,17 +113,14 @@ describe('offers in the same street and building', () => {
       }
     }
     const dataDir = referenceDataDir();
-    const header = [
-      ...OFFER_KEY_COLUMNS,
-      'rentGross',
-      'livingArea',
-      'postalCode',
-      'street',
-      'houseNumber',
-    ];
-    await importFile(dataDir, 'offers', writeFile(tempDir(), 'o.csv', csv(header, rows)), {
-      today: TODAY,
-    });
+    await importFile(
+      dataDir,
+      'offers',
+      writeFile(tempDir(), 'o.csv', csv(ADDRESSED_RENT_COLUMNS, rows)),
+      {
+        today: TODAY,
+      },
+    );
     const file = currentSnapshot(marketPaths(dataDir));
     if (!file) throw new Error('no snapshot');
     instance = await openDuck(file, { readOnly: true });

@@ -106,9 +106,10 @@ export const ERROR_MODEL = {
  *
  * Where no listing noise is known, the value is compared with a single observed price, whose own
  * scatter around its neighbours is part of the error; `saleSpread`, measured over the region's
- * offers (local-variance.ts), is then a floor for that part: the comparables' robust spread,
- * a dozen or so offers, understates it where prices scatter widely (Paris sales: 0.17 against
- * 0.19 over the whole city, and ranges held the truth 58% of the time instead of 68%).
+ * offers (local-variance.ts; for offers without points, around their streets: value-property.ts
+ * `addressSaleSpread`), is then a floor for that part: the comparables' robust spread, a dozen
+ * or so offers, understates it where prices scatter widely (Paris sales: 0.17 against 0.19 over
+ * the whole city, and ranges held the truth 58% of the time instead of 68%).
  */
 export function forecastSd(
   estimate: CentralEstimate,

@@ -127,8 +127,9 @@ describe('a single offer’s spread where a country measures none', () => {
     expect(sale.sd).toBeGreaterThanOrEqual(every.saleSpread ?? Infinity);
   });
 
-  it('is none where offers have no points: their comparables come from the whole postcode', async () => {
-    // A listing known by its postcode, as Vienna's are: its postcode's rents, all alike.
+  it('is none where offers have neither points nor addresses to measure it', async () => {
+    // A listing known by its postcode, as Vienna's are: its postcode's rents, all alike, and no
+    // street whose spread would floor it (address-spread.test.ts).
     const listing: PropertyToValue = { ...vienna, locationPrecision: 'postcode' };
     const rent = await estimateDeal(db, listing, 'rent', '2023-12-01');
     expect(rent.sd).toBeLessThan(0.05);

@@ -170,6 +170,31 @@ async function addressEffects(context: AddressContext): Promise<AddressShift | u
   return addressShift(offers, context.center, variation);
 }
 
+/**
+ * The single-offer spread of a region whose offers have no points: how far a single listing
+ * lies from the mean of its own street (address-effects.ts, `streetSpread`). The comparables of
+ * a whole postcode cannot place a listing closer than its street would, as those of a 200 m cell
+ * cannot at points; their own spread understates it where many of them are alike (one new
+ * building's flats). Vienna: `good` ranges resting on a postcode's or a street's offers held the
+ * truth 37–47% of the time without it (README "Valuation model"). Where the building's own offers
+ * moved the value, what they leave unexplained bounds the range instead (estimate.ts
+ * `forecastSd`): those ranges held the truth 71% of the time, and the region's single-listing
+ * scatter around a building's mean (0.10 in Vienna) would have made none of them `good`.
+ * Undefined where the region's addresses measure nothing.
+ */
+async function addressSaleSpread(
+  db: DuckDBConnection,
+  cache: SnapshotCache,
+  countryCode: string,
+  postcode: Postcode,
+  deal: DealType,
+  address: AddressShift | undefined,
+): Promise<number | undefined> {
+  if (address && address.buildingOffers > 0) return undefined;
+  const variation = await addressVariation(db, cache, countryCode, postcode, deal);
+  return variation?.streetSpread;
+}
+
 function insufficient(property: PropertyToValue, deal: DealType): InsufficientDataError {
   return new InsufficientDataError(
     `too few comparable ${deal} offers of ${property.propertyType}s near this property to value it`,
@@ -277,11 +302,12 @@ export async function estimateDeal(
   const listingNoise = cache.listingNoise.get(deal) ?? 0;
   // Where neither the region nor its country measures a single offer's spread but the offers
   // have points (a thin sample: too few share a cell), every country's cells say how far single
-  // offers scatter. Offers without points (Vienna's listings) measure nothing and take nothing:
-  // there the comparables come from the whole postcode and their spread shows it.
+  // offers scatter. Offers without points (Vienna's listings) take it from their addresses.
   const saleSpread =
     local.saleSpread ??
-    (best.found.some((c) => c.distance !== null) ? local.everySaleSpread : undefined);
+    (best.found.some((c) => c.distance !== null)
+      ? local.everySaleSpread
+      : await addressSaleSpread(db, cache, property.countryCode, postcode, deal, address));
   const sd = forecastSd(central, best.step.widening, listingNoise, saleSpread, address);
   const value = Math.exp(central.center + (address?.shift ?? 0)) * property.livingArea;
   return {

@@ -69,6 +69,46 @@ export function writeFile(dir: string, name: string, text: string): string {
 /** The columns every offer row needs, in the order test files list them first. */
 export const OFFER_KEY_COLUMNS = ['id', 'countryCode', 'dealType', 'propertyType', 'startDate'];
 
+/** The columns of rental listings known by their postcode and address, as Vienna's. */
+export const ADDRESSED_RENT_COLUMNS = [
+  ...OFFER_KEY_COLUMNS,
+  'rentGross',
+  'livingArea',
+  'postalCode',
+  'street',
+  'houseNumber',
+];
+
+/**
+ * A row of ADDRESSED_RENT_COLUMNS: a flat let in 2025, its month and day drawn from `random`,
+ * its rent rounded to the cent.
+ */
+export function addressedRent(
+  random: { int: (min: number, max: number) => number },
+  listing: {
+    id: string;
+    rent: number;
+    area: number;
+    postcode: string;
+    street: string;
+    house: string;
+  },
+): (string | number)[] {
+  const month = 1 + random.int(0, 19);
+  return [
+    listing.id,
+    'AT',
+    'rent',
+    'apartment',
+    `2025-${String(1 + (month % 12)).padStart(2, '0')}-${month > 12 ? '20' : '10'}`,
+    Math.round(listing.rent * 100) / 100,
+    listing.area,
+    listing.postcode,
+    listing.street,
+    listing.house,
+  ];
+}
+
 /** The columns of an offer's facts and prices that the statistics read, after the key columns. */
 export const OFFER_FACT_COLUMNS = [
   'isActive',
