@@ -90,8 +90,8 @@ export const ERROR_MODEL = {
    * Share of the comparables' spread beyond the listing noise that counts as the property's own
    * difference from them; the rest is the adjustments' error, which their mean (and the bias)
    * already carries. Against one observed price (real data) the price's own scatter around its
-   * neighbours is part of the error: Paris and Vienna ranges hold it 65.5% and 68.9% of the time
-   * at 0.8. Against a recorded true value (demo data) it is not, and most of the spread beyond
+   * neighbours is part of the error: Paris and Vienna ranges hold it 66.3% and 70.2% of the time
+   * at 0.8 (2026-11-26, with each one's single-offer floor). Against a recorded true value (demo data) it is not, and most of the spread beyond
    * the noise is the adjustments' error: at 0.8 the demo's `medium` ranges held the truth 84–86%
    * of the time; 0.3 gives 68–81%, and 66–70% overall (README "Valuation model").
    */
