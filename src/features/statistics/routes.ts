@@ -1,9 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { MIN_SAMPLE_DEFAULT } from '../../config.js';
 import { callerOf } from '../../http/auth.js';
 import { featureRoutes } from '../../http/routes.js';
-import { StatisticsRequest, StatisticsResponse } from './schemas.js';
+import { StatisticsGroup, StatisticsRequest, StatisticsResponse } from './schemas.js';
 import { offerStatistics, type StatisticsDeps } from './statistics.js';
 
 export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -28,6 +29,16 @@ export function statisticsRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: StatisticsResponse },
       errors: [400, 413, 415],
     },
-    (request) => offerStatistics(deps, callerOf(request), request.body),
+    async (request, reply) => {
+      const serialize = reply.compileSerializationSchema(
+        StatisticsGroup as unknown as Record<string, unknown>,
+      ) as (group: StatisticsGroup) => string;
+      const chunks = await offerStatistics(deps, callerOf(request), request.body, serialize);
+      // The JSON text is sent as it is, a chunk at a time, not by the response schema's
+      // serializer in one piece.
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(Readable.from(chunks, { objectMode: false }) as never);
+    },
   );
 }

@@ -191,16 +191,18 @@ const exampleGroup = (groupId: string, count: number, median?: number) => ({
   ],
 });
 
+/** One group of the answer: written one at a time (statistics.ts `answerChunks`). */
+export const StatisticsGroup = Type.Object({
+  groupId: Type.Optional(Type.String()),
+  groupLowerBound: Type.Optional(Type.Number()),
+  groupUpperBound: Type.Optional(Type.Number()),
+  statistics: Type.Array(StatisticResult),
+});
+export type StatisticsGroup = Static<typeof StatisticsGroup>;
+
 export const StatisticsResponse = Type.Object(
   {
-    items: Type.Array(
-      Type.Object({
-        groupId: Type.Optional(Type.String()),
-        groupLowerBound: Type.Optional(Type.Number()),
-        groupUpperBound: Type.Optional(Type.Number()),
-        statistics: Type.Array(StatisticResult),
-      }),
-    ),
+    items: Type.Array(StatisticsGroup),
   },
   {
     // The answer to the request example on the demo market (the figures vary with the day it
