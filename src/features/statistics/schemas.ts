@@ -51,14 +51,16 @@ export const StatisticItem = StrictObject({
         Type.Integer({
           minimum: 0,
           maximum: 100,
-          description: 'For `percentile`: which percentile.',
+          description:
+            'For `percentile` (required; refused with any other type): which percentile.',
         }),
       ),
       percentileValue: Type.Optional(
         Type.Integer({
           minimum: 0,
           maximum: MAX_NUMBER,
-          description: 'For `percentile_rank`: the value to rank.',
+          description:
+            'For `percentile_rank` (required; refused with any other type): the value to rank.',
         }),
       ),
     }),

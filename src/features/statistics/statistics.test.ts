@@ -491,6 +491,29 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
       { statistics: [{ type: 'percentile_rank', metric: 'sale_price' }] },
       '/statistics/0/parameters/percentileValue',
     ],
+    [
+      'a rank with mean',
+      { statistics: [{ type: 'mean', metric: 'sale_price', parameters: { percentileRank: 50 } }] },
+      '/statistics/0/parameters/percentileRank',
+    ],
+    [
+      'a value with percentile',
+      {
+        statistics: [
+          {
+            type: 'percentile',
+            metric: 'sale_price',
+            parameters: { percentileRank: 50, percentileValue: 3000 },
+          },
+        ],
+      },
+      '/statistics/0/parameters/percentileValue',
+    ],
+    [
+      'a rank with count',
+      { statistics: [{ type: 'count', metric: 'sale_price', parameters: { percentileRank: 5 } }] },
+      '/statistics/0/parameters/percentileRank',
+    ],
     ['metric grouping without groups', { groupBy: { field: 'living_area' } }, '/groupBy/groups'],
     [
       'start_date grouping without period',
@@ -592,6 +615,33 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
     };
     const body = expectProblem(await post(payload), 400, 'validation_failed');
     expect(body.errors?.map((e) => e.path)).toContain(pathExpected);
+  });
+
+  it('takes empty parameters with any statistic, and names the statistic a parameter belongs to', async () => {
+    const res = await post({
+      countryCode: 'AT',
+      filters: { divisionLevel8: '901' },
+      statistics: [
+        { type: 'count', metric: 'sale_price', parameters: {} },
+        { type: 'mean', metric: 'sale_price', parameters: {} },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const body = expectProblem(
+      await post({
+        countryCode: 'AT',
+        filters: { divisionLevel8: '901' },
+        statistics: [{ type: 'mean', metric: 'sale_price', parameters: { percentileValue: 9 } }],
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(body.errors).toEqual([
+      {
+        path: '/statistics/0/parameters/percentileValue',
+        message: 'applies only to percentile_rank, not to mean',
+      },
+    ]);
   });
 
   it('400 unknown_division for a division the country does not have', async () => {

@@ -9,6 +9,12 @@ import { divisionFilter, type StatisticsRequest } from './schemas.js';
 
 const RANGES = Object.keys(RANGE_FILTERS) as RangeFilter[];
 
+/** The statistic each parameter belongs to. */
+const PARAMETER_OWNER = {
+  percentileRank: 'percentile',
+  percentileValue: 'percentile_rank',
+} as const;
+
 /**
  * The contract's rules that a JSON schema cannot say (section 4 of the API contract). All
  * failures are collected, so one answer names every problem (up to the usual limit).
@@ -69,6 +75,12 @@ export function checkStatisticsRequest(request: StatisticsRequest): void {
     }
     if (s.type === 'percentile_rank' && s.parameters?.percentileValue === undefined) {
       fail(`/statistics/${i}/parameters/percentileValue`, 'is required for percentile_rank');
+    }
+    // A parameter of another statistic is a mistake to name, not to echo: a `mean` answered
+    // with `percentileRank: 50` reads like a median.
+    for (const [name, owner] of Object.entries(PARAMETER_OWNER)) {
+      if (s.parameters?.[name as keyof typeof PARAMETER_OWNER] !== undefined && s.type !== owner)
+        fail(`/statistics/${i}/parameters/${name}`, `applies only to ${owner}, not to ${s.type}`);
     }
   });
 
