@@ -147,10 +147,22 @@ export const ONE_LINE_MESSAGE =
   'characters (but tab), and no bidirectional formatting characters (U+200E, U+200F, U+061C, ' +
   'U+202A–U+202E, U+2066–U+2069)';
 
-/** ONE_LINE_PATTERN with at least one character that is not white space (a required text). */
-export const FILLED_LINE_PATTERN = `^(?=.*\\S)${ONE_LINE_PATTERN.slice(1)}`;
+/**
+ * Characters that show nothing though they are not white space (`\s`): the soft hyphen, the
+ * combining grapheme joiner, the Hangul fillers, the Mongolian vowel separator, the zero-width
+ * space and joiners, the word joiner and invisible operators, and the blank Braille pattern. A
+ * title of these alone reads as empty in a list or a report.
+ */
+const INVISIBLE =
+  '\\u00AD\\u034F\\u115F\\u1160\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164\\uFFA0';
 
-/** What a refusal of FILLED_LINE_PATTERN says of one line of white space only. */
+/**
+ * ONE_LINE_PATTERN with at least one character that is neither white space nor invisible (a
+ * required text).
+ */
+export const FILLED_LINE_PATTERN = `^(?=.*[^\\s${INVISIBLE}])${ONE_LINE_PATTERN.slice(1)}`;
+
+/** What a refusal of FILLED_LINE_PATTERN says of one line of white space or invisible characters only. */
 export const BLANK_MESSAGE = 'must not be blank';
 
 export function OneLineText(options: {

@@ -472,6 +472,9 @@ describeBackends('dossiers', (backend) => {
       for (const [body, path] of [
         [dossier({ title: '   ' }), '/title'],
         [dossier({ title: '\t\u00a0\ufeff' }), '/title'],
+        // Characters that show nothing (zero-width space, word joiner, soft hyphen, Hangul
+        // filler, blank Braille, Mongolian vowel separator) are blank too.
+        [dossier({ title: '\u200b\u2060\u00ad\u3164\u2800\u180e\u200c' }), '/title'],
         [
           dossier({
             property: {

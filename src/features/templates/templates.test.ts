@@ -183,10 +183,12 @@ describeBackends('report templates', (backend) => {
       expect((await t.get(world.memberA, id)).json<TemplateContent[]>()[0]?.title).toBe('Spaced');
       await created(t.create(world.memberA, body('SK', 'brochure', { title: 'é'.repeat(200) })));
 
-      const blank = await t.create(world.memberA, body('SK', 'brochure', { title: ' \t ' }));
-      expect(expectProblem(blank, 400, 'validation_failed').errors).toEqual([
-        { path: '/title', message: 'must not be blank' },
-      ]);
+      for (const title of [' \t ', '\u200b\u2060 \u00ad']) {
+        const blank = await t.create(world.memberA, body('SK', 'brochure', { title }));
+        expect(expectProblem(blank, 400, 'validation_failed').errors).toEqual([
+          { path: '/title', message: 'must not be blank' },
+        ]);
+      }
       const long = await t.create(
         world.memberA,
         body('SK', 'brochure', { title: 'x'.repeat(201) }),
