@@ -144,7 +144,28 @@ describeBackends('dossiers', (backend) => {
       );
       expect(refused.errors?.[0]?.path).toBe('/id');
     }
+    // Read-only times of another type are refused by a patch as by a replace; null (a patch's
+    // removal) is ignored as a string is.
+    for (const [key, sent] of [
+      ['createdAt', 5],
+      ['updatedAt', { a: 1 }],
+    ] as const) {
+      for (const response of [
+        await d.patch(world.memberA, id, { [key]: sent, title: 'Not this' }),
+        await d.put(world.memberA, id, { ...afterPatch, [key]: sent, title: 'Not this' }),
+      ]) {
+        expect(expectProblem(response, 400, 'validation_failed').errors).toEqual([
+          { path: `/${key}`, message: 'must be string' },
+        ]);
+      }
+    }
     expect((await d.get(world.memberA, id)).json()).toEqual(afterPatch);
+    clock = new Date('2026-03-05T10:00:00.000Z');
+    const nulled = await d.patch(world.memberA, id, { createdAt: null, title: 'Patched back' });
+    expect(nulled.statusCode, nulled.body).toBe(204);
+    expect((await d.get(world.memberA, id)).json<DossierRead>().createdAt).toBe(
+      afterPatch.createdAt,
+    );
 
     const deleted = await d.del(world.memberA, id);
     expect(deleted.statusCode).toBe(204);

@@ -127,6 +127,13 @@ function withoutReadOnly<T extends object>(body: T, id: string): T {
   ) {
     throw invalidField('/id', `must be this dossier's id (${id}), or be left out`);
   }
+  // Ignored, but of the type a read gives (a string, or null in a patch), as a PUT's schema
+  // has them: a PATCH and a PUT of the same members are refused alike.
+  for (const key of ['createdAt', 'updatedAt']) {
+    const sent: unknown = Reflect.get(body, key);
+    if (sent !== undefined && sent !== null && typeof sent !== 'string')
+      throw invalidField(`/${key}`, 'must be string');
+  }
   const written = { ...body };
   for (const key of ['id', 'createdAt', 'updatedAt']) Reflect.deleteProperty(written, key);
   return written;

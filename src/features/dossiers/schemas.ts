@@ -204,7 +204,8 @@ export const DossierPatch = Object.assign(
       'A JSON merge patch (RFC 7396) of the dossier body: members given replace, `null` ' +
       'removes, nested objects merge, arrays and values replace. The result is validated as a ' +
       'whole body. The read-only members of a dossier as read may be sent: `id` must be this ' +
-      'dossier’s (or null), `createdAt` and `updatedAt` are ignored.',
+      'dossier’s (or null), `createdAt` and `updatedAt` are ignored (strings, or null; ' +
+      'another type is refused, as by a replace).',
   }),
   { examples: [{ askingSalePrice: 430000, property: { floorNumber: 3, hasLift: null } }] },
 );
