@@ -105,9 +105,9 @@ const DECIMAL: Record<string, RegExp> = {
 };
 
 /**
- * A query or path validator that refuses numbers not written in decimal before ajv coerces them:
- * ajv reads text as JavaScript does, so `0x10` was 16, `1e3` 1000 and ` 5` 5 (a typo in an
- * offset must not quietly page elsewhere).
+ * A query or path validator that refuses a single-valued parameter given more than once, and
+ * numbers not written in decimal, before ajv coerces them: ajv reads text as JavaScript does, so
+ * `0x10` was 16, `1e3` 1000 and ` 5` 5 (a typo in an offset must not quietly page elsewhere).
  */
 function decimalOnly(
   schema: unknown,
@@ -118,8 +118,31 @@ function decimalOnly(
     const pattern = typeof property.type === 'string' ? DECIMAL[property.type] : undefined;
     return pattern ? [{ key, type: String(property.type), pattern }] : [];
   });
-  if (numeric.length === 0) return validate;
+  // A parameter given twice (`?limit=5&limit=6`) arrives as a list: said so, rather than
+  // "must be integer" of a value that was one.
+  // (A parameter declared as a union, such as the shared page's `lang`, reads lists itself.)
+  const single = Object.entries(properties ?? {}).flatMap(([key, property]) =>
+    typeof property.type === 'string' && property.type !== 'array' ? [key] : [],
+  );
+  if (numeric.length === 0 && single.length === 0) return validate;
   const check = ((data: Record<string, unknown>) => {
+    const repeated: ErrorObject[] = single.flatMap((key) => {
+      const value = data[key];
+      if (!Array.isArray(value)) return [];
+      return [
+        {
+          instancePath: `/${escapePointer(key)}`,
+          schemaPath: '',
+          keyword: 'type',
+          params: {},
+          message: `is given ${String(value.length)} times: give it once`,
+        },
+      ];
+    });
+    if (repeated.length > 0) {
+      check.errors = repeated;
+      return false;
+    }
     const errors: ErrorObject[] = numeric.flatMap(({ key, type, pattern }) => {
       const value = data[key];
       if (typeof value !== 'string' || pattern.test(value)) return [];

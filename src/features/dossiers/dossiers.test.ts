@@ -688,6 +688,13 @@ describeBackends('dossiers', (backend) => {
         expect(problem.detail, query).toMatch(/whole number written in decimal/);
       }
       expect((await page('?limit=3&offset=01')).items).toHaveLength(3);
+      // A parameter given twice is said to be, not to have the wrong type.
+      const twice = expectProblem(
+        await d.list(world.memberB, '?limit=5&limit=6'),
+        400,
+        'validation_failed',
+      );
+      expect(twice.errors).toEqual([{ path: '/limit', message: 'is given 2 times: give it once' }]);
     });
   });
 });
