@@ -110,7 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Errors Fastify raises before routing (bad URL encoding, over-long path parameters) are
     // problem+json like every other refusal, but on a shared page's path, its HTML 404 page.
     frameworkErrors: (error, request, reply) => {
-      if (!answerBrokenPageLink(request.url, reply)) void sendProblem(reply, toAppError(error));
+      if (!answerBrokenPageLink(request.url, reply))
+        void sendProblem(reply, toAppError(error, request.method));
     },
     // And so are those of the HTTP server itself, before there is a request: deadlines, headers
     // over the limit, bytes that are not HTTP.

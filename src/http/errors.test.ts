@@ -102,7 +102,7 @@ describe('problem+json errors', () => {
       415,
       'unsupported_media_type',
     );
-    expect(body.detail).toContain('application/json');
+    expect(body.detail).toBe('Content-Type must be application/json');
   });
 
   it('413 for a body over the limit', async () => {

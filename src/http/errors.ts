@@ -43,13 +43,18 @@ const FASTIFY_DETAILS: Record<string, string> = {
 };
 
 const DETAILS: Partial<Record<ErrorCode, string>> = {
-  unsupported_media_type:
-    'Content-Type must be application/json (a PATCH also takes application/merge-patch+json)',
+  unsupported_media_type: 'Content-Type must be application/json',
   payload_too_large: `Request body exceeds the limit of ${limits.jsonBodyBytes} bytes`,
 };
 
-/** Turns anything thrown in a request into an AppError; unknown errors become a bare 500. */
-export function toAppError(error: FastifyError): AppError {
+/** What a PATCH's refusal of its media type says instead: it takes a merge patch too. */
+const PATCH_MEDIA_TYPES = 'Content-Type must be application/merge-patch+json or application/json';
+
+/**
+ * Turns anything thrown in a request into an AppError; unknown errors become a bare 500.
+ * `method`, where known, words the media-type refusal for the request's own method.
+ */
+export function toAppError(error: FastifyError, method?: string): AppError {
   if (error instanceof AppError) return error;
   // The valuation model's own refusal: the request was valid, the market data cannot answer it.
   if (error instanceof InsufficientDataError)
@@ -89,6 +94,8 @@ export function toAppError(error: FastifyError): AppError {
     return new AppError('invalid_json', `Body is not valid JSON: ${error.message}`);
   }
   const code = FASTIFY_CODES[error.code] ?? STATUS_CODES_FALLBACK[status] ?? 'bad_request';
+  if (code === 'unsupported_media_type' && method === 'PATCH')
+    return new AppError(code, PATCH_MEDIA_TYPES);
   return new AppError(code, FASTIFY_DETAILS[error.code] ?? DETAILS[code] ?? error.message);
 }
 
@@ -122,7 +129,7 @@ export function registerErrorHandling(
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request.method);
     // Shedding load is the server working as meant: a warning without a stack, which would
     // only flood the log while the server is busiest. A 501 answers what a client asked for (a
     // transfer coding, CONNECT), not a fault here: a refusal, so that clients cannot write

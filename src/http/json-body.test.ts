@@ -104,6 +104,28 @@ describe('JSON bodies', () => {
     expect(after.json<{ title: string }>().title).toBe('Café 🏠');
   });
 
+  it('names the media types of the request’s own method when it refuses one', async () => {
+    const token = world().memberA.token;
+    const id = await createDossier(world());
+    const url = `/api/v1/dossiers/${id}`;
+    const refusal = async (method: 'PATCH' | 'PUT') =>
+      expectProblem(
+        await call(world().app, {
+          method,
+          url,
+          token,
+          headers: { 'content-type': 'text/plain' },
+          payload: '{"title":"x"}',
+        }),
+        415,
+        'unsupported_media_type',
+      ).detail;
+    expect(await refusal('PATCH')).toBe(
+      'Content-Type must be application/merge-patch+json or application/json',
+    );
+    expect(await refusal('PUT')).toBe('Content-Type must be application/json');
+  });
+
   it('refuses a body declared in another charset than UTF-8, and changes nothing', async () => {
     const token = world().memberA.token;
     const id = await createDossier(world());
