@@ -162,6 +162,21 @@ const INVISIBLE =
  */
 export const FILLED_LINE_PATTERN = `^(?=.*[^\\s${INVISIBLE}])${ONE_LINE_PATTERN.slice(1)}`;
 
+/**
+ * A schema keyword (an OpenAPI extension, `x-`) saying in words what a string's `pattern`
+ * refuses: a refusal then says it (`must be a month, YYYY-MM`) rather than the expression.
+ */
+export const PATTERN_MESSAGE = 'x-pattern-message';
+
+/** A string of `pattern`, whose refusal says `message` (PATTERN_MESSAGE). */
+export function PatternText(
+  pattern: string,
+  message: string,
+  options: { description: string; default?: string },
+) {
+  return Type.String({ ...options, pattern, [PATTERN_MESSAGE]: message });
+}
+
 /** What a refusal of FILLED_LINE_PATTERN says of one line of white space or invisible characters only. */
 export const BLANK_MESSAGE = 'must not be blank';
 

@@ -7,6 +7,7 @@ import type { FieldError } from './problem.js';
 import {
   BLANK_MESSAGE,
   FILLED_LINE_PATTERN,
+  PATTERN_MESSAGE,
   ONE_LINE_MESSAGE,
   ONE_LINE_PATTERN,
 } from './schemas.js';
@@ -209,6 +210,10 @@ function fieldErrorOf(error: ErrorObject): FieldError {
   }
   if (error.keyword === 'pattern' && params.pattern === ONE_LINE_PATTERN) {
     return { path: error.instancePath, message: ONE_LINE_MESSAGE };
+  }
+  const worded: unknown = error.parentSchema?.[PATTERN_MESSAGE];
+  if (error.keyword === 'pattern' && typeof worded === 'string') {
+    return { path: error.instancePath, message: worded };
   }
   if (error.keyword === 'pattern' && params.pattern === FILLED_LINE_PATTERN) {
     const oneLine = typeof error.data === 'string' && ONE_LINE.test(error.data);

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { StrictObject, type HeaderDoc } from '../../http/schemas.js';
+import { PatternText, StrictObject, type HeaderDoc } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
-import { LOCALE_PATTERN } from '../reports/messages.js';
+import { LOCALE_MESSAGE, LOCALE_PATTERN } from '../reports/messages.js';
 
 const L = limits.dossierLinks;
 
@@ -23,8 +23,7 @@ export const CreateLinkRequest = Object.assign(
       Type.String({ maxLength: 64, description: 'If given, must be the dossier’s country.' }),
     ),
     locale: Type.Optional(
-      Type.String({
-        pattern: LOCALE_PATTERN,
+      PatternText(LOCALE_PATTERN, LOCALE_MESSAGE, {
         default: 'en',
         description:
           'Language of the page, as `de`, `de_CH` or `de-CH`: German, French and Italian pages ' +

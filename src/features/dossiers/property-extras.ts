@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OneLineText, StrictObject } from '../../http/schemas.js';
+import { OneLineText, PatternText, StrictObject } from '../../http/schemas.js';
 
 // The rest of the original service's property and dossier model, as its client libraries send
 // it. Everything here is accepted and kept on dossiers; what the valuation model can use (the
@@ -65,8 +65,7 @@ export const MODEL_EXTRAS = {
     Type.Integer({ minimum: 1, maximum: 300, description: '1–300. Kept, not used.' }),
   ),
   energyLabel: Type.Optional(
-    Type.String({
-      pattern: ENERGY_LABEL_PATTERN,
+    PatternText(ENERGY_LABEL_PATTERN, 'must be an energy class: A+++, A++, A+, A … H', {
       description: 'Energy class, `A+++`…`A`, `B`…`H` (either case). Kept, not used.',
     }),
   ),

@@ -20,6 +20,9 @@ export type Locale = (typeof LOCALES)[number];
  * any case. Reports and sharing links take the same. */
 export const LOCALE_PATTERN = '^([A-Za-z]{2})(?:[_-]([A-Za-z]{2}))?$';
 const LOCALE = new RegExp(LOCALE_PATTERN);
+/** What a refusal of LOCALE_PATTERN says. */
+export const LOCALE_MESSAGE =
+  'must be a language of two letters, optionally with a region: en, de, de_CH, fr-FR';
 
 /**
  * The report language of a locale as clients send it, and its region if it has one: a

@@ -735,6 +735,19 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
         );
         expect(locale.errors?.[0]?.path, other).toBe('/locale');
       }
+      // A locale with extensions is not the form taken: said in words, not by its length.
+      const extended = expectProblem(
+        await report({ templateId: template, locale: 'de-CH-u-nu-arab' }),
+        400,
+        'validation_failed',
+      );
+      expect(extended.errors).toEqual([
+        {
+          path: '/locale',
+          message:
+            'must be a language of two letters, optionally with a region: en, de, de_CH, fr-FR',
+        },
+      ]);
       const future = expectProblem(
         await report({ templateId: template, date: '2026-06-16' }),
         400,

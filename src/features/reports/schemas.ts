@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { pdfResponse } from '../../http/download.js';
-import { StrictObject } from '../../http/schemas.js';
+import { PatternText, StrictObject } from '../../http/schemas.js';
 import { DateText } from '../valuation/schemas.js';
-import { LOCALES } from './messages.js';
+import { LOCALE_MESSAGE, LOCALE_PATTERN, LOCALES } from './messages.js';
 
 export const ReportParams = StrictObject({
   id: Type.String({ format: 'uuid', description: 'The dossier id.' }),
@@ -15,8 +15,7 @@ export const ReportRequest = Object.assign(
       description: 'A template the caller can see, of the dossier’s country.',
     }),
     locale: Type.Optional(
-      Type.String({
-        maxLength: 5,
+      PatternText(LOCALE_PATTERN, LOCALE_MESSAGE, {
         description:
           `The report’s language (default \`en\`): ${LOCALES.map((l) => `\`${l}\``).join(', ')}, ` +
           'also with a region (`de_CH`, `fr-FR`): the language decides the texts, the region how ' +

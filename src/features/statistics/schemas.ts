@@ -1,5 +1,5 @@
 import { Type, type Static, type TOptional } from 'typebox';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { PatternText, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES, DIVISION_LEVELS, type DivisionLevel } from '../../market/countries.js';
 import { DEAL_TYPES, PROPERTY_TYPES } from '../../market/schema.js';
@@ -11,8 +11,7 @@ import { FILTER_COUNTRIES, METRIC_COUNTRIES, onlyForText } from './metrics.js';
 const MAX_NUMBER = limits.statistics.maxNumber;
 const bounded = { minimum: -MAX_NUMBER, maximum: MAX_NUMBER } as const;
 
-const Month = Type.String({
-  pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
+const Month = PatternText('^[0-9]{4}-(0[1-9]|1[0-2])$', 'must be a month, YYYY-MM (01–12)', {
   description: 'A month, `YYYY-MM`.',
 });
 

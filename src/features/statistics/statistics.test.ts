@@ -617,6 +617,23 @@ describeBackends('POST /api/v1/offers/statistics', (backend) => {
     expect(body.errors?.map((e) => e.path)).toContain(pathExpected);
   });
 
+  it('says what a month is when one is not', async () => {
+    for (const min of ['2026-13', '2026-2', '26-02']) {
+      const body = expectProblem(
+        await post({
+          countryCode: 'AT',
+          filters: { divisionLevel8: '901', startDate: { min } },
+          statistics: [{ type: 'count', metric: 'sale_price' }],
+        }),
+        400,
+        'validation_failed',
+      );
+      expect(body.errors, min).toEqual([
+        { path: '/filters/startDate/min', message: 'must be a month, YYYY-MM (01–12)' },
+      ]);
+    }
+  });
+
   it('takes empty parameters with any statistic, and names the statistic a parameter belongs to', async () => {
     const res = await post({
       countryCode: 'AT',

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StrictObject, StringEnum } from '../../http/schemas.js';
+import { PatternText, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES } from '../../market/countries.js';
 import { DEAL_TYPES } from '../../market/schema.js';
@@ -64,12 +64,15 @@ export const DatedValuationSchema = Type.Object(
 );
 
 /** A day, or a date-time whose day is used (clients send `2026-11-23T00:00:00`). */
-export const DayText = Type.String({
-  pattern: DAY_OR_DATE_TIME_PATTERN,
-  description:
-    '`YYYY-MM-DD`, or an ISO 8601 date-time (`2026-11-23T00:00:00`, with or without zone) of ' +
-    'which the date part is used.',
-});
+export const DayText = PatternText(
+  DAY_OR_DATE_TIME_PATTERN,
+  'must be a day, YYYY-MM-DD, or an ISO 8601 date-time (2026-11-23T00:00:00, a zone optional)',
+  {
+    description:
+      '`YYYY-MM-DD`, or an ISO 8601 date-time (`2026-11-23T00:00:00`, with or without zone) of ' +
+      'which the date part is used.',
+  },
+);
 
 export const DateText = Type.String({ format: 'date', description: '`YYYY-MM-DD`.' });
 
