@@ -208,6 +208,7 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
     ],
     [['orgs', 'create', 'Acme\u202Eevil'], /control or bidirectional formatting characters/],
     [['orgs', 'create', 'Line\u0085break'], /control or bidirectional formatting characters/],
+    [['orgs', 'create', '\u200B\u2060'], /organization name must not be blank/],
     [
       [
         'users',

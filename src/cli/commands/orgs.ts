@@ -5,13 +5,15 @@ import {
   listOrganizations,
   OrganizationNameTaken,
 } from '../../accounts/organizations.js';
-import { ONE_LINE_PATTERN } from '../../http/schemas.js';
+import { FILLED_LINE_PATTERN, ONE_LINE_PATTERN } from '../../http/schemas.js';
 import { CliError, print, withAccounts } from '../context.js';
 
 export const ORG_NAME_MAX_LENGTH = 200;
 
 /** Names are shown on one line, as titles are: no control or bidirectional formatting characters. */
 const ONE_LINE = new RegExp(ONE_LINE_PATTERN, 'u');
+/** And one that shows: a name of characters that show nothing is blank, as a title is. */
+const FILLED_LINE = new RegExp(FILLED_LINE_PATTERN, 'u');
 
 export function registerOrgCommands(program: Command): void {
   const orgs = program.command('orgs').description('manage organizations');
@@ -31,6 +33,7 @@ export function registerOrgCommands(program: Command): void {
             'organization name may not contain control or bidirectional formatting characters',
           );
         }
+        if (!FILLED_LINE.test(name)) throw new CliError('organization name must not be blank');
         if (await findOrganizationByName(db, name)) {
           throw new CliError(`organization "${name}" already exists`);
         }
