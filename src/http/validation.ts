@@ -96,7 +96,7 @@ export function fieldErrorsOf(schema: object, data: unknown): FieldError[] {
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const prepared = withLowercaseUuids(schema) as object;
   if (httpPart === 'body') return bodyAjv.compile(prepared);
-  return decimalOnly(schema, textAjv.compile(prepared));
+  return checkedQueryText(schema, textAjv.compile(prepared));
 };
 
 /** How a number is written in a query or path: decimal digits, a sign, a decimal point. */
@@ -110,7 +110,7 @@ const DECIMAL: Record<string, RegExp> = {
  * numbers not written in decimal, before ajv coerces them: ajv reads text as JavaScript does, so
  * `0x10` was 16, `1e3` 1000 and ` 5` 5 (a typo in an offset must not quietly page elsewhere).
  */
-function decimalOnly(
+function checkedQueryText(
   schema: unknown,
   validate: ReturnType<Ajv['compile']>,
 ): ReturnType<Ajv['compile']> {
