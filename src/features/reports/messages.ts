@@ -98,6 +98,8 @@ const en = {
   'offersFound.one': '{count} offer of the same kind found since {date}.',
   'offersFound.few': '{count} offers of the same kind found since {date}.',
   noOffers: 'No comparable offers were found around the property since {date}.',
+  noOffersToday:
+    'No comparable offers were published around the property today. A report compared with an earlier date lists the offers published since then.',
   distance: 'Distance',
   price: 'Price',
   pricePerSqm: 'Price per m²',
@@ -226,6 +228,8 @@ const de: Catalogue = {
   'offersFound.one': '{count} Angebot derselben Art seit {date} gefunden.',
   'offersFound.few': '{count} Angebote derselben Art seit {date} gefunden.',
   noOffers: 'Seit {date} wurden um die Immobilie keine Vergleichsangebote gefunden.',
+  noOffersToday:
+    'Heute wurden um die Immobilie keine Vergleichsangebote veröffentlicht. Ein Bericht mit einem früheren Vergleichsdatum listet die seither veröffentlichten Angebote auf.',
   distance: 'Entfernung',
   price: 'Preis',
   pricePerSqm: 'Preis pro m²',
@@ -351,6 +355,8 @@ const fr: Catalogue = {
   'offersFound.one': '{count} offre du même type trouvée depuis le {date}.',
   'offersFound.few': '{count} offres du même type trouvées depuis le {date}.',
   noOffers: 'Aucune offre comparable n’a été trouvée autour du bien depuis le {date}.',
+  noOffersToday:
+    'Aucune offre comparable n’a été publiée autour du bien aujourd’hui. Un rapport comparé à une date antérieure liste les offres publiées depuis.',
   distance: 'Distance',
   price: 'Prix',
   pricePerSqm: 'Prix au m²',
@@ -477,6 +483,8 @@ const it: Catalogue = {
   'offersFound.one': '{count} offerta dello stesso tipo trovata dal {date}.',
   'offersFound.few': '{count} offerte dello stesso tipo trovate dal {date}.',
   noOffers: 'Dal {date} non sono state trovate offerte comparabili intorno all’immobile.',
+  noOffersToday:
+    'Oggi non sono state pubblicate offerte comparabili intorno all’immobile. Un rapporto confrontato con una data precedente elenca le offerte pubblicate da allora.',
   distance: 'Distanza',
   price: 'Prezzo',
   pricePerSqm: 'Prezzo al m²',
@@ -601,6 +609,8 @@ const nl: Catalogue = {
   'offersFound.one': '{count} aanbieding van dezelfde soort gevonden sinds {date}.',
   'offersFound.few': '{count} aanbiedingen van dezelfde soort gevonden sinds {date}.',
   noOffers: 'Sinds {date} is rond de woning geen vergelijkbaar aanbod gevonden.',
+  noOffersToday:
+    'Vandaag is rond de woning geen vergelijkbaar aanbod gepubliceerd. Een rapport met een eerdere vergelijkingsdatum toont het aanbod dat sindsdien is gepubliceerd.',
   distance: 'Afstand',
   price: 'Prijs',
   pricePerSqm: 'Prijs per m²',
@@ -725,6 +735,8 @@ const cs: Catalogue = {
   'offersFound.one': 'Od {date} nalezena {count} nabídka stejného druhu.',
   'offersFound.few': 'Od {date} nalezeny {count} nabídky stejného druhu.',
   noOffers: 'Od {date} nebyly v okolí nemovitosti nalezeny žádné srovnatelné nabídky.',
+  noOffersToday:
+    'Dnes nebyly v okolí nemovitosti zveřejněny žádné srovnatelné nabídky. Zpráva porovnaná s dřívějším datem uvádí nabídky zveřejněné od té doby.',
   distance: 'Vzdálenost',
   price: 'Cena',
   pricePerSqm: 'Cena za m²',
@@ -848,6 +860,8 @@ const sk: Catalogue = {
   'offersFound.one': 'Od {date} nájdená {count} ponuka rovnakého druhu.',
   'offersFound.few': 'Od {date} nájdené {count} ponuky rovnakého druhu.',
   noOffers: 'Od {date} sa v okolí nehnuteľnosti nenašli žiadne porovnateľné ponuky.',
+  noOffersToday:
+    'Dnes sa v okolí nehnuteľnosti nezverejnili žiadne porovnateľné ponuky. Správa porovnaná so skorším dátumom uvádza ponuky zverejnené odvtedy.',
   distance: 'Vzdialenosť',
   price: 'Cena',
   pricePerSqm: 'Cena za m²',

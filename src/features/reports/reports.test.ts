@@ -348,6 +348,9 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const sameText = (await readPdf(same.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
     const rows = sameText.match(/15 June 2026 €[\d,]+ €[\d,]+ – €[\d,]+ \w+/g) ?? [];
     expect(rows).toHaveLength(1);
+    // No offer was published on that day: the report says so in words that fit today.
+    expect(sameText).toContain(say('en', 'noOffersToday'));
+    expect(sameText).not.toContain('since 15 June 2026');
   });
 
   it('shows the net rents the valuation gives where the template asks for net rents', async () => {

@@ -340,7 +340,15 @@ function comparables(ctx: SectionContext, section: Section): void {
   const offers = model.tracker.offers;
   if (config(section, 'offers')) {
     subheading(doc, t('offersTable'));
-    if (offers.totalItems === 0) paragraph(doc, t('noOffers', { date: f.date(model.date) }));
+    // Compared with today itself, the offers are today's: saying "since <today>" reads like a
+    // fault, so the statement says what a date further back would show.
+    if (offers.totalItems === 0)
+      paragraph(
+        doc,
+        model.date === model.today
+          ? t('noOffersToday')
+          : t('noOffers', { date: f.date(model.date) }),
+      );
     else {
       paragraph(
         doc,
