@@ -125,6 +125,29 @@ describe('problem+json errors', () => {
     expect(res.headers.allow).toBe('POST');
   });
 
+  it('405, not a refused id, for a path of its own under a route with an id', async () => {
+    // `/user-settings/templates/list` is a POST route; GET, PUT and DELETE would reach
+    // `/user-settings/templates/{id}` with the id "list".
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const res = await call(world.app, {
+        method,
+        url: '/api/v1/user-settings/templates/list',
+        token: world.memberA.token,
+        ...(method === 'PUT' ? { payload: {} } : {}),
+      });
+      const body = expectProblem(res, 405, 'method_not_allowed');
+      expect(body.detail).toBe(`${method} is not allowed on /api/v1/user-settings/templates/list`);
+      expect(res.headers.allow).toBe('POST');
+    }
+    // A malformed id on a path that is nobody's own route stays a 400 naming the id.
+    const res = await call(world.app, {
+      method: 'GET',
+      url: '/api/v1/user-settings/templates/lists',
+      token: world.memberA.token,
+    });
+    expectProblem(res, 400, 'validation_failed');
+  });
+
   it('404, not 405, for a missing file under a route of the right method', async () => {
     for (const method of ['GET', 'HEAD'] as const) {
       const res = await call(world.app, { method, url: '/docs/static/nope.js' });

@@ -128,8 +128,28 @@ export function registerErrorHandling(
     }
   });
 
+  /** A 405 for a path whose routes take other methods, with those methods in `Allow`. */
+  const wrongMethod = (method: string, path: string, allowed: readonly string[]) =>
+    new AppError('method_not_allowed', `${method} is not allowed on ${path}`, {
+      headers: { allow: allowed.join(', ') },
+    });
+
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error, request.method);
+    // `GET /templates/list` is routed to `GET /templates/{id}` with the id "list", whose
+    // refusal ("must match format uuid") hides what is wrong: the path is a route of its own
+    // (no parameters) for other methods, so the method is what is wrong.
+    const path = request.url.split('?')[0] ?? '/';
+    const ownRoute =
+      error.validationContext === 'params'
+        ? METHODS.filter((m) => {
+            const found = m !== request.method ? paths.find(m, path) : null;
+            return found !== null && Object.keys(found.params).length === 0;
+          })
+        : [];
+    const appError =
+      ownRoute.length > 0
+        ? wrongMethod(request.method, path, ownRoute)
+        : toAppError(error, request.method);
     // Shedding load is the server working as meant: a warning without a stack, which would
     // only flood the log while the server is busiest. A 501 answers what a client asked for (a
     // transfer coding, CONNECT), not a fault here: a refusal, so that clients cannot write
@@ -151,14 +171,8 @@ export function registerErrorHandling(
     const allowed = routed
       ? []
       : METHODS.filter((m) => m !== request.method && paths.find(m, pathOnly));
-    if (allowed.length > 0) {
-      return sendProblem(
-        reply,
-        new AppError('method_not_allowed', `${request.method} is not allowed on ${pathOnly}`, {
-          headers: { allow: allowed.join(', ') },
-        }),
-      );
-    }
+    if (allowed.length > 0)
+      return sendProblem(reply, wrongMethod(request.method, pathOnly, allowed));
     if (ownNotFound(request.url, reply)) return reply;
     return sendProblem(reply, new AppError('not_found', `No route ${request.method} ${pathOnly}`));
   });
