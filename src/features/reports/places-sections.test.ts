@@ -76,12 +76,12 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
   });
   afterAll(() => world.close());
 
-  const report = async (dossier: string, locale: string) => {
+  const report = async (dossier: string, locale: string, date?: string) => {
     const res = await call(world.app, {
       method: 'POST',
       url: `/api/v1/dossiers/${dossier}/report`,
       token: world.memberA.token,
-      payload: { templateId: providerTemplateId('AT', 'appraisal'), locale },
+      payload: { templateId: providerTemplateId('AT', 'appraisal'), locale, date },
     });
     expect(res.statusCode, res.body).toBe(200);
     return readPdf(res.rawPayload);
@@ -145,6 +145,14 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
     expect(text).toContain('Datenquelle: Stadt Wien – data.wien.gv.at (CC BY 4.0)');
     expect(text).toContain('© OpenStreetMap contributors (ODbL)');
     expect(text).toContain('Test row, not real data');
+  });
+
+  it('shows the indicators as of the valuation date, today, however far back the report compares', async () => {
+    // Compared with 2021, the indicators are still the latest published (2025), not none: the
+    // property is valued today, and so described as it is today.
+    const text = collapsed((await report(vienna, 'en', '2021-06-15')).pages);
+    expect(text).toContain(`Average age 47.4 years 2025 –`);
+    expect(text).not.toContain(say('en', 'noData'));
   });
 
   it.each(LOCALES)('says there is no data where none was imported (%s)', async (locale) => {

@@ -22,7 +22,7 @@ export async function placesAround(
   countryCode: CountryCode,
   point: { latitude: number; longitude: number },
   postcode: string | undefined,
-  date: string,
+  valuationDate: string,
 ): Promise<ReportPlaces> {
   const around = { countryCode, point, radius: limits.places.coverageRadius };
   const scores = await scoreLocation(db, countryCode, point);
@@ -32,7 +32,7 @@ export async function placesAround(
     countryCode,
     point,
     postcode,
-    year: Number(date.slice(0, 4)),
+    year: Number(valuationDate.slice(0, 4)),
   });
   return { scores, amenities, stops, area, indicators };
 }

@@ -260,7 +260,7 @@ async function gatherAndRender(
                 dossier.countryCode,
                 coordinates,
                 address?.postCode === undefined ? undefined : String(address.postCode),
-                date,
+                today,
               ),
             ),
           )
