@@ -602,6 +602,94 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(none).not.toContain('n = 0');
   });
 
+  it('gives the mean price per m² by quarter of the offers since the date, or says there are none', async () => {
+    // Flats in Zürich within 200 m, three in each of five quarters: 2025 Q2 to 2026 Q2.
+    const zurich = { latitude: 47.3769, longitude: 8.5417 };
+    const rows = Array.from({ length: 15 }, (_, i) => {
+      const month = 4 + 3 * Math.floor(i / 3); // 4, 7, 10, 13, 16: one quarter each
+      const startDate = `${String(2025 + Math.floor((month - 1) / 12))}-${String(((month - 1) % 12) + 1).padStart(2, '0')}-${String(5 + i).padStart(2, '0')}`;
+      const area = 60 + i;
+      return {
+        startDate,
+        area,
+        price: area * (12000 + 250 * i),
+        row: [
+          `ch${String(i)}`,
+          'CH',
+          'sale',
+          'apartment',
+          startDate,
+          area * (12000 + 250 * i),
+          area,
+          Number((zurich.latitude + 0.0001 * i).toFixed(6)),
+          zurich.longitude,
+          '8001',
+        ],
+      };
+    });
+    await importRows(
+      world,
+      'offers',
+      [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'latitude', 'longitude', 'postalCode'],
+      rows.map((r) => r.row),
+      TODAY,
+    );
+    const flat = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      countryCode: 'CH',
+      property: {
+        ...EXAMPLE_DOSSIER.property,
+        location: { address: { postCode: '8001', city: 'Zürich' }, coordinates: zurich },
+      },
+    });
+    const created = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/user-settings/templates/',
+      token: world.memberA.token,
+      payload: {
+        title: 'Market',
+        level: 'user',
+        countryCode: 'CH',
+        sections: defaultSections('CH', 'appraisal').map((s) => ({
+          ...s,
+          enabled: s.type === 'market',
+        })),
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const market = async (date: string) => {
+      const res = await report(
+        { templateId: created.json<{ id: string }>().id, date },
+        world.memberA,
+        flat,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    };
+    // Since 2025-07-09: the quarters from 2025 Q3 on (two of its three offers), each its own
+    // offers' mean, computed here.
+    const since = '2025-07-09';
+    const text = await market(since);
+    const quarters = new Map<string, number[]>();
+    for (const r of rows.filter((r) => r.startDate >= since)) {
+      const [year = '', month = ''] = r.startDate.split('-');
+      const key = `Q${String(Math.ceil(Number(month) / 3))} ${year}`;
+      quarters.set(key, [...(quarters.get(key) ?? []), r.price / r.area]);
+    }
+    expect([...quarters.keys()]).toEqual(['Q3 2025', 'Q4 2025', 'Q1 2026', 'Q2 2026']);
+    for (const [key, prices] of quarters) {
+      const mean = prices.reduce((a, b) => a + b, 0) / prices.length;
+      const shown = `${key} CHF ${new Intl.NumberFormat('en-GB').format(Math.round(mean))} ${String(prices.length)}`;
+      expect(text).toContain(shown);
+    }
+    expect(quarters.get('Q3 2025')).toHaveLength(2);
+    expect(text).not.toContain('Q2 2025');
+    // Compared with today, on which no offer was published: that, not "no data for this area".
+    const today = await market(TODAY);
+    expect(today).toContain(say('en', 'noOffersToday'));
+    expect(today).not.toContain(say('en', 'noData'));
+  });
+
   it('heads the statement that there are no transaction data where a template asks for them', async () => {
     const berlin = await createDossier(world, world.memberA, {
       ...EXAMPLE_DOSSIER,

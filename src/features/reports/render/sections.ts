@@ -333,6 +333,16 @@ function trendBars(
   );
 }
 
+/**
+ * That no offer was found since the date compared with. Compared with today itself, the offers
+ * are today's: "since <today>" would read like a fault, so it says what an earlier date shows.
+ */
+function noOffers({ model, f, t }: SectionContext): string {
+  return model.date === model.today
+    ? t('noOffersToday')
+    : t('noOffers', { date: f.date(model.date) });
+}
+
 function comparables(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
   // Without a tracker the section is its empty statement (emptyStatement).
@@ -340,15 +350,7 @@ function comparables(ctx: SectionContext, section: Section): void {
   const offers = model.tracker.offers;
   if (config(section, 'offers')) {
     subheading(doc, t('offersTable'));
-    // Compared with today itself, the offers are today's: saying "since <today>" reads like a
-    // fault, so the statement says what a date further back would show.
-    if (offers.totalItems === 0)
-      paragraph(
-        doc,
-        model.date === model.today
-          ? t('noOffersToday')
-          : t('noOffers', { date: f.date(model.date) }),
-      );
+    if (offers.totalItems === 0) paragraph(doc, noOffers(ctx));
     else {
       paragraph(
         doc,
@@ -574,7 +576,10 @@ export function emptyStatement(ctx: SectionContext, section: Section): string | 
       // Without a valuation the tracker answered nothing: no offers were looked for.
       return model.tracker ? null : noValuation(ctx);
     case 'market':
-      return model.offerPrices.length === 0 ? t('noData') : null;
+      // Its means are over the offers counted since the date compared with: where there are
+      // none, that is what to say, not that the area has no data.
+      if (!model.tracker) return noValuation(ctx);
+      return model.offerPrices.length === 0 ? noOffers(ctx) : null;
     default:
       return null;
   }
