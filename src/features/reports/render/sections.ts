@@ -2,6 +2,7 @@ import type { Section } from '../../templates/schemas.js';
 import { attachmentKindOf, isShown, statedLayout } from '../../templates/section-rules.js';
 import type { Trend } from '../../tracker/schemas.js';
 import { similarAreas } from '../../tracker/trends.js';
+import { valuationChangePercent } from '../../tracker/change.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
 import { countedKey, say, type MessageKey } from '../messages.js';
 import type { ReportAttachment, ReportModel } from '../model.js';
@@ -279,9 +280,12 @@ function valuation(ctx: SectionContext): void {
         ? [row(model.today, now)]
         : [row(model.date, past), row(model.today, now)],
     );
+    // The change of the values shown (net rents where the template shows those), by the
+    // tracker's rule, so that a reader who divides the two rows finds it.
+    const change = past ? valuationChangePercent(past.value, now.value) : null;
     if (!past) paragraph(doc, t('noPastValuation', { date: f.date(model.date) }));
-    else if (tracker.valuationChangePercent !== null && model.date !== model.today) {
-      facts(doc, [[t('change'), f.percent(tracker.valuationChangePercent)]]);
+    else if (change !== null && model.date !== model.today) {
+      facts(doc, [[t('change'), f.percent(change)]]);
     }
   }
   paragraph(doc, t('rangeMeaning'), { size: 9, color: STYLE.grey });
