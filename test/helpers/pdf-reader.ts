@@ -100,6 +100,22 @@ export async function imagesPerPage(bytes: Uint8Array): Promise<Map<number, numb
   return counts;
 }
 
+/** Each image a PDF draws: its page and the object it draws (the same object drawn twice is one). */
+export async function imagePlacements(
+  bytes: Uint8Array,
+): Promise<{ page: number; object: string }[]> {
+  const file = path.join(tempDir(), 'placements.pdf');
+  writeFileSync(file, bytes);
+  const { stdout } = await run('pdfimages', ['-list', file]);
+  // page num type width height color comp bpc enc interp object ID …
+  return stdout
+    .split('\n')
+    .slice(2)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols[2] === 'image')
+    .map((cols) => ({ page: Number(cols[0]), object: `${cols[10] ?? ''} ${cols[11] ?? ''}` }));
+}
+
 /** A word poppler reads, with its box in points from the page's top left. */
 export interface WordBox {
   text: string;

@@ -6,6 +6,7 @@ import { importRows, OFFER_KEY_COLUMNS, PROJECT_COLUMNS } from '../../../test/he
 import { coverForm, multipart } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
 import {
+  imagePlacements,
   imagesPerPage,
   outlineTitles,
   readPdf,
@@ -494,6 +495,57 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const own = await report({ templateId: template, date: '2026-01-15', locale: 'de' });
     expect((await readPdf(own.rawPayload)).pages[1]).toContain('Appraisal · 15. Juni 2026');
   });
+
+  it.each(['jpeg', 'png'] as const)(
+    'embeds a brochure’s lead photo once, though it shows it twice (%s)',
+    async (format) => {
+      const id = await createDossier(world, world.memberA, EXAMPLE_DOSSIER);
+      const photo = await call(world.app, {
+        method: 'POST',
+        url: `/api/v1/dossiers/${id}/attachments`,
+        token: world.memberA.token,
+        ...multipart([
+          {
+            name: 'file',
+            filename: `front.${format}`,
+            data: format === 'jpeg' ? makeJpeg(320, 200) : makePng(320, 200),
+          },
+          { name: 'type', data: 'marketing' },
+          { name: 'title', data: 'Street front' },
+        ]),
+      });
+      expect(photo.statusCode, photo.body).toBe(201);
+      const shown = new Set(['overview', 'attachments.marketing']);
+      const t = await call(world.app, {
+        method: 'POST',
+        url: '/api/v1/user-settings/templates/',
+        token: world.memberA.token,
+        payload: {
+          title: 'Brochure',
+          level: 'user',
+          countryCode: 'AT',
+          frontCover: false,
+          backCover: false,
+          sections: defaultSections('AT', 'brochure').map((s) => ({
+            ...s,
+            enabled: shown.has(s.type),
+          })),
+        },
+      });
+      expect(t.statusCode, t.body).toBe(201);
+      const res = await report(
+        { templateId: t.json<{ id: string }>().id, date: '2026-01-15' },
+        world.memberA,
+        id,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      // Drawn on the overview and among the photos: two pages, one image object.
+      const placements = await imagePlacements(res.rawPayload);
+      expect(new Set(placements.map((p) => p.page)).size).toBe(2);
+      expect(placements).toHaveLength(2);
+      expect(new Set(placements.map((p) => p.object)).size).toBe(1);
+    },
+  );
 
   it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
     const photo = await call(world.app, {

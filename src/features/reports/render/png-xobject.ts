@@ -92,6 +92,26 @@ export function drawImage(
   y: number,
   size: { width: number; height: number },
 ): void {
-  const png = bytes[0] === 0x89 ? pngXObject(bytes) : undefined;
-  document.image(png ? (png as unknown as Buffer) : bytes, x, y, size);
+  let images = opened.get(document);
+  if (!images) {
+    images = new WeakMap();
+    opened.set(document, images);
+  }
+  let image = images.get(bytes);
+  if (!image) {
+    image =
+      (bytes[0] === 0x89 ? pngXObject(bytes) : undefined) ?? opener(document).openImage(bytes);
+    images.set(bytes, image);
+  }
+  document.image(image as Buffer, x, y, size);
 }
+
+/**
+ * The images a document has opened, by the bytes they were opened from: bytes drawn again (a
+ * brochure's lead photo, shown again among the photos) are the same image object, which pdfkit
+ * embeds once. Opened from bytes anew, it embeds them again (a 16 MB photo twice).
+ */
+const opened = new WeakMap<Doc, WeakMap<Buffer, object>>();
+
+/** pdfkit's `openImage`, which its types do not name. */
+const opener = (document: Doc) => document as unknown as { openImage(bytes: Buffer): object };

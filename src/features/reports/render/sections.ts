@@ -189,6 +189,24 @@ const IMAGE_CAPTION = 22;
 const MAX_LEAD_IMAGE = 300;
 const MIN_LEAD_IMAGE = 160;
 
+/**
+ * An attachment's bytes as drawn, the same buffer each time within one document, so that an
+ * image shown twice is embedded once (`drawImage`).
+ */
+function printedBytes(doc: SectionContext['doc'], image: ReportAttachment): Buffer {
+  let printed = printedImages.get(doc);
+  if (!printed) {
+    printed = new WeakMap();
+    printedImages.set(doc, printed);
+  }
+  const known = printed.get(image);
+  if (known) return known;
+  const bytes = printableImage(image.bytes);
+  printed.set(image, bytes);
+  return bytes;
+}
+const printedImages = new WeakMap<SectionContext['doc'], WeakMap<ReportAttachment, Buffer>>();
+
 function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number): void {
   for (const image of list) {
     room(ctx.doc, Math.min(maxHeight, 200) + 30);
@@ -196,7 +214,7 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
     const box = { width: CONTENT_WIDTH, height: Math.min(maxHeight, CONTENT_BOTTOM - top - 24) };
     let drawn: { width: number; height: number };
     try {
-      const bytes = printableImage(image.bytes);
+      const bytes = printedBytes(ctx.doc, image);
       // Measured from the bytes pdfkit draws, turned as it turns them (a phone's upright photo).
       drawn = imageFit(shownImageSize(bytes), box);
       drawImage(ctx.doc, bytes, STYLE.margin + (CONTENT_WIDTH - drawn.width) / 2, top, drawn);
