@@ -496,70 +496,23 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect((await readPdf(own.rawPayload)).pages[1]).toContain('Appraisal · 15. Juni 2026');
   });
 
-  it.each(['jpeg', 'png'] as const)(
-    'embeds a brochure’s lead photo once, though it shows it twice (%s)',
-    async (format) => {
-      const id = await createDossier(world, world.memberA, EXAMPLE_DOSSIER);
-      const photo = await call(world.app, {
-        method: 'POST',
-        url: `/api/v1/dossiers/${id}/attachments`,
-        token: world.memberA.token,
-        ...multipart([
-          {
-            name: 'file',
-            filename: `front.${format}`,
-            data: format === 'jpeg' ? makeJpeg(320, 200) : makePng(320, 200),
-          },
-          { name: 'type', data: 'marketing' },
-          { name: 'title', data: 'Street front' },
-        ]),
-      });
-      expect(photo.statusCode, photo.body).toBe(201);
-      const shown = new Set(['overview', 'attachments.marketing']);
-      const t = await call(world.app, {
-        method: 'POST',
-        url: '/api/v1/user-settings/templates/',
-        token: world.memberA.token,
-        payload: {
-          title: 'Brochure',
-          level: 'user',
-          countryCode: 'AT',
-          frontCover: false,
-          backCover: false,
-          sections: defaultSections('AT', 'brochure').map((s) => ({
-            ...s,
-            enabled: shown.has(s.type),
-          })),
-        },
-      });
-      expect(t.statusCode, t.body).toBe(201);
-      const res = await report(
-        { templateId: t.json<{ id: string }>().id, date: '2026-01-15' },
-        world.memberA,
-        id,
-      );
-      expect(res.statusCode, res.body).toBe(200);
-      // Drawn on the overview and among the photos: two pages, one image object.
-      const placements = await imagePlacements(res.rawPayload);
-      expect(new Set(placements.map((p) => p.page)).size).toBe(2);
-      expect(placements).toHaveLength(2);
-      expect(new Set(placements.map((p) => p.object)).size).toBe(1);
-    },
-  );
-
-  it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
+  /** Uploads a marketing photo, "Street front", to a dossier of member A. */
+  const addStreetFront = async (id: string, data: Buffer) => {
     const photo = await call(world.app, {
       method: 'POST',
-      url: `/api/v1/dossiers/${dossier}/attachments`,
+      url: `/api/v1/dossiers/${id}/attachments`,
       token: world.memberA.token,
       ...multipart([
-        { name: 'file', filename: 'front.jpg', data: makeJpeg(320, 200) },
+        { name: 'file', filename: data[0] === 0xff ? 'front.jpg' : 'front.png', data },
         { name: 'type', data: 'marketing' },
         { name: 'title', data: 'Street front' },
       ]),
     });
     expect(photo.statusCode, photo.body).toBe(201);
-    const shown = new Set(['overview', 'attachments.floorplan']);
+  };
+
+  /** Member A's brochure template without covers, showing only the sections named. */
+  const brochure = async (shown: string[]) => {
     const t = await call(world.app, {
       method: 'POST',
       url: '/api/v1/user-settings/templates/',
@@ -572,12 +525,34 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
         backCover: false,
         sections: defaultSections('AT', 'brochure').map((s) => ({
           ...s,
-          enabled: shown.has(s.type),
+          enabled: shown.includes(s.type),
         })),
       },
     });
     expect(t.statusCode, t.body).toBe(201);
-    const res = await report({ templateId: t.json<{ id: string }>().id, date: '2026-01-15' });
+    return t.json<{ id: string }>().id;
+  };
+
+  it.each(['jpeg', 'png'] as const)(
+    'embeds a brochure’s lead photo once, though it shows it twice (%s)',
+    async (format) => {
+      const id = await createDossier(world, world.memberA, EXAMPLE_DOSSIER);
+      await addStreetFront(id, format === 'jpeg' ? makeJpeg(320, 200) : makePng(320, 200));
+      const templateId = await brochure(['overview', 'attachments.marketing']);
+      const res = await report({ templateId, date: '2026-01-15' }, world.memberA, id);
+      expect(res.statusCode, res.body).toBe(200);
+      // Drawn on the overview and among the photos: two pages, one image object.
+      const placements = await imagePlacements(res.rawPayload);
+      expect(new Set(placements.map((p) => p.page)).size).toBe(2);
+      expect(placements).toHaveLength(2);
+      expect(new Set(placements.map((p) => p.object)).size).toBe(1);
+    },
+  );
+
+  it('leads a brochure with the first marketing image, and draws the floor plan on its page', async () => {
+    await addStreetFront(dossier, makeJpeg(320, 200));
+    const templateId = await brochure(['overview', 'attachments.floorplan']);
+    const res = await report({ templateId, date: '2026-01-15' });
     expect(res.statusCode, res.body).toBe(200);
     const pdf = await readPdf(res.rawPayload);
     expect(await outlineTitles(res.rawPayload)).toEqual([
