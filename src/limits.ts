@@ -60,7 +60,8 @@ export const limits = {
     /** A request must be answered (its response started) within this of its arrival, else
      * `503` and the connection closed. Every wait the service knows of ends well within it (the
      * longest: an upload may take 30 s to arrive, wait 45 s for the file check and be checked
-     * for 15 s); this bounds the ones it does not know of. */
+     * for 15 s; older PDFs are weighed after it only where that ends in time); this bounds the
+     * ones it does not know of. */
     answerMs: 120_000,
   },
   /** On SIGTERM/SIGINT, in-flight requests get this long before the process exits anyway. */

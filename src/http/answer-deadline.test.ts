@@ -16,6 +16,16 @@ describe('answer deadline', () => {
     return { late: true };
   });
   app.get('/quick', (_request, reply) => reply.send({ ok: true }));
+  // What a handler is told of the time it has left: the deadline, 200 ms after its arrival.
+  app.get('/time-left', (request, reply) => {
+    const claim = answerClaim(request);
+    const now = Date.now();
+    return reply.send({
+      left: claim.deadlineAt - now,
+      hasTimeForLess: claim.hasTimeFor(claim.deadlineAt - now - 1, now),
+      hasTimeForAll: claim.hasTimeFor(claim.deadlineAt - now, now),
+    });
+  });
   let releaseClaimed: () => void = () => undefined;
   // A handler that claims its answer (as one does before storing), then takes its time.
   app.get('/claimed', async (request) => {
@@ -56,6 +66,21 @@ describe('answer deadline', () => {
     // The handler's late answer changes nothing.
     release();
     expect((await app.inject({ method: 'GET', url: '/quick' })).json()).toEqual({ ok: true });
+  });
+
+  it('tells a handler whether work of a given length ends before the deadline', async () => {
+    const body = (await app.inject({ method: 'GET', url: '/time-left' })).json<{
+      left: number;
+      hasTimeForLess: boolean;
+      hasTimeForAll: boolean;
+    }>();
+    expect(body.left).toBeGreaterThan(0);
+    expect(body.left).toBeLessThanOrEqual(200);
+    expect(body.hasTimeForLess).toBe(true);
+    expect(body.hasTimeForAll).toBe(false);
+    // Without a deadline, all the time there is.
+    const free = answerClaim({} as Parameters<typeof answerClaim>[0]);
+    expect(free.hasTimeFor(Number.MAX_SAFE_INTEGER)).toBe(true);
   });
 
   it('leaves a request whose handler claimed its answer to the handler, past the deadline', async () => {

@@ -12,6 +12,13 @@ import { AppError } from './problem.js';
  */
 export class AnswerClaim {
   private state: 'open' | 'claimed' | 'answered' = 'open';
+  /** When the deadline answers (epoch ms); never where no deadline is registered. */
+  deadlineAt = Infinity;
+
+  /** Whether work that may take `ms` ends before the deadline answers, if started now. */
+  hasTimeFor(ms: number, now = Date.now()): boolean {
+    return now + ms < this.deadlineAt;
+  }
 
   /** The deadline answered the request: the rest of its work is for nothing. */
   get answered(): boolean {
@@ -60,6 +67,7 @@ export function answerClaim(request: FastifyRequest): AnswerClaim {
 export function registerAnswerDeadline(app: FastifyInstance, answerMs: number): void {
   app.addHook('onRequest', (request, reply, done) => {
     const claim = answerClaim(request);
+    claim.deadlineAt = Date.now() + answerMs;
     const timer = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent || !claim.answerLate()) return;
       request.log.error(

@@ -366,27 +366,31 @@ describeBackends('dossier attachments', (backend) => {
     expect((await send(world.memberA, dossier, fileParts(light, 'permit'))).statusCode).toBe(201);
 
     // A PDF stored before weights were kept is weighed by the next PDF upload to its dossier.
+    const storedBefore = async (dossierId: string, pdf: Buffer) => {
+      const stored = randomUUID();
+      await insertAttachment(
+        world.stores.accounts.db,
+        {
+          id: stored,
+          dossier_id: dossierId,
+          organization_id: world.memberA.organizationId,
+          type: 'permit',
+          title: 'old.pdf',
+          content_type: 'application/pdf',
+          size: pdf.length,
+          width: null,
+          height: null,
+          pages: 1,
+          copy_weight: null,
+          created_at: new Date(Date.now() - 60_000).toISOString(),
+        },
+        pdf,
+        null,
+      );
+      return stored;
+    };
     const older = await newDossier(world.memberA);
-    const id = randomUUID();
-    await insertAttachment(
-      world.stores.accounts.db,
-      {
-        id,
-        dossier_id: older,
-        organization_id: world.memberA.organizationId,
-        type: 'permit',
-        title: 'old.pdf',
-        content_type: 'application/pdf',
-        size: heavy.length,
-        width: null,
-        height: null,
-        pages: 1,
-        copy_weight: null,
-        created_at: new Date(Date.now() - 60_000).toISOString(),
-      },
-      heavy,
-      null,
-    );
+    const id = await storedBefore(older, heavy);
     const weightOf = async (attachment: string) =>
       (
         await world.stores.accounts.db
@@ -405,6 +409,23 @@ describeBackends('dossier attachments', (backend) => {
       expect(await weightOf(res.json<AttachmentCreated>().id)).toBe(copyWeight);
     }
     expectProblem(await send(world.memberA, older, fileParts(heavy, 'permit')), 409, 'conflict');
+
+    // Four such PDFs stored before put a dossier over the cap once weighed: a PDF is refused,
+    // an image is still taken (it adds no weight).
+    const over = await newDossier(world.memberA);
+    const olds = [];
+    for (let i = 0; i < 4; i++) olds.push(await storedBefore(over, heavy));
+    expectProblem(await send(world.memberA, over, fileParts(light, 'permit')), 409, 'conflict');
+    for (const old of olds) expect(await weightOf(old)).toBe(copyWeight);
+    const photo = await send(world.memberA, over, fileParts(makePng()));
+    expect(photo.statusCode, photo.body).toBe(201);
+
+    // One the checks refuse today (more pages than allowed) weighs nothing, and is kept so:
+    // the next upload does not check it again.
+    const third = await newDossier(world.memberA);
+    const refusedToday = await storedBefore(third, await makePdf(limits.attachments.pages + 1));
+    expect((await send(world.memberA, third, fileParts(light, 'permit'))).statusCode).toBe(201);
+    expect(await weightOf(refusedToday)).toBe(0);
   });
 
   it('counts an image as large as its print version where that is larger', async () => {

@@ -123,7 +123,10 @@ function refuseWhenFull(existing: readonly AttachmentLoad[], added: AttachmentLo
   }
   const weight = existing.reduce((sum, stored) => sum + stored.copyWeight, 0) + added.copyWeight;
   const maxWeight = limits.attachments.copyWeightPerDossier;
-  if (weight > maxWeight || (added === NOTHING && weight >= maxWeight)) {
+  // Only a PDF adds copy weight, and before the body is read it is not known whether the file
+  // is one: an image is taken however much the PDFs weigh (PDFs stored before weights were
+  // kept can put a dossier over the cap, and it still takes photos and floor plans).
+  if (added.copyWeight > 0 && weight > maxWeight) {
     throw new AppError(
       'conflict',
       `This dossier's PDF attachments would have a copy weight of ${String(weight)} with this ` +
@@ -134,12 +137,16 @@ function refuseWhenFull(existing: readonly AttachmentLoad[], added: AttachmentLo
   }
 }
 
+/** The longest one more file check can take: its wait for the worker, then the check. */
+const ONE_CHECK_MS = limits.covers.pdfCheckMaxWaitMs + limits.covers.pdfInspectionMs;
+
 /**
  * Weighs the dossier's PDFs stored before copy weights were kept (`trialMerge`, in the
  * inspection worker in the organization's turn) and keeps their weights, so that the dossier's
- * cap counts them. One the checks refuse today counts nothing (a report refuses it too, so it
- * costs no copy); when the worker is busy or stopped, or the upload has been answered by its
- * deadline, the rest wait for the next upload.
+ * cap counts them. One the checks refuse today is kept as weighing nothing (a report refuses
+ * it too, so it costs no copy), and is not checked again. A check is begun only where it
+ * ends, at the longest, before the upload's answer deadline (a known wait must not run into
+ * it); when the worker is busy or stopped, or time runs short, the rest wait for the next upload.
  */
 async function weighStoredPdfs(
   deps: AttachmentDeps,
@@ -148,15 +155,16 @@ async function weighStoredPdfs(
   answer: AnswerClaim,
 ) {
   for (const id of await selectUnweighedPdfs(deps.db, caller, dossierId)) {
-    if (answer.answered) return;
+    if (answer.answered || !answer.hasTimeFor(ONE_CHECK_MS)) return;
     const content = await uploadedContent(deps.db, caller, id);
     if (!content) continue;
     let facts;
     try {
       facts = await deps.pdfInspector.inspectAttachment(content, caller.organizationId);
     } catch (error) {
-      if (error instanceof PdfRefusal) continue;
-      return;
+      if (!(error instanceof PdfRefusal)) return;
+      await storeCopyWeight(deps.db, caller, id, 0);
+      continue;
     }
     if ('copyWeight' in facts) await storeCopyWeight(deps.db, caller, id, facts.copyWeight);
   }
