@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/backends.js';
 import { stopChild, spawnTracked } from '../../test/helpers/children.js';
@@ -122,6 +124,49 @@ describe('market snapshots', () => {
     // An old lock (the pid alone) of a process that is gone.
     fs.writeFileSync(paths.lock, '2147483646');
     acquireImportLock(paths)();
+  });
+
+  it('lets one process at a time hold the import lock, however often two contend for it', async () => {
+    const dir = path.join(tempDir(), 'data');
+    const module = JSON.stringify(new URL('./snapshots.ts', import.meta.url).href);
+    // Each takes and gives back the lock 3,000 times; inside it, a file only one can create.
+    const script = `
+      import fs from 'node:fs';
+      const { acquireImportLock, marketPaths } = await import(${module});
+      const paths = marketPaths(${JSON.stringify(dir)});
+      const inside = paths.lock + '.inside';
+      let held = 0, both = 0;
+      for (let i = 0; i < 3000; i++) {
+        let release;
+        try { release = acquireImportLock(paths); } catch { continue; }
+        held++;
+        try { fs.writeFileSync(inside, '', { flag: 'wx' }); fs.rmSync(inside); } catch { both++; }
+        release();
+      }
+      console.log(JSON.stringify({ held, both }));`;
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const contenders = [0, 1].map(() =>
+      spawnTracked(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {}),
+    );
+    const outcomes = await Promise.all(
+      contenders.map(
+        (child) =>
+          new Promise<{ held: number; both: number }>((resolve, reject) => {
+            let out = '';
+            child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+            child.once('exit', (code) => {
+              if (code === 0) resolve(JSON.parse(out) as { held: number; both: number });
+              else reject(new Error(`a contender ended with ${String(code)}`));
+            });
+          }),
+      ),
+    );
+    for (const { held, both } of outcomes) {
+      expect(held).toBeGreaterThan(0);
+      expect(both).toBe(0);
+    }
+    // Nothing is left behind: no lock, no file of a contender's own.
+    expect(fs.readdirSync(marketPaths(dir).dir)).toEqual([]);
   });
 
   it('leaves the previous data intact when an import is killed, and the next import recovers', async () => {

@@ -102,21 +102,66 @@ function lockHeld(content: string): number | undefined {
   return pid;
 }
 
-/** One writer at a time per data dir; a lock left by a killed process is taken over. */
+/**
+ * One writer at a time per data dir; a lock left by a killed process is taken over. The lock
+ * appears whole: written to a file of this process's own, then linked to the lock's name,
+ * which fails where it exists (created and then written, another process reading it between
+ * the two found it empty, took it for a dead holder's and took it over: both held it).
+ */
 export function acquireImportLock(paths: MarketPaths): () => void {
   fs.mkdirSync(paths.dir, { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(paths.lock, `${String(process.pid)} ${PROCESS_TOKEN}`, { flag: 'wx' });
-      return () => fs.rmSync(paths.lock, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = lockHeld(fs.readFileSync(paths.lock, 'utf8'));
-      if (pid !== undefined) {
-        throw new ImportBusyError(`another import is running (process ${String(pid)})`);
+  const content = `${String(process.pid)} ${PROCESS_TOKEN}`;
+  const own = `${paths.lock}.${PROCESS_TOKEN}`;
+  fs.writeFileSync(own, content);
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        fs.linkSync(own, paths.lock);
+        return () => fs.rmSync(paths.lock, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const held = readLock(paths.lock);
+        const pid = held === undefined ? undefined : lockHeld(held);
+        if (held !== undefined && pid !== undefined) {
+          throw new ImportBusyError(`another import is running (process ${String(pid)})`);
+        }
+        if (held !== undefined) takeOverStale(paths.lock, held);
       }
-      fs.rmSync(paths.lock, { force: true });
     }
+  } finally {
+    fs.rmSync(own, { force: true });
   }
   throw new ImportBusyError('could not take the import lock');
+}
+
+/** The lock's content, or undefined where it went away meanwhile. */
+function readLock(lock: string): string | undefined {
+  try {
+    return fs.readFileSync(lock, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Removes a dead holder's lock, and only that: it is moved aside first (one process can move
+ * it), and should what was moved be another's live lock (taken over in the meantime by a
+ * process that found the same dead one), it is put back.
+ */
+function takeOverStale(lock: string, stale: string): void {
+  const aside = `${lock}.${PROCESS_TOKEN}.stale`;
+  try {
+    fs.renameSync(lock, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    if (fs.readFileSync(aside, 'utf8') !== stale) fs.linkSync(aside, lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    fs.rmSync(aside, { force: true });
+  }
 }
