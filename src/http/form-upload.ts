@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkHook } from './check-hook.js';
 import { AppError } from './problem.js';
 import { escapePointer, invalidField } from './field-errors.js';
+import { textError } from './json-guards.js';
 import { validatorCompiler } from './validation.js';
 import { limits } from '../limits.js';
 import { UploadBody } from './upload-body.js';
@@ -179,6 +180,10 @@ export async function readForm(spec: FormSpec, request: FastifyRequest): Promise
         // The form parser decodes text fields leniently, turning bytes that are not UTF-8 into
         // U+FFFD; stored, that is text lost without anyone being told.
         if (value.includes(REPLACEMENT)) throw invalid(name, NOT_UTF8);
+        // A part may declare another charset (UTF-16), in which a lone surrogate or U+0000 is
+        // written: refused as in a JSON body (`textError`), where the stores would differ.
+        const refused = textError(value);
+        if (refused !== undefined) throw invalid(name, `must not hold ${refused}`);
         fields[name] = value;
         continue;
       }

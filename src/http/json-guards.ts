@@ -26,7 +26,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * SQLite and PostgreSQL store it as different replacement characters, and a PDF writer that
  * encodes the text as UTF-8 fails on it.
  */
-function textError(text: string): string | undefined {
+export function textError(text: string): string | undefined {
   if (text.includes('\u0000')) return 'the character U+0000';
   if (LONE_SURROGATE.test(text)) return 'a lone UTF-16 surrogate (half of a character)';
   return undefined;

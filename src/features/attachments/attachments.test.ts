@@ -277,6 +277,37 @@ describeBackends('dossier attachments', (backend) => {
       // Bytes that are not UTF-8 are refused, not stored as replacement characters.
       const latin1 = Buffer.from([0x50, 0x6c, 0x61, 0x6e, 0xc3, 0x28, 0xff]);
       await refused(fileParts(png, 'other', 'a.png', latin1), '/title', /UTF-8/);
+      // A part in UTF-16 can hold half a character or U+0000: refused, as in a JSON body (the
+      // stores would keep them differently).
+      for (const [text, why] of [
+        ['a\uD83Db', /lone UTF-16 surrogate/],
+        ['a\u0000b', /U\+0000/],
+      ] as const) {
+        await refused(
+          [
+            { name: 'file', filename: 'a.png', data: png },
+            { name: 'type', data: 'other' },
+            {
+              name: 'title',
+              contentType: 'text/plain; charset=utf-16le',
+              data: Buffer.from(text, 'utf16le'),
+            },
+          ],
+          '/title',
+          why,
+        );
+      }
+      // Such a file name is kept without them.
+      const named = await send(world.adminA, dossier, [
+        {
+          name: 'file',
+          disposition: `form-data; name="file"; filename*=utf-16le''${[...Buffer.from('P\uD83Dn.png', 'utf16le')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`,
+          data: png,
+        },
+        { name: 'type', data: 'other' },
+      ]);
+      expect(named.statusCode, named.body).toBe(201);
+      expect(named.json<AttachmentCreated>().title).toBe('Pn.png');
       await refused([...fileParts(png), { name: 'extra', data: '1' }], '/extra', /not allowed/);
       await refused(
         [
