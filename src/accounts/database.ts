@@ -35,7 +35,7 @@ function openSqlite(file: string): Kysely<AccountTables> {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${String(limits.accountStore.lockWaitMs)}`);
   return new Kysely<AccountTables>({
     dialect: new SqliteDialect({ database: keepingStatements(database) }),
   });
@@ -49,8 +49,16 @@ function openSqlite(file: string): Kysely<AccountTables> {
  */
 const connectionEnded = (): void => undefined;
 
-function openPostgres(url: string, poolSize: number): Kysely<AccountTables> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+function openPostgres(
+  url: string,
+  poolSize: number,
+  lockTimeoutMs?: number,
+): Kysely<AccountTables> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(lockTimeoutMs === undefined ? {} : { lock_timeout: lockTimeoutMs }),
+  });
   pool.on('error', connectionEnded);
   pool.on('connect', (client) => client.on('error', connectionEnded));
   return new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
@@ -101,12 +109,27 @@ export async function openAccountDatabase(
 ): Promise<AccountDatabase> {
   const backend = backendOf(url);
   const file = url.slice('sqlite:'.length);
-  const db = backend === 'sqlite' ? openSqlite(file) : openPostgres(url, poolSize);
-  try {
-    await (backend === 'sqlite' ? withSqliteMigrationLock(file, () => migrate(db)) : migrate(db));
-  } catch (error) {
-    await db.destroy();
-    throw error;
+  if (backend === 'postgres') {
+    // Migrated through a connection of its own that waits for another process's migration as
+    // long as it takes; the pool's statements wait for a lock `lockWaitMs` at the most.
+    const migrator = openPostgres(url, 1);
+    try {
+      await migrate(migrator);
+    } finally {
+      await migrator.destroy();
+    }
+  }
+  const db =
+    backend === 'sqlite'
+      ? openSqlite(file)
+      : openPostgres(url, poolSize, limits.accountStore.lockWaitMs);
+  if (backend === 'sqlite') {
+    try {
+      await withSqliteMigrationLock(file, () => migrate(db));
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
   }
   return {
     db,

@@ -7,6 +7,8 @@ import { call, createWorld, testConfig } from '../../test/helpers/world.js';
 import { buildApp } from '../app.js';
 import { openStores } from '../stores.js';
 import { postgresConnectionRoom } from './database.js';
+import { limits } from '../limits.js';
+import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
 import { accountStoreUnavailable } from './store-unavailable.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -15,6 +17,7 @@ describe('an account database that cannot serve now', () => {
   it('is told from a wrong request or a fault by its condition', () => {
     expect(accountStoreUnavailable(withCode('53300'))).toBe(true); // too many connections
     expect(accountStoreUnavailable(withCode('57P03'))).toBe(true); // starting up
+    expect(accountStoreUnavailable(withCode('55P03'))).toBe(true); // a lock held too long
     const connectRefused = Object.assign(withCode('ECONNREFUSED'), { syscall: 'connect' });
     expect(accountStoreUnavailable(connectRefused)).toBe(true);
     expect(accountStoreUnavailable(withCode('SQLITE_BUSY'))).toBe(true);
@@ -188,6 +191,48 @@ describe.skipIf(inject('postgresUrl') === '')(
       let served = await view();
       for (let i = 0; i < 5 && served.statusCode === 503; i++) served = await view();
       expect(served.statusCode).toBe(200);
+    });
+
+    it('a lock held from outside makes a write wait 5 s at the most, then 503; the others go on', async () => {
+      const world = await createWorld(backend);
+      onTestFinished(() => world.close());
+      // A maintenance session holds organization A's row, which creating a dossier locks
+      // (owner-lock.ts), until it ends its transaction.
+      const outside = new pg.Client({ connectionString: world.config.databaseUrl });
+      await outside.connect();
+      onTestFinished(() => outside.end());
+      await outside.query('begin');
+      await outside.query('select id from organizations where id = $1 for update', [
+        world.memberA.organizationId,
+      ]);
+      const create = (who: typeof world.memberA) =>
+        call(world.app, {
+          method: 'POST',
+          url: '/api/v1/dossiers',
+          token: who.token,
+          payload: { ...EXAMPLE_DOSSIER, title: 'Waits for the lock' },
+        });
+      const started = Date.now();
+      const refused = await create(world.memberA);
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.headers['retry-after']).toBe(String(limits.accountStore.retryAfterSeconds));
+      // It waited for the lock (a lower bound only: the machine may be slow, never fast).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(limits.accountStore.lockWaitMs - 50);
+      // Another organization's write does not wait for it.
+      expect((await create(world.memberB)).statusCode).toBe(201);
+      await outside.query('rollback');
+      // Nothing was stored by the refused request; the next one is stored.
+      const listed = await call(world.app, {
+        method: 'GET',
+        url: '/api/v1/dossiers',
+        token: world.memberA.token,
+      });
+      expect(
+        listed
+          .json<{ items: { title: string }[] }>()
+          .items.filter((d) => d.title === 'Waits for the lock'),
+      ).toEqual([]);
+      expect((await create(world.memberA)).statusCode).toBe(201);
     });
 
     it('the room for connections is the server’s, less the superusers’, for an ordinary role', async () => {

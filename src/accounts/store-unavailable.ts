@@ -1,7 +1,7 @@
 /**
  * PostgreSQL conditions (SQLSTATE) of a server that will not take the work now but may soon:
  * too many connections (for the server, a role or a database), starting up or shutting down,
- * the connection lost.
+ * the connection lost, a lock another holds for longer than a statement may wait.
  */
 const POSTGRES_UNAVAILABLE = new Set([
   '53300', // too_many_connections
@@ -12,6 +12,7 @@ const POSTGRES_UNAVAILABLE = new Set([
   '08001', // sqlclient_unable_to_establish_sqlconnection
   '08003', // connection_does_not_exist
   '08006', // connection_failure
+  '55P03', // lock_not_available: a lock held beyond `lock_timeout` (limits.accountStore.lockWaitMs)
 ]);
 
 /**
