@@ -777,8 +777,11 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const said = (await readPdf(mfh.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
     expect(said).toContain(say('de', 'noValuationType'));
     expect(said).not.toContain(say('de', 'noValuation'));
-    // Nor does it claim that no building projects are known: none were looked for.
+    // Nor does it claim that no building projects are known, or that no offers were found:
+    // none were looked for.
     expect(said).not.toContain(say('de', 'noProjects'));
+    expect(said).not.toMatch(/Angebote \(0\)/);
+    expect(said).toContain(say('de', 'subject'));
   });
 
   it('lists the offers of its postcode for a dossier known by its postcode only, those without coordinates too', async () => {

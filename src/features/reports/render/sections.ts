@@ -80,7 +80,7 @@ const located = (items: Located[]) =>
       i.coordinates ? [i.coordinates] : ([] as { latitude: number; longitude: number }[]),
     );
 
-/** The location map; `offers` null for the projects' own map, which shows none. */
+/** The location map; `offers` null where it shows none (the projects' own map; no valuation). */
 function map(ctx: SectionContext, offers: OfferItem[] | null, projects: ProjectItem[]): void {
   const d = ctx.model.dossier;
   const drawn = offers && located(offers);
@@ -262,9 +262,11 @@ function overview(ctx: SectionContext, section: Section): void {
   const showsProjects = ctx.model.template.sections.some(
     (s) => s.type === 'projects' && isShown(s),
   );
+  // Without a valuation no offers were looked for: the map has no offers layer, since its
+  // legend's "Offers (0)" would say none were found.
   map(
     ctx,
-    tracker?.offers.items ?? [],
+    tracker ? tracker.offers.items : null,
     showsProjects ? (tracker?.building_projects.items ?? []) : [],
   );
 }
