@@ -806,6 +806,21 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
       const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
       return Number(/(\d+) offers of the same kind found since/.exec(text)?.[1]);
     };
+    // Without a title, the address is the title, printed once ("1010 Wien", not again below).
+    const noTitle = await createDossier(world, world.memberA, {
+      ...EXAMPLE_DOSSIER,
+      title: undefined,
+      property: {
+        ...EXAMPLE_DOSSIER.property,
+        location: { address: { postCode: '1010', city: 'Wien' } },
+      },
+    });
+    const titled = await report({ templateId: template }, world.memberA, noTitle);
+    expect(titled.statusCode, titled.body).toBe(200);
+    const titlePage = (await readPdf(titled.rawPayload)).pages.find((p) =>
+      p.includes(say('en', 'reportTitle').toUpperCase()),
+    );
+    expect(titlePage?.match(/1010 Wien/g)).toHaveLength(1);
     // The offers of 1010 since the date: the 60 around the Graben that are, and the one without
     // coordinates; a dossier with coordinates takes the offers around its point only.
     const around = await found(dossier);

@@ -46,9 +46,11 @@ function reportDossier(dossier: Dossier): ReportDossier {
   const { address, coordinates, precision } = property.location;
   const street = [address?.street, address?.houseNumber].filter(Boolean).join(' ');
   const town = [address?.postCode, address?.city].filter(Boolean).join(' ');
+  const lines = [street, town].filter((line) => line !== '');
   return {
-    title: content.title ?? ([street, town].filter(Boolean).join(', ') || dossier.id),
-    addressLines: [street, town].filter((line) => line !== ''),
+    // Without a title of its own, the address is the title, and not printed again below it.
+    title: content.title ?? (lines.join(', ') || dossier.id),
+    addressLines: content.title === undefined ? [] : lines,
     latitude: coordinates.latitude,
     longitude: coordinates.longitude,
     precision,

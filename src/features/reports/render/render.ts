@@ -3,8 +3,10 @@ import { say } from '../messages.js';
 import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
 import { BACK_COVER, FRONT_COVER, insertPages, pageCount } from './merge.js';
+import { printableText } from './printable.js';
 import {
   CONTENT_WIDTH,
+  drawable,
   facts,
   fittedText,
   newDocument,
@@ -90,9 +92,29 @@ function titlePage(ctx: SectionContext): void {
       width: CONTENT_WIDTH,
     });
   const { title, provider } = model.template;
-  doc.text(`${provider ? t(`template.${provider}`) : title} · ${f.date(model.today)}`, {
+  const name = provider ? t(`template.${provider}`) : title;
+  // A name of which nothing prints (in Chinese) would leave "· <date>".
+  doc.text(prints(name) ? `${name} · ${f.date(model.today)}` : f.date(model.today), {
     width: CONTENT_WIDTH,
   });
+}
+
+/** Whether the report's typefaces print any of `text` (of a title in Chinese, nothing). */
+const prints = (text: string) => printableText(text, drawable).trim() !== '';
+
+/**
+ * The model with a dossier title the pages can print: one of which nothing prints is the
+ * property's kind and size ("Apartment · 72 m²"), so that neither the title page's band nor
+ * the pages' feet are left blank. The document's metadata and file name keep the title.
+ */
+function withPrintedTitle(
+  model: ReportModel,
+  t: SectionContext['t'],
+  f: SectionContext['f'],
+): ReportModel {
+  const d = model.dossier;
+  if (prints(d.title)) return model;
+  return { ...model, dossier: { ...d, title: `${t(d.propertyType)} · ${f.area(d.livingArea)}` } };
 }
 
 /** Page numbers and the dossier title at the foot of every generated page but the title page. */
@@ -162,11 +184,13 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
     page +
     1 +
     inserts.filter((i) => i.afterPage < page).reduce((s, i) => s + insertedPages(i), 0);
+  const f = formatsFor(model.locale, model.currency, model.conventions);
+  const t = sayIn(model);
   const ctx: SectionContext = {
     doc,
-    model,
-    f: formatsFor(model.locale, model.currency, model.conventions),
-    t: sayIn(model),
+    model: withPrintedTitle(model, t, f),
+    f,
+    t,
     inserts,
     outline: doc.outline,
     numberOf,
@@ -193,7 +217,7 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   const generated = doc.bufferedPageRange().count;
   const total =
     frontPages + generated + inserts.reduce((s, i) => s + insertedPages(i), 0) + backPages;
-  footers(doc, model, numberOf, total);
+  footers(doc, ctx.model, numberOf, total);
   const bytes = await finish(doc);
   return insertPages(bytes, {
     front: model.covers.front,
