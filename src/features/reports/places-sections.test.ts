@@ -103,7 +103,7 @@ describe.skipIf(!available)('report places sections on the real places of Vienna
     const nearestStop = stops[0];
     const stopsWithin500 = new Set(stops.filter((s) => s.meters <= 500).map((s) => s.name)).size;
     expect(text).toContain(
-      `NEAREST STOP STOPS WITHIN 500 M ${String(Math.ceil(nearestStop?.meters ?? 0))} m · ${nearestStop?.name ?? ''} ${String(stopsWithin500)}`,
+      `NEAREST STOP STOPS WITHIN 500 m ${String(Math.ceil(nearestStop?.meters ?? 0))} m · ${nearestStop?.name ?? ''} ${String(stopsWithin500)}`,
     );
     // The three nearest pharmacies, each with its distance in the table.
     for (const pharmacy of pharmacies.slice(0, 3)) {

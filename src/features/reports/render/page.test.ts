@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { say } from '../messages.js';
-import { bandFits, CONTENT_BOTTOM, newDocument, paragraph, sectionBand, STYLE } from './page.js';
+import {
+  bandFits,
+  capitals,
+  CONTENT_BOTTOM,
+  newDocument,
+  paragraph,
+  sectionBand,
+  STYLE,
+} from './page.js';
 
 const pages = (doc: ReturnType<typeof newDocument>) => doc.bufferedPageRange().count;
 
@@ -56,5 +64,17 @@ describe('a section of one sentence following on the page before', () => {
     doc.y = CONTENT_BOTTOM - 16;
     paragraph(doc, long);
     expect(pages(doc)).toBe(2);
+  });
+});
+
+describe('labels in capitals', () => {
+  it('keep their units as written', () => {
+    expect(capitals('Stops within 500 m')).toBe('STOPS WITHIN 500 m');
+    expect(capitals('Price per m²')).toBe('PRICE PER m²');
+    expect(capitals('Arrêts à moins de 500 m')).toBe('ARRÊTS À MOINS DE 500 m');
+    expect(capitals('Within 2 km, 5 min')).toBe('WITHIN 2 km, 5 min');
+    // Letters of words are not units: "mini", "Zimmer", "Maisonnette".
+    expect(capitals('mini Zimmer m Maisonnette')).toBe('MINI ZIMMER m MAISONNETTE');
+    expect(capitals('Living area')).toBe('LIVING AREA');
   });
 });

@@ -277,7 +277,7 @@ export function facts(doc: Doc, pairs: [string, string][]): void {
       .font('regular')
       .fontSize(8)
       .fillColor(STYLE.grey)
-      .text(label.toUpperCase(), x, y, {
+      .text(capitals(label), x, y, {
         width: half - 24,
         lineBreak: false,
       });
@@ -384,4 +384,18 @@ export function table(doc: Doc, columns: Column[], rows: string[][]): void {
   });
   doc.x = STYLE.margin;
   doc.moveDown(0.8);
+}
+
+/** A unit of measure as a word of its own: "500 m", "per m²", "2 km", "5 min". */
+const UNIT = /(?<!\p{L})(km²|m²|km|m|min|ha)(?!\p{L})/u;
+
+/**
+ * A label in capitals, as the reports set labels, its units as written: in capitals "500 m"
+ * would read as 500 megametres ("500 M") and "m²" as "M²".
+ */
+export function capitals(text: string): string {
+  return text
+    .split(UNIT)
+    .map((part, i) => (i % 2 === 1 ? part : part.toUpperCase()))
+    .join('');
 }

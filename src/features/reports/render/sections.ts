@@ -17,6 +17,7 @@ import { shownImageSize } from '../../../pdf/image-inspection.js';
 import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
 import {
+  capitals,
   CONTENT_BOTTOM,
   CONTENT_WIDTH,
   facts,
@@ -135,7 +136,7 @@ function valueBlock(ctx: SectionContext): void {
     .font('regular')
     .fontSize(9)
     .fillColor('#cfe3ec')
-    .text(label.toUpperCase(), STYLE.margin + 16, top + 12);
+    .text(capitals(label), STYLE.margin + 16, top + 12);
   doc
     .font('bold')
     .fontSize(24)
@@ -156,7 +157,7 @@ function valueBlock(ctx: SectionContext): void {
     .font('regular')
     .fontSize(9)
     .fillColor('#cfe3ec')
-    .text(t('range').toUpperCase(), right, top + 14);
+    .text(capitals(t('range')), right, top + 14);
   doc
     .font('bold')
     .fontSize(11)
@@ -173,7 +174,7 @@ function valueBlock(ctx: SectionContext): void {
     .font('regular')
     .fontSize(9)
     .fillColor('#cfe3ec')
-    .text(t('confidence').toUpperCase(), right, top + 44);
+    .text(capitals(t('confidence')), right, top + 44);
   doc
     .font('bold')
     .fontSize(11)
