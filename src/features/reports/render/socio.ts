@@ -30,10 +30,15 @@ const shownNumber = (f: Formats, v: IndicatorValue) =>
 const PER_YEAR = /^([A-Z]{3}) per year$/;
 
 /** An indicator's unit in the report's language: as imported where the catalogue lacks it. */
-export function shownUnit(t: SectionContext['t'], unit: string | null): string {
+export function shownUnit(
+  t: SectionContext['t'],
+  f: Pick<Formats, 'number'>,
+  unit: string | null,
+): string {
   if (unit === null) return '';
   const key = UNIT_KEYS[unit];
-  if (key) return t(key);
+  // A number in a unit ("per 1,000 inhabitants") is written as the report writes numbers.
+  if (key) return t(key, { thousand: f.number(1000) });
   const currency = PER_YEAR.exec(unit)?.[1];
   return currency === undefined ? unit : t('unit.perYear', { currency });
 }
@@ -91,7 +96,7 @@ export function socio(ctx: SectionContext, section: Section): void {
       mine.map(({ value, wider }) => [
         t(`indicator.${value.indicator as keyof typeof SOCIO_INDICATORS}`),
         shownNumber(f, value),
-        shownUnit(t, value.unit),
+        shownUnit(t, f, value.unit),
         String(value.year),
         wider ? `${shownNumber(f, wider)} (${String(wider.year)})` : '–',
       ]),
