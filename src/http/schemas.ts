@@ -148,13 +148,18 @@ export const ONE_LINE_MESSAGE =
   'U+202A–U+202E, U+2066–U+2069)';
 
 /**
- * Characters that show nothing though they are not white space (`\s`): the soft hyphen, the
- * combining grapheme joiner, the Hangul fillers, the Mongolian vowel separator, the zero-width
- * space and joiners, the word joiner and invisible operators, and the blank Braille pattern. A
- * title of these alone reads as empty in a list or a report.
+ * Characters that show nothing though they are not white space (`\s`): Unicode's default
+ * ignorable code points of the Basic Multilingual Plane (the soft hyphen, the combining
+ * grapheme joiner, the Hangul fillers, the Khmer inherent vowels, the Mongolian free variation
+ * selectors and vowel separator, the zero-width space and joiners, the word joiner, invisible
+ * operators and deprecated format characters, the variation selectors, U+FFF0–U+FFF8), and
+ * the blank Braille pattern. A title of these alone reads as empty in a list or a report.
+ * Those beyond the plane (tag characters, musical format controls) are not here: a pattern
+ * cannot name them in a way every regular-expression dialect reads alike.
  */
 const INVISIBLE =
-  '\\u00AD\\u034F\\u115F\\u1160\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164\\uFFA0';
+  '\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200D\\u2060-\\u2065' +
+  '\\u206A-\\u206F\\u2800\\u3164\\uFE00-\\uFE0F\\uFFA0\\uFFF0-\\uFFF8';
 
 /**
  * ONE_LINE_PATTERN with at least one character that is neither white space nor invisible (a

@@ -496,6 +496,8 @@ describeBackends('dossiers', (backend) => {
         // Characters that show nothing (zero-width space, word joiner, soft hyphen, Hangul
         // filler, blank Braille, Mongolian vowel separator) are blank too.
         [dossier({ title: '\u200b\u2060\u00ad\u3164\u2800\u180e\u200c' }), '/title'],
+        // Variation selectors, Khmer inherent vowels, Mongolian selectors, U+2065, U+FFF0.
+        [dossier({ title: '\ufe0f\ufe00\u17b4\u17b5\u180b\u180f\u2065\u206a\ufff0' }), '/title'],
         [
           dossier({
             property: {
