@@ -414,8 +414,8 @@ export const limits = {
     sixteenBitPixelCost: 4,
     /** Pixels on one side: no real photo or scan is wider. */
     maxSide: 20_000,
-    /** Memory the JPEG decoder may use while checking an image. It needs 16–22 bytes a pixel
-     * (about 12 MP at 4:4:4, 17 MP at 4:2:0): a JPEG that would need more is checked by its
+    /** Memory the JPEG decoder may use while checking an image. It needs about 22 bytes a pixel
+     * at 4:4:4 and 14.5 at 4:2:0 (about 9.5 MP and 14.4 MP): a JPEG that would need more is checked by its
      * structure instead (header, scans, end of image), as reports embed it without decoding. */
     decodeMemoryMb: 200,
     /** Chunks of a PNG, counted before it is decoded: each costs the decoder a few µs however

@@ -6,7 +6,7 @@
 export class InsufficientDataError extends Error {
   constructor(
     message: string,
-    /** The valuation date that could not be supported, where a caller valued several. */
+    /** The valuation date that could not be supported, where the caller names it. */
     readonly date?: string,
   ) {
     super(message);

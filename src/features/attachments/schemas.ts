@@ -20,7 +20,9 @@ export const ATTACHMENT_RULES =
   `bytes). Images are measured from their headers before they are decoded: at most ` +
   `${limits.attachments.maxPixels} pixels (a quarter of that for a 16-bit PNG) and ` +
   `${limits.attachments.maxSide} on a side; then ` +
-  `decoded in full to prove they are whole. PDFs have 1 to ${limits.attachments.pages} pages, ` +
+  `decoded in full to prove they are whole (a JPEG whose decoding would need more than ` +
+  `${limits.attachments.decodeMemoryMb} MB is checked by its structure: header, scans, end of ` +
+  `image). PDFs have 1 to ${limits.attachments.pages} pages, ` +
   `neither encrypted nor truncated. A dossier has at most ${limits.attachments.perDossier} ` +
   `attachments of ${MiB(limits.attachments.bytesPerDossier)} together (a report holds them ` +
   `all), and its PDFs a copy weight of at most ${limits.attachments.copyWeightPerDossier} ` +

@@ -80,7 +80,7 @@ const CHUNK_CHARS = 64 * 1024;
  * group, written one at a time by `serialize` (the group schema's serializer), with a turn for
  * the event loop whenever `pacer`'s time has passed. Built, serialized and sent in one piece,
  * an answer of 50 statistics over 600 months (30,000 cells, 1.5–3 MB) held the server's thread
- * 30–50 ms at once; other callers' `/health` took 26 ms at the median while one user sent such
+ * 30–50 ms at once; other callers' `/health` took 27 ms at the median while one user sent such
  * requests one after another, 8 ms now (README "Costly requests").
  */
 export async function answerChunks(

@@ -42,8 +42,8 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         `than ${String(limits.valuation.futureYears)} years after today; a date after today is ` +
         'valued as of today (the model does not forecast). When the data cannot support a ' +
         'valuation: `422 insufficient_data` for the whole call, whose `errors[0].path` names ' +
-        'the input (`/valuationInputs/1`) and whose message names the date where there were ' +
-        'several. The token may be sent as `access_token` query parameter.',
+        'the input (`/valuationInputs/1`) and whose message names the date it could not be ' +
+        'valued at. The token may be sent as `access_token` query parameter.',
       body: PropertyValueRequest,
       check: (request) => {
         dropEmptyCoordinatesOfInputs(request.body);
