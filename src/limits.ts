@@ -162,6 +162,11 @@ export const limits = {
     /** Where the open-files limit cannot be read. */
     fallback: 1000,
   },
+  organizations: {
+    /** Characters of an organization's name (as a title's, counted in characters: an emoji is
+     * one, not two UTF-16 units). */
+    nameChars: 200,
+  },
   /** The account database. */
   accountStore: {
     /** Connections each process may open to PostgreSQL (overridable with

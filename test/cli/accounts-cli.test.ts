@@ -54,6 +54,12 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
     const org = await cli('orgs', 'create', 'Acme Immobilien');
     expect(org.status, org.stderr).toBe(0);
     expect(org.stdout).toMatch(/created organization "Acme Immobilien"/);
+    // A name's length is counted in characters, as a title's: 200 emoji are 200, not 400.
+    const emoji = await cli('orgs', 'create', '🏠'.repeat(200));
+    expect(emoji.status, emoji.stderr).toBe(0);
+    const over = await cli('orgs', 'create', '🏠'.repeat(201));
+    expect(over.status).toBe(1);
+    expect(over.stderr).toMatch(/organization name must be 1-200 characters/);
 
     const admin = await createUser('Acme Immobilien', 'Boss', 's3cret-pass', '--admin');
     expect(admin.status, admin.stderr).toBe(0);

@@ -6,9 +6,8 @@ import {
   OrganizationNameTaken,
 } from '../../accounts/organizations.js';
 import { FILLED_LINE_PATTERN, ONE_LINE_PATTERN } from '../../http/schemas.js';
+import { limits } from '../../limits.js';
 import { CliError, print, withAccounts } from '../context.js';
-
-export const ORG_NAME_MAX_LENGTH = 200;
 
 /** Names are shown on one line, as titles are: no control or bidirectional formatting characters. */
 const ONE_LINE = new RegExp(ONE_LINE_PATTERN, 'u');
@@ -25,8 +24,10 @@ export function registerOrgCommands(program: Command): void {
     .action((rawName: string) =>
       withAccounts(async (db) => {
         const name = rawName.trim();
-        if (name.length === 0 || name.length > ORG_NAME_MAX_LENGTH) {
-          throw new CliError(`organization name must be 1-${ORG_NAME_MAX_LENGTH} characters`);
+        const max = limits.organizations.nameChars;
+        const chars = Array.from(name).length;
+        if (chars === 0 || chars > max) {
+          throw new CliError(`organization name must be 1-${String(max)} characters`);
         }
         if (!ONE_LINE.test(name)) {
           throw new CliError(
