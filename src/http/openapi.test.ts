@@ -183,6 +183,26 @@ describe('OpenAPI document and docs page', () => {
     }
   });
 
+  it('says in words what every pattern takes (x-pattern-message)', () => {
+    const unworded: string[] = [];
+    let patterns = 0;
+    const walk = (value: unknown, at: string): void => {
+      if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}/${String(i)}`));
+      else if (value && typeof value === 'object') {
+        const record = value as Record<string, unknown>;
+        if (typeof record.pattern === 'string') {
+          patterns += 1;
+          const words = record['x-pattern-message'];
+          if (typeof words !== 'string' || words === '') unworded.push(at);
+        }
+        for (const [key, inner] of Object.entries(record)) walk(inner, `${at}/${key}`);
+      }
+    };
+    walk(doc.paths, '');
+    expect(patterns).toBeGreaterThan(50);
+    expect(unworded).toEqual([]);
+  });
+
   it('takes merge patches on PATCH only, as declared', async () => {
     for (const { name, op } of operations()) {
       const types = Object.keys(op.requestBody?.content ?? {});

@@ -177,7 +177,7 @@ export const PATTERN_MESSAGE = 'x-pattern-message';
 export function PatternText(
   pattern: string,
   message: string,
-  options: { description: string; default?: string },
+  options: { description: string; default?: string; minLength?: number; maxLength?: number },
 ) {
   return Type.String({ ...options, pattern, [PATTERN_MESSAGE]: message });
 }
@@ -192,7 +192,9 @@ export function OneLineText(options: {
 }) {
   // A text that must have characters must have one that shows: "   " is as empty as "".
   const filled = (options.minLength ?? 0) > 0;
-  return Type.String({ ...options, pattern: filled ? FILLED_LINE_PATTERN : ONE_LINE_PATTERN });
+  return filled
+    ? PatternText(FILLED_LINE_PATTERN, `${ONE_LINE_MESSAGE}; and ${BLANK_MESSAGE}`, options)
+    : PatternText(ONE_LINE_PATTERN, ONE_LINE_MESSAGE, options);
 }
 
 /** A request part as validated: `T` with its schema's defaults (`K`) filled in. */

@@ -211,13 +211,14 @@ function fieldErrorOf(error: ErrorObject): FieldError {
   if (error.keyword === 'pattern' && params.pattern === ONE_LINE_PATTERN) {
     return { path: error.instancePath, message: ONE_LINE_MESSAGE };
   }
-  const worded: unknown = error.parentSchema?.[PATTERN_MESSAGE];
-  if (error.keyword === 'pattern' && typeof worded === 'string') {
-    return { path: error.instancePath, message: worded };
-  }
+  // Before the worded message, which names both rules: a refusal says which one was broken.
   if (error.keyword === 'pattern' && params.pattern === FILLED_LINE_PATTERN) {
     const oneLine = typeof error.data === 'string' && ONE_LINE.test(error.data);
     return { path: error.instancePath, message: oneLine ? BLANK_MESSAGE : ONE_LINE_MESSAGE };
+  }
+  const worded: unknown = error.parentSchema?.[PATTERN_MESSAGE];
+  if (error.keyword === 'pattern' && typeof worded === 'string') {
+    return { path: error.instancePath, message: worded };
   }
   return { path: error.instancePath, message: error.message ?? 'is invalid' };
 }

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { ATTACHMENT_CONTENT_TYPES, ATTACHMENT_TYPES } from '../../accounts/tables.js';
 import { STORED_DOWNLOAD_HEADERS, STREAMED_TEXT } from '../../http/download.js';
 import {
-  FILLED_LINE_PATTERN,
+  OneLineText,
   fileField,
   multipartBody,
   StrictObject,
@@ -88,16 +88,14 @@ export type AttachmentList = Static<typeof AttachmentList>;
  * (src/features/attachments/validate.ts). */
 const FORM_TEXT_FIELDS = {
   type: { type: 'string', enum: [...ATTACHMENT_TYPES] },
-  title: {
-    type: 'string',
+  title: OneLineText({
     minLength: 1,
     maxLength: limits.attachments.titleChars,
-    pattern: FILLED_LINE_PATTERN,
     description:
       `One line of text, not blank; at most ${String(limits.attachments.titleChars)} characters ` +
       'once trimmed (the spaces around it are not kept); no control or bidirectional ' +
       'formatting characters.',
-  },
+  }),
 };
 
 /** The upload form's text fields, `title` trimmed, as one object to check. */
