@@ -159,6 +159,22 @@ describeBackends('dossiers', (backend) => {
         ]);
       }
     }
+    // Both at once, and with the body's own errors: a patch lists them all, as a replace does.
+    const both = { createdAt: [1], updatedAt: { x: 1 }, title: '' };
+    const patchRefused = expectProblem(
+      await d.patch(world.memberA, id, both),
+      400,
+      'validation_failed',
+    );
+    const putRefused = expectProblem(
+      await d.put(world.memberA, id, { ...afterPatch, ...both }),
+      400,
+      'validation_failed',
+    );
+    const paths = (errors: { path: string }[] | undefined) =>
+      [...new Set((errors ?? []).map((e) => e.path))].sort();
+    expect(paths(patchRefused.errors)).toEqual(['/createdAt', '/title', '/updatedAt']);
+    expect(paths(patchRefused.errors)).toEqual(paths(putRefused.errors));
     expect((await d.get(world.memberA, id)).json()).toEqual(afterPatch);
     clock = new Date('2026-03-05T10:00:00.000Z');
     const nulled = await d.patch(world.memberA, id, { createdAt: null, title: 'Patched back' });

@@ -7,6 +7,7 @@ import type { Dossier, DossierContent } from './dossier.js';
 import { mergePatch } from './merge-patch.js';
 import type { DossierRead, DossierReplace } from './schemas.js';
 import { invalidField } from '../../http/field-errors.js';
+import type { FieldError } from '../../http/problem.js';
 import { AppError, notFound } from '../../http/problem.js';
 import { limits } from '../../limits.js';
 import { KeyedTurns } from '../../work/keyed-turns.js';
@@ -105,7 +106,7 @@ export async function replaceDossierContent(
 ): Promise<void> {
   // Visibility first: a foreign id is a 404 even when the body is wrong too.
   await visibleDossier(deps.db, caller, id);
-  const written = withoutReadOnly(body, id) as DossierContent;
+  const written = withoutReadOnly(body, id).written as DossierContent;
   const { countryCode, content } = await resolve(deps, written);
   if (!(await replaceDossier(deps.db, caller, id, content, countryCode, deps.now()))) {
     throw missing();
@@ -116,9 +117,14 @@ export async function replaceDossierContent(
  * A body or patch without the read-only members a dossier reads with (schemas.ts
  * `DossierReplace`), so that what a client read can go back by PUT or PATCH alike: `id`, if
  * given (and not null, which a patch may send), must be this dossier's; `createdAt` and
- * `updatedAt` are ignored (the service keeps the times).
+ * `updatedAt` are ignored (the service keeps the times), but must be of the type a read gives
+ * (a string, or null in a patch), as a PUT's schema has them: the errors of those that are not,
+ * for a patch to refuse together with the merged body's own (a PUT's schema has refused them).
  */
-function withoutReadOnly<T extends object>(body: T, id: string): T {
+function withoutReadOnly<T extends object>(
+  body: T,
+  id: string,
+): { written: T; readOnlyErrors: FieldError[] } {
   const sentId = (body as { id?: unknown }).id;
   if (
     sentId !== undefined &&
@@ -127,16 +133,15 @@ function withoutReadOnly<T extends object>(body: T, id: string): T {
   ) {
     throw invalidField('/id', `must be this dossier's id (${id}), or be left out`);
   }
-  // Ignored, but of the type a read gives (a string, or null in a patch), as a PUT's schema
-  // has them: a PATCH and a PUT of the same members are refused alike.
-  for (const key of ['createdAt', 'updatedAt']) {
+  const readOnlyErrors = ['createdAt', 'updatedAt'].flatMap((key) => {
     const sent: unknown = Reflect.get(body, key);
-    if (sent !== undefined && sent !== null && typeof sent !== 'string')
-      throw invalidField(`/${key}`, 'must be string');
-  }
+    return sent !== undefined && sent !== null && typeof sent !== 'string'
+      ? [{ path: `/${key}`, message: 'must be string' }]
+      : [];
+  });
   const written = { ...body };
   for (const key of ['id', 'createdAt', 'updatedAt']) Reflect.deleteProperty(written, key);
-  return written;
+  return { written, readOnlyErrors };
 }
 
 /** Whether a patch sets or removes `property.location.coordinates` without saying `precision`. */
@@ -187,10 +192,10 @@ async function patchOnce(
     const stored = await findStoredDossier(deps.db, caller, id);
     if (!stored) throw missing();
     // Visibility first: a foreign id is a 404 even when the patch is wrong too.
-    const patch = withoutReadOnly(sent, id);
+    const { written: patch, readOnlyErrors } = withoutReadOnly(sent, id);
     const current: DossierContent = structuredClone(stored.dossier.content);
     if (movesPoint(patch)) Reflect.deleteProperty(current.property.location, 'precision');
-    const merged = checkMergedBody(mergePatch(current, patch));
+    const merged = checkMergedBody(mergePatch(current, patch), readOnlyErrors);
     const { countryCode, content } = await resolve(deps, merged);
     const now = deps.now();
     if (await replaceDossier(deps.db, caller, id, content, countryCode, now, stored.body)) return;

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { checkCountry, invalidField, invalidFields } from '../../http/field-errors.js';
+import type { FieldError } from '../../http/problem.js';
 import { describeValidation, validatorCompiler } from '../../http/validation.js';
 import type { CountryCode } from '../../market/countries.js';
 import type { Dossier, DossierContent, DossierProperty } from './dossier.js';
@@ -133,8 +134,14 @@ const checkBody = validatorCompiler({
 }) as ((data: unknown) => boolean) & { errors?: Parameters<typeof describeValidation>[0] | null };
 
 /** Validates the result of a merge patch as a whole body, naming fields as in the body. */
-export function checkMergedBody(merged: unknown): DossierContent {
-  if (checkBody(merged)) return merged as DossierContent;
+export function checkMergedBody(
+  merged: unknown,
+  /** Refusals of the patch itself (its read-only members), listed after the body's own. */
+  alsoRefused: readonly FieldError[] = [],
+): DossierContent {
+  const valid = checkBody(merged);
+  if (valid && alsoRefused.length === 0) return merged as DossierContent;
+  if (valid) throw invalidFields(alsoRefused);
   const { detail, errors } = describeValidation(checkBody.errors ?? [], 'body');
-  throw invalidFields(errors, { detail: `after the merge patch: ${detail}` });
+  throw invalidFields([...errors, ...alsoRefused], { detail: `after the merge patch: ${detail}` });
 }
