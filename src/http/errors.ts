@@ -7,6 +7,7 @@ import { QueueRefusal } from '../work/fair-queue.js';
 import { QueryDeadlineExceeded } from '../work/query-deadline.js';
 import { AppError, PROBLEM_MEDIA_TYPE, problemBody, type ErrorCode } from './problem.js';
 import { invalidFields } from './field-errors.js';
+import { jsonTypesOf } from './json-body.js';
 import { describeValidation } from './validation.js';
 
 /** Fastify's own request errors, translated into the service's closed list of codes. */
@@ -43,12 +44,8 @@ const FASTIFY_DETAILS: Record<string, string> = {
 };
 
 const DETAILS: Partial<Record<ErrorCode, string>> = {
-  unsupported_media_type: 'Content-Type must be application/json',
   payload_too_large: `Request body exceeds the limit of ${limits.jsonBodyBytes} bytes`,
 };
-
-/** What a PATCH's refusal of its media type says instead: it takes a merge patch too. */
-const PATCH_MEDIA_TYPES = 'Content-Type must be application/merge-patch+json or application/json';
 
 /**
  * Turns anything thrown in a request into an AppError; unknown errors become a bare 500.
@@ -94,8 +91,14 @@ export function toAppError(error: FastifyError, method?: string): AppError {
     return new AppError('invalid_json', `Body is not valid JSON: ${error.message}`);
   }
   const code = FASTIFY_CODES[error.code] ?? STATUS_CODES_FALLBACK[status] ?? 'bad_request';
-  if (code === 'unsupported_media_type' && method === 'PATCH')
-    return new AppError(code, PATCH_MEDIA_TYPES);
+  // The JSON types the method takes (a PATCH a merge patch too), as the parsers were registered.
+  if (code === 'unsupported_media_type')
+    return new AppError(
+      code,
+      `Content-Type must be ${jsonTypesOf(method ?? '')
+        .reverse()
+        .join(' or ')}`,
+    );
   return new AppError(code, FASTIFY_DETAILS[error.code] ?? DETAILS[code] ?? error.message);
 }
 

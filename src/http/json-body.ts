@@ -35,6 +35,14 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   registerJsonType(app, 'application/json');
 }
 
+/** The JSON media types taken on some methods only, by method (`registerJsonType`). */
+const typesByMethod = new Map<string, Set<string>>();
+
+/** The JSON media types a request of `method` may send: application/json, and those registered. */
+export function jsonTypesOf(method: string): string[] {
+  return ['application/json', ...(typesByMethod.get(method) ?? [])];
+}
+
 /**
  * Parses bodies of `contentType` as the JSON body parser above does, on requests of `methods`
  * only (a merge patch is a PATCH's body: elsewhere it is `415`, as the OpenAPI document says).
@@ -44,6 +52,10 @@ export function registerJsonType(
   contentType: string,
   methods?: readonly string[],
 ): void {
+  for (const method of methods ?? []) {
+    const types = typesByMethod.get(method) ?? new Set<string>();
+    typesByMethod.set(method, types.add(contentType));
+  }
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(contentType, { parseAs: 'buffer' }, (request, body, done) => {
     if (methods && !methods.includes(request.method)) {
