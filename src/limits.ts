@@ -431,8 +431,9 @@ export const limits = {
      * a pass over every block of the image however few bytes it has (9,000 scans of 40 bytes
      * held the checking worker for its whole 15 s). Encoders write 1 (baseline) to about 20. */
     jpegScans: 64,
-    /** Pixels on the longer side of a PNG's print version (src/pdf/print-version.ts), made at
-     * upload and shown by reports: a full A4 page's width at 300 dpi is about 2,480. */
+    /** Pixels on the longer side of a PNG's or JPEG's print version (src/pdf/print-version.ts,
+     * jpeg-print-version.ts), made at upload and shown by reports: a full A4 page's width at
+     * 300 dpi is about 2,480. */
     printSide: 2400,
   },
   /** Uploads (covers, attachments) of one organization under way at once, counted by the

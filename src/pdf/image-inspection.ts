@@ -3,6 +3,7 @@ import { PNG } from 'pngjs';
 import { limits } from '../limits.js';
 import { jpegOrientation, shownSize } from './jpeg-orientation.js';
 import { jpegWithoutFill, pdfkitRefusal } from './jpeg-print.js';
+import { jpegPrintVersion } from './jpeg-print-version.js';
 import { jpegHeader, SOF } from './jpeg-segments.js';
 import { inspectPdf, PdfRefusal, type PdfFacts } from './pdf-inspection.js';
 import { needsPrintVersion, pngChunkCount, printVersionOf } from './print-version.js';
@@ -222,6 +223,7 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
       );
     }
     const need = jpegDecodeBytes(buffer);
+    let decoded: { width: number; height: number; data: Uint8Array } | undefined;
     if (need !== undefined && need > limits.attachments.decodeMemoryMb * 1024 * 1024) {
       // Too large to decode here (a 24-megapixel photo): whole as far as its structure shows.
       if (!jpegWalk(buffer).ended) {
@@ -229,7 +231,7 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
       }
     } else {
       try {
-        jpeg.decode(buffer, {
+        decoded = jpeg.decode(buffer, {
           useTArray: true,
           tolerantDecoding: false,
           maxResolutionInMP: limits.attachments.maxPixels / 1e6,
@@ -239,14 +241,17 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
         throw new PdfRefusal(`is not a readable JPEG (${message(error)})`);
       }
     }
-    // Reports embed the file as it is, through pdfkit: what pdfkit cannot read is printed from
-    // a version without fill bytes, or refused here rather than failing every report.
-    const print = jpegWithoutFill(buffer);
+    // Reports embed the file as it is, through pdfkit: one larger than a page shows is printed
+    // from a smaller version, made here where its pixels are decoded anyway (one too large to
+    // decode here is embedded as it is); what pdfkit cannot read is printed from a version
+    // without fill bytes, or refused here rather than failing every report.
+    const orientation = jpegOrientation(buffer);
+    const print = (decoded && jpegPrintVersion(decoded, orientation)) ?? jpegWithoutFill(buffer);
     const refusal = await pdfkitRefusal(print ?? buffer);
     if (refusal !== undefined) {
       throw new PdfRefusal(`is a JPEG that cannot be put into a report (${refusal})`);
     }
-    const shown = shownSize(size, jpegOrientation(buffer));
+    const shown = shownSize(size, orientation);
     return print ? { contentType, ...shown, print } : { contentType, ...shown };
   }
   throw new PdfRefusal('is neither a PNG, a JPEG nor a PDF');

@@ -81,11 +81,23 @@ export interface Pixels {
  * embeds without decoding.
  */
 export function printVersion(image: Pixels): Buffer {
+  const printed = printPixels(image);
+  const out = new PNG({ width: printed.width, height: printed.height });
+  out.data = Buffer.from(printed.data.buffer, printed.data.byteOffset, printed.data.byteLength);
+  return PNG.sync.write(out, { colorType: 2 });
+}
+
+/** The pixels `printVersion` prints: on white, scaled down to the print side, opaque RGBA. */
+export function printPixels(image: Pixels): Pixels {
   const { width, height, data } = image;
   const scale = Math.min(1, limits.attachments.printSide / Math.max(width, height));
   const outWidth = Math.max(1, Math.round(width * scale));
   const outHeight = Math.max(1, Math.round(height * scale));
-  const out = new PNG({ width: outWidth, height: outHeight });
+  const out = {
+    width: outWidth,
+    height: outHeight,
+    data: new Uint8Array(outWidth * outHeight * 4),
+  };
   for (let y = 0; y < outHeight; y++) {
     const y0 = Math.floor((y * height) / outHeight);
     const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * height) / outHeight));
@@ -113,7 +125,7 @@ export function printVersion(image: Pixels): Buffer {
       out.data[to + 3] = 255;
     }
   }
-  return PNG.sync.write(out, { colorType: 2 });
+  return out;
 }
 
 /** A PNG's chunks in file order: type, and where its data starts and ends. */
