@@ -351,6 +351,9 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(rows).toHaveLength(1);
     // No offer was published on that day: the report says so in words that fit today.
     expect(sameText).toContain(say('en', 'noOffersToday'));
+    // One trend bar, the last six months: "around today" would be most of them again.
+    expect(sameText).toContain(say('en', 'trendRecent'));
+    expect(sameText).not.toContain(say('en', 'trendAround', { date: '15 June 2026' }));
     expect(sameText).not.toContain('since 15 June 2026');
   });
 

@@ -338,24 +338,17 @@ function trendBars(
   around: MaybeTrend,
   recent: MaybeTrend,
 ): void {
-  barChart(
-    doc,
-    [
-      {
-        label: t('trendAround', { date: f.date(model.date) }),
-        value: around?.value,
-        note: `n = ${f.number(around?.count ?? 0)}`,
-        missing: t('trendNone'),
-      },
-      {
-        label: t('trendRecent'),
-        value: recent?.value,
-        note: `n = ${f.number(recent?.count ?? 0)}`,
-        missing: t('trendNone'),
-      },
-    ],
-    f.perArea,
-  );
+  const bar = (label: string, trend: MaybeTrend) => ({
+    label,
+    value: trend?.value,
+    note: `n = ${f.number(trend?.count ?? 0)}`,
+    missing: t('trendNone'),
+  });
+  // Compared with today itself, the months around the date are the last three and three to
+  // come, which have no offers: a bar of the last six months' offers again, under another name.
+  const aroundBar =
+    model.date === model.today ? [] : [bar(t('trendAround', { date: f.date(model.date) }), around)];
+  barChart(doc, [...aroundBar, bar(t('trendRecent'), recent)], f.perArea);
 }
 
 /**
