@@ -1,13 +1,47 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { openAccountDatabase } from '../../src/accounts/database.js';
 import { createOrganization } from '../../src/accounts/organizations.js';
 import { issueToken } from '../../src/accounts/tokens.js';
 import { createUser } from '../../src/accounts/users.js';
+import { insertAttachment } from '../../src/features/attachments/store.js';
 import { EXAMPLE_DOSSIER } from '../../src/features/dossiers/schemas.js';
 import { call, PASSWORD, type Member, type World } from './world.js';
 
 // What tests make in a running world beyond its four members: users, dossiers, created ids.
+
+/**
+ * Stores `pdf` as a permit of member A's dossier as it was stored before copy weights were kept
+ * (`copy_weight` null, a minute ago), straight into the store, and gives its id.
+ */
+export async function storePdfWithoutWeight(
+  world: World,
+  dossierId: string,
+  pdf: Buffer,
+): Promise<string> {
+  const id = randomUUID();
+  await insertAttachment(
+    world.stores.accounts.db,
+    {
+      id,
+      dossier_id: dossierId,
+      organization_id: world.memberA.organizationId,
+      type: 'permit',
+      title: 'old.pdf',
+      content_type: 'application/pdf',
+      size: pdf.length,
+      width: null,
+      height: null,
+      pages: 1,
+      copy_weight: null,
+      created_at: new Date(Date.now() - 60_000).toISOString(),
+    },
+    pdf,
+    null,
+  );
+  return id;
+}
 
 /** Creates a dossier through the API as `who` (default: member A) and gives its id. */
 export async function createDossier(

@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
-import { createDossier } from '../../../test/helpers/fixtures.js';
+import { createDossier, storePdfWithoutWeight } from '../../../test/helpers/fixtures.js';
 import { coverForm, multipart } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { PdfInspector } from '../../pdf/pdf-inspector.js';
-import { insertAttachment } from './store.js';
 
 /*
  * An upload still at work when the answer deadline has answered it `503` must store nothing:
@@ -61,27 +59,8 @@ describeBackends('an upload answered by its deadline', (backend) => {
     const url = `/api/v1/dossiers/${dossier}/attachments`;
     const pdf = await makePdf(1, 'Permit');
     // A PDF stored before copy weights were kept: the next PDF upload weighs it.
-    const older = randomUUID();
+    const older = await storePdfWithoutWeight(world, dossier, pdf);
     const db = world.stores.accounts.db;
-    await insertAttachment(
-      db,
-      {
-        id: older,
-        dossier_id: dossier,
-        organization_id: world.memberA.organizationId,
-        type: 'permit',
-        title: 'old.pdf',
-        content_type: 'application/pdf',
-        size: pdf.length,
-        width: null,
-        height: null,
-        pages: 1,
-        copy_weight: null,
-        created_at: new Date(Date.now() - 60_000).toISOString(),
-      },
-      pdf,
-      null,
-    );
     const form = multipart([
       { name: 'file', filename: 'permit.pdf', contentType: 'application/pdf', data: pdf },
       { name: 'type', data: 'permit' },

@@ -11,14 +11,13 @@ import {
   scanBomb,
 } from '../../../test/helpers/images.js';
 import { multipart, type Part } from '../../../test/helpers/multipart.js';
-import { randomUUID } from 'node:crypto';
 import { copiedObjectsPdf, makePdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
-import { createDossier } from '../../../test/helpers/fixtures.js';
+import { createDossier, storePdfWithoutWeight } from '../../../test/helpers/fixtures.js';
 import { limits } from '../../limits.js';
 import type { AttachmentCreated, AttachmentList } from './schemas.js';
-import { insertAttachment, selectAttachmentFiles } from './store.js';
+import { selectAttachmentFiles } from './store.js';
 import { inspectPdf } from '../../pdf/pdf-inspection.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -397,29 +396,8 @@ describeBackends('dossier attachments', (backend) => {
     expect((await send(world.memberA, dossier, fileParts(light, 'permit'))).statusCode).toBe(201);
 
     // A PDF stored before weights were kept is weighed by the next PDF upload to its dossier.
-    const storedBefore = async (dossierId: string, pdf: Buffer) => {
-      const stored = randomUUID();
-      await insertAttachment(
-        world.stores.accounts.db,
-        {
-          id: stored,
-          dossier_id: dossierId,
-          organization_id: world.memberA.organizationId,
-          type: 'permit',
-          title: 'old.pdf',
-          content_type: 'application/pdf',
-          size: pdf.length,
-          width: null,
-          height: null,
-          pages: 1,
-          copy_weight: null,
-          created_at: new Date(Date.now() - 60_000).toISOString(),
-        },
-        pdf,
-        null,
-      );
-      return stored;
-    };
+    const storedBefore = (dossierId: string, pdf: Buffer) =>
+      storePdfWithoutWeight(world, dossierId, pdf);
     const older = await newDossier(world.memberA);
     const id = await storedBefore(older, heavy);
     const weightOf = async (attachment: string) =>
