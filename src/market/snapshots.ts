@@ -106,7 +106,8 @@ function lockHeld(content: string): number | undefined {
  * One writer at a time per data dir; a lock left by a killed process is taken over. The lock
  * appears whole: written to a file of this process's own, then linked to the lock's name,
  * which fails where it exists (created and then written, another process reading it between
- * the two found it empty, took it for a dead holder's and took it over: both held it).
+ * the two found it empty, took it for a dead holder's and took it over: both held it). It is
+ * released only while it is still this process's.
  */
 export function acquireImportLock(paths: MarketPaths): () => void {
   fs.mkdirSync(paths.dir, { recursive: true });
@@ -114,10 +115,12 @@ export function acquireImportLock(paths: MarketPaths): () => void {
   const own = `${paths.lock}.${PROCESS_TOKEN}`;
   fs.writeFileSync(own, content);
   try {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
         fs.linkSync(own, paths.lock);
-        return () => fs.rmSync(paths.lock, { force: true });
+        return () => {
+          if (readLock(paths.lock) === content) fs.rmSync(paths.lock, { force: true });
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const held = readLock(paths.lock);
@@ -144,24 +147,32 @@ function readLock(lock: string): string | undefined {
   }
 }
 
+/** A takeover guard older than this was left by a process that died holding it. */
+const TAKEOVER_GUARD_MS = 10_000;
+
 /**
- * Removes a dead holder's lock, and only that: it is moved aside first (one process can move
- * it), and should what was moved be another's live lock (taken over in the meantime by a
- * process that found the same dead one), it is put back.
+ * Removes a dead holder's lock, and only that: one process at a time (under a guard directory,
+ * which only one can create), and only while the lock still reads as the dead holder's. Nobody
+ * can put a lock of their own in its place meanwhile (linking fails while it exists), so what is
+ * removed is the dead one. Moved aside and put back instead, a live lock had been left out for
+ * a moment, and a third process had taken it in that moment: two held it.
  */
 function takeOverStale(lock: string, stale: string): void {
-  const aside = `${lock}.${PROCESS_TOKEN}.stale`;
+  const guard = `${lock}.takeover`;
   try {
-    fs.renameSync(lock, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  try {
-    if (fs.readFileSync(aside, 'utf8') !== stale) fs.linkSync(aside, lock);
+    fs.mkdirSync(guard);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Another process is taking it over; a guard left by a dead one is removed by its age.
+    const since = fs.statSync(guard, { throwIfNoEntry: false })?.mtimeMs;
+    if (since !== undefined && Date.now() - since > TAKEOVER_GUARD_MS) {
+      fs.rmSync(guard, { recursive: true, force: true });
+    }
+    return;
+  }
+  try {
+    if (readLock(lock) === stale) fs.rmSync(lock, { force: true });
   } finally {
-    fs.rmSync(aside, { force: true });
+    fs.rmSync(guard, { recursive: true, force: true });
   }
 }
