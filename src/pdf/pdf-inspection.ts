@@ -13,7 +13,12 @@ export interface PdfFacts {
 
 /** The file is not a PDF the service accepts; `reason` completes the sentence "cover …". */
 export class PdfRefusal extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** Refused for the check's own limits (its time, its memory), which depend on the load as
+     * much as on the file: the same file may pass another time. */
+    readonly limitReached = false,
+  ) {
     super(`cover ${reason}`);
     this.name = 'PdfRefusal';
   }

@@ -64,8 +64,8 @@ export class PdfInspector {
       errors: {
         closed: 'PDF inspector is closed',
         exited: (why) => workerStopped('file check', why),
-        timedOut: () => new PdfRefusal('is too complex to read (time limit reached)'),
-        outOfMemory: () => new PdfRefusal('is too complex to read (memory limit reached)'),
+        timedOut: () => new PdfRefusal('is too complex to read (time limit reached)', true),
+        outOfMemory: () => new PdfRefusal('is too complex to read (memory limit reached)', true),
       },
     });
   }

@@ -137,14 +137,18 @@ function refuseWhenFull(existing: readonly AttachmentLoad[], added: AttachmentLo
   }
 }
 
-/** The longest one more file check can take: its wait for the worker, then the check. */
-const ONE_CHECK_MS = limits.covers.pdfCheckMaxWaitMs + limits.covers.pdfInspectionMs;
+/**
+ * The longest one more file check can take (its wait for the worker, then the check), and room
+ * after it to store what it found and the upload itself.
+ */
+const ONE_CHECK_MS = limits.covers.pdfCheckMaxWaitMs + limits.covers.pdfInspectionMs + 5_000;
 
 /**
  * Weighs the dossier's PDFs stored before copy weights were kept (`trialMerge`, in the
  * inspection worker in the organization's turn) and keeps their weights, so that the dossier's
- * cap counts them. One the checks refuse today is kept as weighing nothing (a report refuses
- * it too, so it costs no copy), and is not checked again. A check is begun only where it
+ * cap counts them. One the checks refuse today for what it is is kept as weighing nothing (a
+ * report refuses it too, so it costs no copy), and is not checked again; one refused for the
+ * check's time or memory is left for a later upload. A check is begun only where it
  * ends, at the longest, before the upload's answer deadline (a known wait must not run into
  * it); when the worker is busy or stopped, or time runs short, the rest wait for the next upload.
  */
@@ -162,7 +166,9 @@ async function weighStoredPdfs(
     try {
       facts = await deps.pdfInspector.inspectAttachment(content, caller.organizationId);
     } catch (error) {
-      if (!(error instanceof PdfRefusal)) return;
+      // Refused for the check's time or memory, it may pass another time (under less load):
+      // left unweighed, as when the worker is busy.
+      if (!(error instanceof PdfRefusal) || error.limitReached) return;
       await storeCopyWeight(deps.db, caller, id, 0);
       continue;
     }
