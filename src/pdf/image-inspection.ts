@@ -246,7 +246,8 @@ export async function inspectAttachment(bytes: Uint8Array): Promise<AttachmentFa
     // decode here is embedded as it is); what pdfkit cannot read is printed from a version
     // without fill bytes, or refused here rather than failing every report.
     const orientation = jpegOrientation(buffer);
-    const print = (decoded && jpegPrintVersion(decoded, orientation)) ?? jpegWithoutFill(buffer);
+    const print =
+      (decoded && jpegPrintVersion(decoded, orientation, buffer.length)) ?? jpegWithoutFill(buffer);
     const refusal = await pdfkitRefusal(print ?? buffer);
     if (refusal !== undefined) {
       throw new PdfRefusal(`is a JPEG that cannot be put into a report (${refusal})`);

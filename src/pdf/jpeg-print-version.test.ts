@@ -128,6 +128,23 @@ describe('a JPEG larger than a page shows', () => {
     expect(isRed(at(shown.width - 10, shown.height - 10))).toBe(false);
   });
 
+  it('is kept as it is where a version at the print side would be no smaller', async () => {
+    // Grain at quality 40: quality 85 at 2,400 pixels keeps more of it than the file does.
+    const width = 2500;
+    const height = 1800;
+    const data = Buffer.alloc(width * height * 4, 255);
+    let seed = 7;
+    for (let i = 0; i < width * height * 4; i++) {
+      if (i % 4 === 3) continue;
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      data[i] = 108 + (seed % 40);
+    }
+    const photo = Buffer.from(jpeg.encode({ data, width, height }, 40).data);
+    const facts = await inspectAttachment(photo);
+    expect(facts).toMatchObject({ contentType: 'image/jpeg', width, height });
+    expect('print' in facts && facts.print).toBeFalsy();
+  });
+
   it('is kept as it is within the print side', async () => {
     const side = limits.attachments.printSide;
     const data = Buffer.alloc(side * 100 * 4, 180);

@@ -14,13 +14,20 @@ const PRINT_QUALITY = 85;
  * down by averaging and turned as its EXIF `orientation` says, so that it needs no EXIF of its
  * own, then encoded again. A camera's 12-megapixel photo (3–5 MB) printed as it is made a report
  * of a dozen photos 50 MB or more; at 2,400 pixels (a full A4 page's width at 300 dpi is about
- * 2,480) it is well under 1 MB, and prints the same.
+ * 2,480) it is well under 1 MB, and prints the same. Kept only where it is smaller than the
+ * file (`fileBytes`): a file compressed harder than quality 85, encoded again, grows (up to
+ * twice, measured), and would only lose detail a second time.
  */
-export function jpegPrintVersion(decoded: Pixels, orientation: number): Buffer | undefined {
+export function jpegPrintVersion(
+  decoded: Pixels,
+  orientation: number,
+  fileBytes: number,
+): Buffer | undefined {
   if (Math.max(decoded.width, decoded.height) <= limits.attachments.printSide) return undefined;
   const upright = turned(printPixels(decoded), orientation);
   const data = Buffer.from(upright.data.buffer, upright.data.byteOffset, upright.data.byteLength);
-  return jpeg.encode({ ...upright, data }, PRINT_QUALITY).data;
+  const encoded = jpeg.encode({ ...upright, data }, PRINT_QUALITY).data;
+  return encoded.length < fileBytes ? encoded : undefined;
 }
 
 /**
