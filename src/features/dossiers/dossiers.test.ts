@@ -175,6 +175,10 @@ describeBackends('dossiers', (backend) => {
       [...new Set((errors ?? []).map((e) => e.path))].sort();
     expect(paths(patchRefused.errors)).toEqual(['/createdAt', '/title', '/updatedAt']);
     expect(paths(patchRefused.errors)).toEqual(paths(putRefused.errors));
+    // Its detail names them all too, the patch's own after the merged body's.
+    expect(patchRefused.detail).toMatch(
+      /^after the merge patch: title .*; createdAt must be string; updatedAt must be string$/,
+    );
     expect((await d.get(world.memberA, id)).json()).toEqual(afterPatch);
     clock = new Date('2026-03-05T10:00:00.000Z');
     const nulled = await d.patch(world.memberA, id, { createdAt: null, title: 'Patched back' });

@@ -1,5 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { checkCountry, invalidField, invalidFields } from '../../http/field-errors.js';
+import {
+  checkCountry,
+  describeFieldErrors,
+  invalidField,
+  invalidFields,
+} from '../../http/field-errors.js';
 import type { FieldError } from '../../http/problem.js';
 import { describeValidation, validatorCompiler } from '../../http/validation.js';
 import type { CountryCode } from '../../market/countries.js';
@@ -143,5 +148,9 @@ export function checkMergedBody(
   if (valid && alsoRefused.length === 0) return merged as DossierContent;
   if (valid) throw invalidFields(alsoRefused);
   const { detail, errors } = describeValidation(checkBody.errors ?? [], 'body');
-  throw invalidFields([...errors, ...alsoRefused], { detail: `after the merge patch: ${detail}` });
+  // The patch's own refusals are not "after the merge": said apart, after the body's.
+  const own = alsoRefused.length > 0 ? `; ${describeFieldErrors(alsoRefused).detail}` : '';
+  throw invalidFields([...errors, ...alsoRefused], {
+    detail: `after the merge patch: ${detail}${own}`,
+  });
 }

@@ -43,7 +43,7 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         'valued as of today (the model does not forecast). When the data cannot support a ' +
         'valuation: `422 insufficient_data` for the whole call, whose `errors[0].path` names ' +
         'the input (`/valuationInputs/1`) and whose message names the date it could not be ' +
-        'valued at. The token may be sent as `access_token` query parameter.',
+        'valued at (a property type the model does not value: no date). The token may be sent as `access_token` query parameter.',
       body: PropertyValueRequest,
       check: (request) => {
         dropEmptyCoordinatesOfInputs(request.body);
