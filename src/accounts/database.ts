@@ -54,13 +54,17 @@ function openPostgres(
   poolSize: number,
   lockTimeoutMs?: number,
 ): Kysely<AccountTables> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    ...(lockTimeoutMs === undefined ? {} : { lock_timeout: lockTimeoutMs }),
-  });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', connectionEnded);
-  pool.on('connect', (client) => client.on('error', connectionEnded));
+  pool.on('connect', (client) => {
+    client.on('error', connectionEnded);
+    // Set on the session, before any query of the pool's (a client runs its queries in order),
+    // rather than as a startup parameter, which a connection pooler in front (PgBouncer)
+    // refuses; a failure shows in the queries after it.
+    if (lockTimeoutMs !== undefined) {
+      client.query(`SET lock_timeout = ${String(lockTimeoutMs)}`).catch(() => undefined);
+    }
+  });
   return new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
 }
 
