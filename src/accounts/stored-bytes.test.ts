@@ -15,7 +15,7 @@ import { call, createWorld, type Member, type World } from '../../test/helpers/w
 import type { DossierContent } from '../features/dossiers/dossier.js';
 import { createDossier } from '../features/dossiers/dossiers.js';
 import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
-import { insertAttachment } from '../features/attachments/store.js';
+import { storePdfWithoutWeight } from '../../test/helpers/fixtures.js';
 import { insertCover } from '../features/covers/store.js';
 import { limits } from '../limits.js';
 import { storedBytes } from './stored-bytes.js';
@@ -72,33 +72,9 @@ async function storeCover(world: World, member: Member, bytes: Buffer): Promise<
   return `/api/v1/user-settings/covers/file/${id}`;
 }
 
-/** Stores `bytes` as an attachment of `dossierId`, without the upload's check. */
-async function storeAttachment(
-  world: World,
-  member: Member,
-  dossierId: string,
-  bytes: Buffer,
-): Promise<string> {
-  const id = randomUUID();
-  await insertAttachment(
-    world.stores.accounts.db,
-    {
-      id,
-      dossier_id: dossierId,
-      organization_id: member.organizationId,
-      type: 'permit',
-      title: 'permit.pdf',
-      content_type: 'application/pdf',
-      size: bytes.length,
-      width: null,
-      height: null,
-      pages: 1,
-      copy_weight: null,
-      created_at: new Date().toISOString(),
-    },
-    bytes,
-    null,
-  );
+/** Stores `bytes` as a PDF of `dossierId` (member A's), without the upload's check: its URL. */
+async function storeAttachment(world: World, dossierId: string, bytes: Buffer): Promise<string> {
+  const id = await storePdfWithoutWeight(world, dossierId, bytes);
   return `/api/v1/dossiers/${dossierId}/attachments/${id}`;
 }
 
@@ -187,7 +163,7 @@ describeBackends('downloads of stored files', (backend) => {
       const bytes = randomBytes(size);
       const urls = [
         await storeCover(world, world.memberA, bytes),
-        await storeAttachment(world, world.memberA, dossierId, bytes),
+        await storeAttachment(world, dossierId, bytes),
       ];
       for (const url of urls) {
         const before = reads.values;
@@ -205,7 +181,7 @@ describeBackends('downloads of stored files', (backend) => {
   it("reads nothing of another organization's or another user's file: the same 404 as a missing one", async () => {
     const bytes = randomBytes(CHUNK + 1);
     const cover = await storeCover(world, world.memberA, bytes);
-    const attachment = await storeAttachment(world, world.memberA, dossierId, bytes);
+    const attachment = await storeAttachment(world, dossierId, bytes);
     const missing = `/api/v1/user-settings/covers/file/${randomUUID()}`;
     const before = reads.bytes;
     const answers = await Promise.all(
@@ -233,7 +209,7 @@ describeBackends('downloads of stored files', (backend) => {
       bytes = randomBytes(SIZE);
       urls = [
         await storeCover(world, world.memberA, bytes),
-        await storeAttachment(world, world.memberA, dossierId, bytes),
+        await storeAttachment(world, dossierId, bytes),
       ];
     });
     const get = (url: string, headers: Record<string, string>) =>
