@@ -129,6 +129,31 @@ describe('market snapshots', () => {
     acquireImportLock(paths)();
   });
 
+  it('removes the files a process killed while taking the lock left, not those of a live one', () => {
+    const paths = marketPaths(path.join(tempDir(), 'data'));
+    fs.mkdirSync(paths.dir, { recursive: true });
+    const old = new Date(Date.now() - 60_000);
+    const leftover = (name: string, content: string, mtime?: Date): string => {
+      const file = `${paths.lock}.${name}`;
+      fs.writeFileSync(file, content);
+      if (mtime) fs.utimesSync(file, mtime, mtime);
+      return file;
+    };
+    const dead = leftover('dead-token', `${String(DEAD_PID)} dead-token`, old);
+    const thisPidEarlier = leftover('earlier', `${String(process.pid)} earlier`, old);
+    // The parent (the test runner) is alive; a young file may still be being written.
+    const live = leftover('live-token', `${String(process.ppid)} live-token`, old);
+    const young = leftover('young', `${String(DEAD_PID)} young`);
+    acquireImportLock(paths)();
+    expect(fs.existsSync(dead)).toBe(false);
+    expect(fs.existsSync(thisPidEarlier)).toBe(false);
+    expect(fs.existsSync(live)).toBe(true);
+    expect(fs.existsSync(young)).toBe(true);
+    expect(fs.readdirSync(paths.dir).sort()).toEqual(
+      ['import.lock.live-token', 'import.lock.young'].sort(),
+    );
+  });
+
   it('lets one process at a time hold the import lock, however often three contend for it and dead holders leave it', async () => {
     const dir = path.join(tempDir(), 'data');
     const module = JSON.stringify(new URL('./snapshots.ts', import.meta.url).href);

@@ -118,6 +118,7 @@ export function acquireImportLock(paths: MarketPaths): () => void {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         fs.linkSync(own, paths.lock);
+        removeDeadOwnFiles(paths.lock, own);
         return () => {
           if (readLock(paths.lock) === content) fs.rmSync(paths.lock, { force: true });
         };
@@ -137,6 +138,25 @@ export function acquireImportLock(paths: MarketPaths): () => void {
   throw new ImportBusyError('could not take the import lock');
 }
 
+/**
+ * Removes the files of their own (`import.lock.<token>`) that processes killed while taking
+ * the lock left behind: each names its writer as the lock does, and one whose writer is gone
+ * would otherwise stay in the market directory for good.
+ */
+function removeDeadOwnFiles(lock: string, own: string): void {
+  const prefix = `${path.basename(lock)}.`;
+  for (const name of fs.readdirSync(path.dirname(lock))) {
+    const file = path.join(path.dirname(lock), name);
+    if (!name.startsWith(prefix) || file === own) continue;
+    if (name === `${prefix}${TAKEOVER_GUARD_SUFFIX}`) continue;
+    // A young one may be a live process's, still being written (and read part-way).
+    const since = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (since === undefined || Date.now() - since < STALE_FILE_MS) continue;
+    const content = readLock(file);
+    if (content !== undefined && lockHeld(content) === undefined) fs.rmSync(file, { force: true });
+  }
+}
+
 /** The lock's content, or undefined where it went away meanwhile. */
 function readLock(lock: string): string | undefined {
   try {
@@ -147,8 +167,10 @@ function readLock(lock: string): string | undefined {
   }
 }
 
-/** A takeover guard older than this was left by a process that died holding it. */
-const TAKEOVER_GUARD_MS = 10_000;
+const TAKEOVER_GUARD_SUFFIX = 'takeover';
+
+/** A takeover guard or own file older than this was left by a process that died holding it. */
+const STALE_FILE_MS = 10_000;
 
 /**
  * Removes a dead holder's lock, and only that: one process at a time (under a guard directory,
@@ -158,14 +180,14 @@ const TAKEOVER_GUARD_MS = 10_000;
  * a moment, and a third process had taken it in that moment: two held it.
  */
 function takeOverStale(lock: string, stale: string): void {
-  const guard = `${lock}.takeover`;
+  const guard = `${lock}.${TAKEOVER_GUARD_SUFFIX}`;
   try {
     fs.mkdirSync(guard);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     // Another process is taking it over; a guard left by a dead one is removed by its age.
     const since = fs.statSync(guard, { throwIfNoEntry: false })?.mtimeMs;
-    if (since !== undefined && Date.now() - since > TAKEOVER_GUARD_MS) {
+    if (since !== undefined && Date.now() - since > STALE_FILE_MS) {
       fs.rmSync(guard, { recursive: true, force: true });
     }
     return;
