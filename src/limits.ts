@@ -174,8 +174,8 @@ export const limits = {
      * the processes together may open N times as many, which PostgreSQL's `max_connections`
      * must allow, with room for the command line; a start that does not fit says so. */
     defaultPostgresPoolSize: 10,
-    /** How long a statement waits for a lock another holds (SQLite's file, PostgreSQL's rows:
-     * `busy_timeout`, `lock_timeout`) before it gives up, and its request is `503`: a lock held
+    /** How long a statement waits for a lock another holds (SQLite's file: retried after
+     * pauses, `sqlite-lock-wait.ts`; PostgreSQL's rows: `lock_timeout`) before it gives up, and its request is `503`: a lock held
      * from outside (a maintenance session) must not hold requests, and their pool connections,
      * for as long as it lasts. Migrations at start wait as long as it takes. */
     lockWaitMs: 5_000,

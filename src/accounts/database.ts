@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { limits } from '../limits.js';
 import { migrationProvider } from './migrations.js';
+import { LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 import { keepingStatements } from './sqlite-statements.js';
 import type { AccountTables } from './tables.js';
 
@@ -35,9 +36,15 @@ function openSqlite(file: string): Kysely<AccountTables> {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma(`busy_timeout = ${String(limits.accountStore.lockWaitMs)}`);
+  // The wait for another process's lock is asynchronous (`LockWaitingSqliteDialect`), not
+  // SQLite's own, which holds the thread.
+  database.pragma('busy_timeout = 0');
   return new Kysely<AccountTables>({
-    dialect: new SqliteDialect({ database: keepingStatements(database) }),
+    dialect: new LockWaitingSqliteDialect(
+      { database: keepingStatements(database) },
+      limits.accountStore.lockWaitMs,
+      () => database.inTransaction,
+    ),
   });
 }
 

@@ -40,7 +40,7 @@ export function accountStoreUnavailable(error: unknown): boolean {
     if (code !== undefined) {
       if (POSTGRES_UNAVAILABLE.has(code)) return true;
       if (CONNECT_UNAVAILABLE.has(code) && field(e, 'syscall') === 'connect') return true;
-      // SQLite's file held by another writer beyond the busy wait (`busy_timeout`), in any of
+      // SQLite's file held by another writer beyond the wait (`sqlite-lock-wait.ts`), in any of
       // its extended forms (SQLITE_BUSY_SNAPSHOT, …). SQLITE_LOCKED is a conflict within one
       // connection: a fault, not a busy database.
       if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
