@@ -242,15 +242,19 @@ describe('valuation inputs: lenient where the original is, one message per real 
 describe('a batch with one property the data cannot support', () => {
   let world: World;
   const valuer = fixedValuer();
+  /** Valuations the model was asked for. */
+  let asked = 0;
   beforeAll(async () => {
     world = await createWorld('sqlite', {
       app: {
         now: () => new Date('2026-06-15T08:00:00Z'),
         // The data supports no 500 m² property before March (the model's refusal, as it words it).
-        valueProperty: (db, request) =>
-          request.property.livingArea === 500 && request.date < '2026-03-01'
+        valueProperty: (db, request) => {
+          asked++;
+          return request.property.livingArea === 500 && request.date < '2026-03-01'
             ? Promise.reject(new InsufficientDataError('too few comparable sale offers'))
-            : valuer(db, request),
+            : valuer(db, request);
+        },
       },
     });
   });
@@ -277,5 +281,69 @@ describe('a batch with one property the data cannot support', () => {
     expect(problem.detail).toBe(
       'valuationInputs[1] cannot be valued at 2026-02-01: too few comparable sale offers',
     );
+  });
+
+  it('names every input that failed and every date it failed at, so one retry leaves them all out', async () => {
+    const res = await call(world.app, {
+      method: 'POST',
+      url: URL,
+      token: world.memberA.token,
+      payload: {
+        ...base,
+        valuationDates: ['2026-01-01', '2026-06-01', '2026-02-01'],
+        valuationInputs: [
+          { property: { ...property, livingArea: 500 } },
+          { property },
+          { property: { ...property, propertyType: { code: 'multi_family_house' } } },
+          { property: { ...property, livingArea: 500 }, valuationDates: ['2026-05-01'] },
+          { property: { ...property, livingArea: 500 }, valuationDates: ['2025-12-01'] },
+        ],
+      },
+    });
+    const problem = expectProblem(res, 422, 'insufficient_data');
+    expect(problem.errors).toEqual([
+      {
+        path: '/valuationInputs/0',
+        message: 'cannot be valued at 2026-01-01, 2026-02-01: too few comparable sale offers',
+      },
+      {
+        path: '/valuationInputs/2',
+        message:
+          'cannot be valued: no multi_family_house offers in the market data (only apartments and houses) to value it',
+      },
+      {
+        path: '/valuationInputs/4',
+        message: 'cannot be valued at 2025-12-01: too few comparable sale offers',
+      },
+    ]);
+    expect(problem.detail).toMatch(
+      /^valuationInputs\[0\] cannot be valued at 2026-01-01, 2026-02-01: .*; valuationInputs\[2\] cannot be valued: .*; valuationInputs\[4\] cannot be valued at 2025-12-01: /,
+    );
+  });
+
+  it('values a date given twice, and a later one as of today, once each', async () => {
+    asked = 0;
+    const res = await call(world.app, {
+      method: 'POST',
+      url: URL,
+      token: world.memberA.token,
+      payload: {
+        ...base,
+        valuationDates: ['2026-05-01', '2026-05-01', '2027-01-01', '2026-06-15'],
+        valuationInputs: [{ property }],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = res.json<{ valuations: { valuationDate: string; value: number }[][] }>()
+      .valuations;
+    expect(row?.map((v) => v.valuationDate)).toEqual([
+      '2026-05-01',
+      '2026-05-01',
+      '2026-06-15',
+      '2026-06-15',
+    ]);
+    expect(row?.[0]).toEqual(row?.[1]);
+    expect(row?.[2]).toEqual(row?.[3]);
+    expect(asked).toBe(2);
   });
 });

@@ -41,9 +41,9 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         'request’s `dossierId`. Dates may not be before the country’s first offer nor more ' +
         `than ${String(limits.valuation.futureYears)} years after today; a date after today is ` +
         'valued as of today (the model does not forecast). When the data cannot support a ' +
-        'valuation: `422 insufficient_data` for the whole call, whose `errors[0].path` names ' +
-        'the input (`/valuationInputs/1`) and whose message names the date it could not be ' +
-        'valued at (a property type the model does not value: no date). The token may be sent as `access_token` query parameter.',
+        'valuation: `422 insufficient_data` for the whole call, whose `errors` name every ' +
+        'input that failed (`path` `/valuationInputs/1`), each with the dates it could not be ' +
+        'valued at in its message (a property type the model does not value: no date). The token may be sent as `access_token` query parameter.',
       body: PropertyValueRequest,
       check: (request) => {
         dropEmptyCoordinatesOfInputs(request.body);

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ServiceDeps } from '../../app-context.js';
-import { checkCountry, invalidField } from '../../http/field-errors.js';
+import { checkCountry, invalidField, throwFieldErrors } from '../../http/field-errors.js';
 import { isoDay } from '../../dates.js';
 import { limits } from '../../limits.js';
 import type { CountryCode } from '../../market/countries.js';
@@ -29,29 +29,30 @@ export type ValuationOfDay = Valuation & { valuationDate: string; valuationConfi
 
 /**
  * Values a property at each date; rent valuations carry their gross and net rents (the net by
- * the ratio measured where the property is, rent-ratio.ts).
+ * the ratio measured where the property is, rent-ratio.ts). A date the data cannot support is
+ * its refusal, naming the date, in the valuation's place.
  */
-export async function valueAtDates(
+export async function valueEachDate(
   deps: Pick<PropertyValueDeps, 'valueProperty'>,
   db: DuckDBConnection,
   property: PropertyToValue,
   dealType: DealType,
   dates: readonly string[],
-): Promise<ValuationOfDay[]> {
+): Promise<(ValuationOfDay | InsufficientDataError)[]> {
   const ratio =
     dealType === 'rent'
       ? (await netRentRatio(db, property.countryCode, property.postalCode)).ratio
       : undefined;
-  const row: ValuationOfDay[] = [];
+  const row: (ValuationOfDay | InsufficientDataError)[] = [];
   for (const date of dates) {
-    const valuation = await deps
-      .valueProperty(db, { property, dealType, date })
-      .catch((error: unknown) => {
-        // Which of several dates the data could not support, for the refusal to name.
-        throw error instanceof InsufficientDataError && error.date === undefined
-          ? new InsufficientDataError(error.message, date)
-          : error;
-      });
+    let valuation: Valuation;
+    try {
+      valuation = await deps.valueProperty(db, { property, dealType, date });
+    } catch (error) {
+      if (!(error instanceof InsufficientDataError)) throw error;
+      row.push(error.date === undefined ? new InsufficientDataError(error.message, date) : error);
+      continue;
+    }
     row.push({
       ...(ratio === undefined ? valuation : withRents(valuation, ratio)),
       valuationDate: date,
@@ -59,6 +60,20 @@ export async function valueAtDates(
     });
   }
   return row;
+}
+
+/** Values a property at each date, or throws the refusal of the first the data cannot support. */
+export async function valueAtDates(
+  deps: Pick<PropertyValueDeps, 'valueProperty'>,
+  db: DuckDBConnection,
+  property: PropertyToValue,
+  dealType: DealType,
+  dates: readonly string[],
+): Promise<ValuationOfDay[]> {
+  const row = await valueEachDate(deps, db, property, dealType, dates);
+  const refused = row.find((entry) => entry instanceof InsufficientDataError);
+  if (refused) throw refused;
+  return row as ValuationOfDay[];
 }
 
 /** The full valuation's answer: `valuations[input][date]` and the least confidence among them. */
@@ -166,14 +181,15 @@ export async function valueProperties(
 }
 
 /** Each input's property: a dossier's of the same country, or the one given, placed and
- * checked (`resolveProperty`). */
+ * checked (`resolveProperty`); one the data cannot value at all (a kind no offer is of) is
+ * its refusal instead, for the answer to name with the others'. */
 async function propertiesOf(
   db: DuckDBConnection,
   countryCode: CountryCode,
   inputs: ReturnType<typeof checkInput>[],
   dossiers: (Dossier | undefined)[],
-): Promise<PropertyToValue[]> {
-  const properties: PropertyToValue[] = [];
+): Promise<(PropertyToValue | InsufficientDataError)[]> {
+  const properties: (PropertyToValue | InsufficientDataError)[] = [];
   for (const [i, input] of inputs.entries()) {
     const path = `/valuationInputs/${String(i)}`;
     const dossier = dossiers[i];
@@ -189,27 +205,34 @@ async function propertiesOf(
             ),
       );
     } catch (error) {
-      refuseInput(error, i);
+      if (!(error instanceof InsufficientDataError)) throw error;
+      properties.push(error);
     }
   }
   return properties;
 }
 
 /**
- * The whole call fails when one input cannot be valued (no per-input outcome), but the refusal
- * names the input, and the date where it was one of several, so that a client knows which
- * property to leave out of a batch.
+ * The whole call fails when an input cannot be valued (no per-input outcome), but the refusal
+ * names every input that failed and the dates it failed at, so that a client leaves them all
+ * out of a batch in one go.
  */
-function refuseInput(error: unknown, input: number): never {
-  if (!(error instanceof InsufficientDataError)) throw error;
-  const at = error.date === undefined ? '' : ` at ${error.date}`;
-  throw invalidField(
-    `/valuationInputs/${String(input)}`,
-    `cannot be valued${at}: ${error.message}`,
-    {
-      code: 'insufficient_data',
-    },
-  );
+function refuseInputs(refusals: ReadonlyMap<number, readonly InsufficientDataError[]>): void {
+  const errors = [...refusals].flatMap(([input, refused]) => {
+    const path = `/valuationInputs/${String(input)}`;
+    // One error per reason, naming the dates it applies to.
+    const datesByMessage = new Map<string, string[]>();
+    for (const error of refused) {
+      const dates = datesByMessage.get(error.message) ?? [];
+      if (error.date !== undefined) dates.push(error.date);
+      datesByMessage.set(error.message, dates);
+    }
+    return [...datesByMessage].map(([message, dates]) => {
+      const at = dates.length === 0 ? '' : ` at ${dates.join(', ')}`;
+      return { path, message: `cannot be valued${at}: ${message}` };
+    });
+  });
+  throwFieldErrors(errors, { code: 'insufficient_data' });
 }
 
 /** The valuations of checked properties at checked dates, on one snapshot. */
@@ -219,7 +242,7 @@ async function valueAll(
   job: {
     countryCode: CountryCode;
     dealType: DealType;
-    properties: PropertyToValue[];
+    properties: (PropertyToValue | InsufficientDataError)[];
     /** The request's dates, and each input's, with the field each came from (for a refusal). */
     requestDates: { day: string; path: string }[];
     dates: { day: string; path: string }[][];
@@ -234,19 +257,32 @@ async function valueAll(
   for (const row of [job.requestDates, ...job.dates]) {
     for (const date of row) checkValuationDate(date.day, latest, first, date.path);
   }
-  const { properties } = job;
   const valuations: (ValuationOfDay & { scores?: LocationScores })[][] = [];
-  for (const [i, property] of properties.entries()) {
-    // A later date is valued as of today (the model does not forecast).
-    const days = (job.dates[i] ?? []).map((date) => (date.day > today ? today : date.day));
-    const row = await valueAtDates(deps, db, property, job.dealType, days).catch((error: unknown) =>
-      refuseInput(error, i),
-    );
-    if (!job.scores) valuations.push(row);
-    else {
-      const scores = await scoreLocation(db, countryCode, property);
-      valuations.push(row.map((valuation) => ({ ...valuation, scores })));
+  /** Each input that failed, with its refusals. */
+  const refusals = new Map<number, InsufficientDataError[]>();
+  for (const [i, property] of job.properties.entries()) {
+    if (property instanceof InsufficientDataError) {
+      refusals.set(i, [property]);
+      continue;
     }
+    // A later date is valued as of today (the model does not forecast).
+    const days = [...new Set((job.dates[i] ?? []).map((d) => (d.day > today ? today : d.day)))];
+    const valued = new Map<string, ValuationOfDay>();
+    const row = await valueEachDate(deps, db, property, job.dealType, days);
+    const refused = row.filter((entry) => entry instanceof InsufficientDataError);
+    if (refused.length > 0) {
+      refusals.set(i, refused);
+      continue;
+    }
+    for (const [j, entry] of row.entries()) valued.set(days[j] ?? '', entry as ValuationOfDay);
+    const scores = job.scores ? await scoreLocation(db, countryCode, property) : undefined;
+    valuations.push(
+      (job.dates[i] ?? []).map((d) => {
+        const valuation = valued.get(d.day > today ? today : d.day) as ValuationOfDay;
+        return scores ? { ...valuation, scores } : valuation;
+      }),
+    );
   }
+  refuseInputs(refusals);
   return { valuations, confidence: leastConfidence(valuations.flat()) };
 }
