@@ -259,17 +259,18 @@ describe('a batch with one property the data cannot support', () => {
     });
   });
   afterAll(() => world.close());
-
-  it('fails as a whole, naming the input and the date that failed it', async () => {
-    const res = await call(world.app, {
+  const postBatch = (body: object) =>
+    call(world.app, {
       method: 'POST',
       url: URL,
       token: world.memberA.token,
-      payload: {
-        ...base,
-        valuationDates: ['2026-06-01', '2026-02-01'],
-        valuationInputs: [{ property }, { property: { ...property, livingArea: 500 } }],
-      },
+      payload: { ...base, ...body },
+    });
+
+  it('fails as a whole, naming the input and the date that failed it', async () => {
+    const res = await postBatch({
+      valuationDates: ['2026-06-01', '2026-02-01'],
+      valuationInputs: [{ property }, { property: { ...property, livingArea: 500 } }],
     });
     const problem = expectProblem(res, 422, 'insufficient_data');
     expect(problem.errors).toEqual([
@@ -284,21 +285,15 @@ describe('a batch with one property the data cannot support', () => {
   });
 
   it('names every input that failed and every date it failed at, so one retry leaves them all out', async () => {
-    const res = await call(world.app, {
-      method: 'POST',
-      url: URL,
-      token: world.memberA.token,
-      payload: {
-        ...base,
-        valuationDates: ['2026-01-01', '2026-06-01', '2026-02-01'],
-        valuationInputs: [
-          { property: { ...property, livingArea: 500 } },
-          { property },
-          { property: { ...property, propertyType: { code: 'multi_family_house' } } },
-          { property: { ...property, livingArea: 500 }, valuationDates: ['2026-05-01'] },
-          { property: { ...property, livingArea: 500 }, valuationDates: ['2025-12-01'] },
-        ],
-      },
+    const res = await postBatch({
+      valuationDates: ['2026-01-01', '2026-06-01', '2026-02-01'],
+      valuationInputs: [
+        { property: { ...property, livingArea: 500 } },
+        { property },
+        { property: { ...property, propertyType: { code: 'multi_family_house' } } },
+        { property: { ...property, livingArea: 500 }, valuationDates: ['2026-05-01'] },
+        { property: { ...property, livingArea: 500 }, valuationDates: ['2025-12-01'] },
+      ],
     });
     const problem = expectProblem(res, 422, 'insufficient_data');
     expect(problem.errors).toEqual([
@@ -323,15 +318,9 @@ describe('a batch with one property the data cannot support', () => {
 
   it('values a date given twice, and a later one as of today, once each', async () => {
     asked = 0;
-    const res = await call(world.app, {
-      method: 'POST',
-      url: URL,
-      token: world.memberA.token,
-      payload: {
-        ...base,
-        valuationDates: ['2026-05-01', '2026-05-01', '2027-01-01', '2026-06-15'],
-        valuationInputs: [{ property }],
-      },
+    const res = await postBatch({
+      valuationDates: ['2026-05-01', '2026-05-01', '2027-01-01', '2026-06-15'],
+      valuationInputs: [{ property }],
     });
     expect(res.statusCode, res.body).toBe(200);
     const [row] = res.json<{ valuations: { valuationDate: string; value: number }[][] }>()
