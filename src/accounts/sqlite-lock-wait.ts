@@ -106,8 +106,12 @@ class LockWaitingDriver implements Driver {
     return waitingForLock(this.waitMs, () => this.inner.commitTransaction(unwrap(connection)));
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(unwrap(connection));
+  /**
+   * Where SQLite has already rolled the transaction back itself (a full disk, an I/O error),
+   * a second rollback would fail ("no transaction is active") and hide the error that ended it.
+   */
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.inTransaction()) await this.inner.rollbackTransaction(unwrap(connection));
   }
 
   savepoint(

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createDossier } from '../../test/helpers/fixtures.js';
 import { fixedValuer } from '../../test/helpers/valuer.js';
-import { call, createWorld, testConfig } from '../../test/helpers/world.js';
+import { call, createWorld, loggingInto, testConfig } from '../../test/helpers/world.js';
 import { buildApp } from '../app.js';
 import { openStores } from '../stores.js';
 import { postgresConnectionRoom } from './database.js';
@@ -22,6 +23,8 @@ describe('an account database that cannot serve now', () => {
     expect(accountStoreUnavailable(connectRefused)).toBe(true);
     expect(accountStoreUnavailable(withCode('SQLITE_BUSY'))).toBe(true);
     expect(accountStoreUnavailable(withCode('SQLITE_BUSY_SNAPSHOT'))).toBe(true);
+    expect(accountStoreUnavailable(withCode('SQLITE_FULL'))).toBe(true); // the disk is full
+    expect(accountStoreUnavailable(withCode('53100'))).toBe(true); // PostgreSQL's disk is full
     expect(accountStoreUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     // Wrapped once, as a driver's error may be.
     expect(accountStoreUnavailable(new Error('query failed', { cause: withCode('53300') }))).toBe(
@@ -37,6 +40,41 @@ describe('an account database that cannot serve now', () => {
     expect(accountStoreUnavailable(withCode('ECONNREFUSED'))).toBe(false);
     expect(accountStoreUnavailable(new TypeError('undefined is not a function'))).toBe(false);
     expect(accountStoreUnavailable('53300')).toBe(false);
+  });
+});
+
+describe('a full SQLite file', () => {
+  it('answers a write 503 with Retry-After naming the full disk in the log, stores nothing, and takes writes again once there is room', async () => {
+    const logged: string[] = [];
+    const world = await createWorld('sqlite', loggingInto(logged));
+    onTestFinished(() => world.close());
+    const { db } = world.stores.accounts;
+    // The file may grow by no page: as a disk without room (SQLite rolls the transaction back).
+    const pages = (await sql<{ page_count: number }>`pragma page_count`.execute(db)).rows[0];
+    await sql.raw(`pragma max_page_count = ${String(pages?.page_count)}`).execute(db);
+    const create = () =>
+      call(world.app, {
+        method: 'POST',
+        url: '/api/v1/dossiers',
+        token: world.memberA.token,
+        payload: { ...EXAMPLE_DOSSIER, title: 'x'.repeat(100), description: 'y'.repeat(10_000) },
+      });
+    const refused = await create();
+    expect(refused.statusCode, refused.body).toBe(503);
+    expect(refused.headers['retry-after']).toBe(String(limits.accountStore.retryAfterSeconds));
+    expect(logged.join('\n')).toContain('database or disk is full');
+    expect(logged.join('\n')).not.toContain('cannot rollback');
+    const count = async () =>
+      (
+        await db
+          .selectFrom('dossiers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst()
+      )?.n;
+    expect(await count()).toBe(0);
+    await sql.raw('pragma max_page_count = 1073741823').execute(db);
+    expect((await create()).statusCode).toBe(201);
+    expect(await count()).toBe(1);
   });
 });
 

@@ -13,6 +13,7 @@ const POSTGRES_UNAVAILABLE = new Set([
   '08003', // connection_does_not_exist
   '08006', // connection_failure
   '55P03', // lock_not_available: a lock held beyond `lock_timeout` (limits.accountStore.lockWaitMs)
+  '53100', // disk_full: nothing was written; the operator must make room
 ]);
 
 /**
@@ -44,6 +45,9 @@ export function accountStoreUnavailable(error: unknown): boolean {
       // its extended forms (SQLITE_BUSY_SNAPSHOT, …). SQLITE_LOCKED is a conflict within one
       // connection: a fault, not a busy database.
       if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
+      // The disk (or the file's page limit) is full: the transaction was rolled back, nothing
+      // was written, and the request may succeed once the operator has made room.
+      if (code === 'SQLITE_FULL') return true;
     }
     if (e.message === 'Connection terminated unexpectedly') return true;
   }
