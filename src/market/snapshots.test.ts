@@ -10,7 +10,7 @@ import { csv, snapshotRows, writeFile, OFFER_KEY_COLUMNS } from '../../test/help
 import { queryOne } from './duck.js';
 import { importFile } from './import/run-import.js';
 import { MarketStore } from './market-store.js';
-import { acquireImportLock, currentSnapshot, marketPaths } from './snapshots.js';
+import { acquireImportLock, currentSnapshot, marketPaths, processStart } from './snapshots.js';
 
 const HEADER = [...OFFER_KEY_COLUMNS, 'salePrice', 'livingArea', 'postalCode'];
 
@@ -128,6 +128,24 @@ describe('market snapshots', () => {
     fs.writeFileSync(paths.lock, '2147483646');
     acquireImportLock(paths)();
   });
+
+  it.runIf(processStart(process.pid) !== undefined)(
+    'takes over a lock whose pid now belongs to another process, not one its holder still has',
+    () => {
+      const paths = marketPaths(path.join(tempDir(), 'data'));
+      fs.mkdirSync(paths.dir, { recursive: true });
+      // The parent process (the test runner) lives; a killed import had its pid before it.
+      const living = process.ppid;
+      fs.writeFileSync(paths.lock, `${String(living)} killed-import 1`);
+      acquireImportLock(paths)();
+      // The living process itself holding it: refused.
+      fs.writeFileSync(paths.lock, `${String(living)} its-token ${String(processStart(living))}`);
+      expect(() => acquireImportLock(paths)).toThrow(
+        `another import is running (process ${String(living)})`,
+      );
+      fs.rmSync(paths.lock);
+    },
+  );
 
   it('removes the files a process killed while taking the lock left, not those of a live one', () => {
     const paths = marketPaths(path.join(tempDir(), 'data'));

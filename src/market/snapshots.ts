@@ -93,12 +93,34 @@ function processAlive(pid: number): boolean {
  */
 const PROCESS_TOKEN = randomUUID();
 
-/** Whether the lock's holder (`<pid> <token>`; older locks: `<pid>`) may still be at work. */
+/**
+ * When the process of `pid` started (clock ticks since boot, Linux's `/proc/<pid>/stat`), or
+ * undefined where the system does not say: with it, a lock names its holder beyond its pid,
+ * which the system gives to a new process once the holder is gone.
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // The name in parentheses may hold spaces and parentheses; the fields after it do not.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the lock's holder (`<pid> <token> <start>`; older locks: `<pid> <token>` or `<pid>`)
+ * may still be at work: a process of its pid lives, is not this one under another token, and
+ * started when the holder did (a killed import's pid given to another process — in a
+ * container, pids are few and come round again — does not hold the lock for ever).
+ */
 function lockHeld(content: string): number | undefined {
-  const [pidText = '', token] = content.trim().split(' ');
+  const [pidText = '', token, start] = content.trim().split(' ');
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return undefined;
   if (pid === process.pid && token !== PROCESS_TOKEN) return undefined;
+  const startNow = processStart(pid);
+  if (start !== undefined && startNow !== undefined && start !== startNow) return undefined;
   return pid;
 }
 
@@ -111,7 +133,7 @@ function lockHeld(content: string): number | undefined {
  */
 export function acquireImportLock(paths: MarketPaths): () => void {
   fs.mkdirSync(paths.dir, { recursive: true });
-  const content = `${String(process.pid)} ${PROCESS_TOKEN}`;
+  const content = [process.pid, PROCESS_TOKEN, processStart(process.pid)].join(' ').trim();
   const own = `${paths.lock}.${PROCESS_TOKEN}`;
   fs.writeFileSync(own, content);
   try {
