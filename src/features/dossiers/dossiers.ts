@@ -1,5 +1,5 @@
+import { turnsApart } from '../../work/turns-apart.js';
 import { Readable } from 'node:stream';
-import { setImmediate } from 'node:timers/promises';
 import type { ServiceDeps } from '../../app-context.js';
 import type { AccountDb } from '../../accounts/database.js';
 import type { Caller } from '../../http/caller.js';
@@ -59,6 +59,9 @@ export async function readDossier(deps: DossierDeps, caller: Caller, id: string)
   return toRead(await visibleDossier(deps.db, caller, id));
 }
 
+/** Batches of all pages being sent go one at a time, a turn of the event loop apart. */
+const batchTurn = turnsApart();
+
 /**
  * A page of the organization's dossiers as the JSON text of `DossierList`, made as the client
  * takes it: the page's ids first, then its dossiers a batch at a time (`pageBatches`), each
@@ -77,7 +80,7 @@ export async function pageOfDossiers(
     deps.db,
     caller,
     page,
-    limits.dossiers.listBatchChars,
+    limits.dossiers.listBatchBytes,
   );
   async function* text(): AsyncGenerator<string> {
     yield '{"items":[';
@@ -85,11 +88,20 @@ export async function pageOfDossiers(
     for (const ids of batches) {
       // The store's answer is a promise already settled (SQLite reads synchronously): without
       // a turn of the event loop between batches, a client reading fast would have the whole
-      // page made in one go while other requests wait.
-      await setImmediate();
-      for (const dossier of await dossiersById(deps.db, caller, ids)) {
-        yield (first ? '' : ',') + serialize(toRead(dossier));
-        first = false;
+      // page made in one go while other requests wait; and with a turn per page, every page in
+      // flight would make a batch in the same turn.
+      const done = await batchTurn();
+      try {
+        const texts = (await dossiersById(deps.db, caller, ids)).map((dossier) =>
+          serialize(toRead(dossier)),
+        );
+        done();
+        for (const text of texts) {
+          yield (first ? '' : ',') + text;
+          first = false;
+        }
+      } finally {
+        done();
       }
     }
     // The members after `items`, in the order of the schema's serializer.

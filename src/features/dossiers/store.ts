@@ -75,12 +75,14 @@ export async function pageBatches(
   db: AccountDb,
   viewer: Viewer,
   page: { limit: number; offset: number },
-  batchChars: number,
+  batchBytes: number,
 ): Promise<{ batches: string[][]; total: number }> {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('dossiers')
-      .select((eb) => ['id', eb.fn<number | string>('length', ['body']).as('chars')])
+      // Bytes (UTF-8), not characters: what a batch costs to parse and write grows with them,
+      // and a character may be four.
+      .select((eb) => ['id', eb.fn<number | string>('octet_length', ['body']).as('bytes')])
       .where('organization_id', '=', viewer.organizationId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -94,16 +96,16 @@ export async function pageBatches(
       .executeTakeFirstOrThrow(),
   ]);
   const batches: string[][] = [];
-  let chars = Infinity;
+  let bytes = Infinity;
   for (const row of rows) {
-    const size = Number(row.chars);
+    const size = Number(row.bytes);
     const last = batches[batches.length - 1];
-    if (!last || chars + size > batchChars) {
+    if (!last || bytes + size > batchBytes) {
       batches.push([row.id]);
-      chars = size;
+      bytes = size;
     } else {
       last.push(row.id);
-      chars += size;
+      bytes += size;
     }
   }
   return { batches, total: Number(count.n) };
