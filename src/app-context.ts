@@ -39,6 +39,8 @@ export interface ServiceDeps {
   pdfInspector: PdfInspector;
   costlyWork: CostlyWork;
   renderReport: RenderReport;
+  /** Bytes of stored files an organization may keep (`config.storageBytesPerOrganization`). */
+  storageBytesPerOrganization: number;
 }
 
 export function serviceDeps(ctx: AppContext): ServiceDeps {
@@ -50,5 +52,6 @@ export function serviceDeps(ctx: AppContext): ServiceDeps {
     pdfInspector: ctx.pdfInspector,
     costlyWork: ctx.costlyWork,
     renderReport: ctx.renderReport,
+    storageBytesPerOrganization: ctx.config.storageBytesPerOrganization,
   };
 }

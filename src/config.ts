@@ -51,6 +51,11 @@ const EnvSchema = Type.Object({
     maximum: 1_048_576,
     default: defaultStatsCacheMb(),
   }),
+  PROPDATA_STORAGE_PER_ORGANIZATION_MB: Type.Integer({
+    minimum: 1,
+    maximum: 1_073_741_824,
+    default: limits.storage.defaultMbPerOrganization,
+  }),
   PROPDATA_VALUATION_CACHE_MB: Type.Integer({
     minimum: 0,
     maximum: 1_048_576,
@@ -114,6 +119,9 @@ export interface Config {
   statsCacheMb: number;
   /** Memory (MB) for the offers around valued places (src/valuation/place-tiles.ts); 0: none. */
   valuationCacheMb: number;
+  /** Bytes of stored files (attachments with their print versions, covers) an organization
+   * may keep (`limits.storage`). */
+  storageBytesPerOrganization: number;
   /** Requests per token and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Event loop lag above which new requests are shed with 503. */
@@ -157,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     duckdbMemoryLimit: parsed.PROPDATA_DUCKDB_MEMORY_LIMIT,
     statsCacheMb: parsed.PROPDATA_STATS_CACHE_MB,
     valuationCacheMb: parsed.PROPDATA_VALUATION_CACHE_MB,
+    storageBytesPerOrganization: parsed.PROPDATA_STORAGE_PER_ORGANIZATION_MB * 1024 * 1024,
     rateLimitPerMinute: parsed.PROPDATA_RATE_LIMIT_PER_MINUTE,
     maxEventLoopDelayMs: parsed.PROPDATA_MAX_EVENT_LOOP_DELAY_MS,
     keepAliveTimeoutMs: parsed.PROPDATA_KEEP_ALIVE_TIMEOUT_MS,

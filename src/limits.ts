@@ -439,6 +439,15 @@ export const limits = {
      * 300 dpi is about 2,480. */
     printSide: 2400,
   },
+  /** Stored files of one organization together: its dossiers' attachments (each with its print
+   * version) and its own and its users' covers. The per-file and per-dossier caps alone let one
+   * organization keep about 1.2 TiB (10,000 dossiers of 64 MiB, twice that with print
+   * versions), and a member filling the disk took every organization's writes down with it.
+   * Beyond the budget the next upload is `409` (overridable with
+   * PROPDATA_STORAGE_PER_ORGANIZATION_MB; size the disk for the organizations it serves). */
+  storage: {
+    defaultMbPerOrganization: 10 * 1024,
+  },
   /** Uploads (covers, attachments) of one organization under way at once, counted by the
    * length each declares (the most a body may have when it declares none): the next one beyond
    * is refused with `429` and `Retry-After` before its body is read. Each is held in memory while

@@ -335,6 +335,28 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('attachments').addColumn('copy_weight', 'integer').execute();
     },
   },
+  // An organization's stored bytes, summed at each upload (src/accounts/organization-storage.ts)
+  // from indexes that hold them: an attachment's print version's size is kept beside its own.
+  '0013_organization_storage': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('attachments')
+        .addColumn('print_size', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await sql`update attachments set print_size = coalesce((select length(print_content)
+        from attachment_files where attachment_id = attachments.id), 0)`.execute(db);
+      await db.schema
+        .createIndex('attachments_organization_bytes')
+        .on('attachments')
+        .columns(['organization_id', 'size', 'print_size'])
+        .execute();
+      await db.schema
+        .createIndex('covers_organization_bytes')
+        .on('covers')
+        .columns(['organization_id', 'size'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -165,6 +165,8 @@ export interface AttachmentsTable {
   title: string;
   content_type: AttachmentContentType;
   size: number;
+  /** Bytes of its print version, 0 without one: what it stores is `size + print_size`. */
+  print_size: number;
   width: number | null;
   height: number | null;
   pages: number | null;

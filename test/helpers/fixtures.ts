@@ -31,6 +31,7 @@ export async function storePdfWithoutWeight(
       title: 'old.pdf',
       content_type: 'application/pdf',
       size: pdf.length,
+      print_size: 0,
       width: null,
       height: null,
       pages: 1,

@@ -1,3 +1,4 @@
+import { refuseBeyondStorage } from '../../accounts/organization-storage.js';
 import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '../../app-context.js';
 import type { AttachmentRow } from '../../accounts/tables.js';
@@ -31,7 +32,10 @@ import { checkFields } from './validate.js';
 import { titleFromFileName } from '../../http/file-title.js';
 
 /** What the attachment operations need: the account store, the file inspector and the time. */
-export type AttachmentDeps = Pick<ServiceDeps, 'db' | 'pdfInspector' | 'now'>;
+export type AttachmentDeps = Pick<
+  ServiceDeps,
+  'db' | 'pdfInspector' | 'now' | 'storageBytesPerOrganization'
+>;
 
 export const attachmentUrl = (dossierId: string, id: string): string =>
   `/api/v1/dossiers/${dossierId}/attachments/${id}`;
@@ -204,6 +208,7 @@ async function storeAttachment(
       ),
     content_type: facts.contentType,
     size: upload.bytes.length,
+    print_size: 'print' in facts && facts.print ? facts.print.length : 0,
     width: 'width' in facts ? facts.width : null,
     height: 'height' in facts ? facts.height : null,
     pages: 'pages' in facts ? facts.pages : null,
@@ -219,6 +224,12 @@ async function storeAttachment(
       bytes: countedSize(row.size, print?.length ?? 0),
       copyWeight: row.copy_weight ?? 0,
     });
+    await refuseBeyondStorage(
+      trx,
+      caller.organizationId,
+      row.size + row.print_size,
+      deps.storageBytesPerOrganization,
+    );
     await insertAttachment(trx, row, upload.bytes, print);
   });
   const { id, type, title, content_type: contentType, size } = row;

@@ -258,17 +258,27 @@ export async function storePrintVersion(
   attachmentId: string,
   print: Uint8Array,
 ): Promise<void> {
-  await db
-    .updateTable('attachment_files')
-    .set({ print_content: print })
-    .where('attachment_id', '=', attachmentId)
-    .where('attachment_id', 'in', (eb) =>
-      eb
-        .selectFrom('attachments')
-        .select('id')
-        .where('organization_id', '=', viewer.organizationId),
-    )
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const { numUpdatedRows } = await trx
+      .updateTable('attachment_files')
+      .set({ print_content: print })
+      .where('attachment_id', '=', attachmentId)
+      .where('attachment_id', 'in', (eb) =>
+        eb
+          .selectFrom('attachments')
+          .select('id')
+          .where('organization_id', '=', viewer.organizationId),
+      )
+      .executeTakeFirst();
+    // Counted in the organization's stored bytes (organization-storage.ts) from now on.
+    if (numUpdatedRows > 0n) {
+      await trx
+        .updateTable('attachments')
+        .set({ print_size: print.length })
+        .where('id', '=', attachmentId)
+        .execute();
+    }
+  });
 }
 
 /** Deletes one attachment (its bytes cascade); false when it is not there for the viewer. */

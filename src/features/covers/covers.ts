@@ -1,3 +1,4 @@
+import { refuseBeyondStorage } from '../../accounts/organization-storage.js';
 import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '../../app-context.js';
 import type { CoverSide } from '../../accounts/tables.js';
@@ -26,7 +27,10 @@ import type { PendingUpload } from '../../http/form-upload.js';
 export const coverUrl = (id: string): string => `/api/v1/user-settings/covers/file/${id}`;
 
 /** What the cover operations need: the account store, the PDF inspector and the time. */
-export type CoverDeps = Pick<ServiceDeps, 'db' | 'pdfInspector' | 'now'>;
+export type CoverDeps = Pick<
+  ServiceDeps,
+  'db' | 'pdfInspector' | 'now' | 'storageBytesPerOrganization'
+>;
 
 /** The owner and side a path names: the caller's own covers, or their organization's. */
 export interface CoverPath {
@@ -134,6 +138,7 @@ async function storeCover(
     answer.claim();
     const existing = await selectCovers(trx, kind);
     refuseWhenFull(kind, existing);
+    await refuseBeyondStorage(trx, kind.organizationId, row.size, deps.storageBytesPerOrganization);
     row.position = Math.max(-1, ...existing.map((c) => c.position)) + 1;
     await insertCover(trx, row, upload.bytes);
   });

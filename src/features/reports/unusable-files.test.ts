@@ -55,6 +55,7 @@ describeBackends('a report with a stored file it cannot put in', (backend) => {
         title,
         content_type: contentType,
         size: bytes.length,
+        print_size: 0,
         width: contentType === 'application/pdf' ? null : 64,
         height: contentType === 'application/pdf' ? null : 48,
         pages: contentType === 'application/pdf' ? 1 : null,
