@@ -283,8 +283,16 @@ export const limits = {
      * older ones beyond these, so creating and revoking links in a loop does not grow the
      * store without end. */
     closedPerDossier: 100,
+    /** Open links of one organization together (the next → `409`), and the closed ones it
+     * keeps listed (creating a link deletes its older closed ones beyond these): the
+     * organization's list counts and pages through its links on every request, on SQLite in
+     * the server's one thread, so they stay bounded. With only the per-dossier bounds an
+     * organization could hold two million (10,000 dossiers × 200), and one list took 0.1–0.9 s
+     * of the thread. */
+    openPerOrganization: 20_000,
+    closedPerOrganization: 20_000,
     /** The list is paged: an organization may hold up to 100 open and 100 closed links on each
-     * of its dossiers. One dossier's open links fit in one page. */
+     * of its dossiers, within its own bounds. One dossier's open links fit in one page. */
     pageSize: 100,
     /** The furthest a page may start (`offset`). */
     maxOffset: 100_000_000,

@@ -357,6 +357,24 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Sharing links in the order lists give them (newest first, then id), so that a page is read
+  // from the index, not sorted.
+  '0014_dossier_link_order': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropIndex('dossier_links_organization').execute();
+      await db.schema.dropIndex('dossier_links_dossier').execute();
+      await db.schema
+        .createIndex('dossier_links_organization_order')
+        .on('dossier_links')
+        .columns(['organization_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('dossier_links_dossier_order')
+        .on('dossier_links')
+        .columns(['dossier_id', 'created_at', 'id'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

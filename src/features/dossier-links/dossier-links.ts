@@ -1,3 +1,4 @@
+import { lockOwnerRow } from '../../accounts/owner-lock.js';
 import { randomBytes } from 'node:crypto';
 import type { ServiceDeps } from '../../app-context.js';
 import { hashToken } from '../../accounts/secrets.js';
@@ -39,20 +40,27 @@ export async function createLink(
   // both pass the cap, and a concurrent delete either comes first (404) or waits.
   const id = await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDossier(trx, caller, dossier.id))) throw notFound('Dossier');
-    const open = await countOpenLinks(trx, dossier.id, now.toISOString());
-    if (open >= limits.dossierLinks.perDossier) {
+    const at = now.toISOString();
+    const { perDossier, openPerOrganization, closedPerDossier, closedPerOrganization } =
+      limits.dossierLinks;
+    if ((await countOpenLinks(trx, { dossierId: dossier.id }, at)) >= perDossier) {
       throw new AppError(
         'conflict',
-        `A dossier may have at most ${String(limits.dossierLinks.perDossier)} open links; ` +
-          'revoke one first',
+        `A dossier may have at most ${String(perDossier)} open links; revoke one first`,
       );
     }
-    await pruneClosedLinks(
-      trx,
-      dossier.id,
-      now.toISOString(),
-      limits.dossierLinks.closedPerDossier,
-    );
+    // The organization's row too, for its count: creations on different dossiers wait in turn.
+    const organization = { organizationId: caller.organizationId };
+    await lockOwnerRow(trx, { table: 'organizations', id: caller.organizationId });
+    if ((await countOpenLinks(trx, organization, at)) >= openPerOrganization) {
+      throw new AppError(
+        'conflict',
+        `An organization may have at most ${String(openPerOrganization)} open links; ` +
+          'revoke some first',
+      );
+    }
+    await pruneClosedLinks(trx, { dossierId: dossier.id }, at, closedPerDossier);
+    await pruneClosedLinks(trx, organization, at, closedPerOrganization);
     return insertLink(trx, caller, {
       dossierId: dossier.id,
       tokenHash: hashToken(secret),

@@ -6,16 +6,24 @@ import type { Viewer } from '../../http/caller.js';
 // Storage of sharing links. Every query an organization makes is scoped by its id in SQL; the
 // one query without a viewer finds a link by the hash of its secret, for the public page.
 
-/** Links of the dossier still open at `now`: neither revoked nor expired. */
+/** Whose links a count or pruning is over: one dossier's, or a whole organization's. */
+export type LinkScope = { dossierId: string } | { organizationId: string };
+
+function scoped(db: AccountDb, scope: LinkScope) {
+  const links = db.selectFrom('dossier_links');
+  return 'dossierId' in scope
+    ? links.where('dossier_id', '=', scope.dossierId)
+    : links.where('organization_id', '=', scope.organizationId);
+}
+
+/** Links still open at `now` (neither revoked nor expired) of a dossier or an organization. */
 export async function countOpenLinks(
   db: AccountDb,
-  dossierId: string,
+  scope: LinkScope,
   now: string,
 ): Promise<number> {
-  const { n } = await db
-    .selectFrom('dossier_links')
+  const { n } = await scoped(db, scope)
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('dossier_id', '=', dossierId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirstOrThrow();
@@ -52,26 +60,27 @@ export async function insertLink(
 }
 
 /**
- * Deletes the dossier's closed links (revoked, or expired at `now`) beyond the newest `keep` of
- * them: the history a dossier's list shows stays bounded however many links were made.
+ * Deletes the closed links (revoked, or expired at `now`) of a dossier or an organization
+ * beyond the newest `keep` of them: the history a list shows stays bounded however many links
+ * were made.
  */
 export async function pruneClosedLinks(
   db: AccountDb,
-  dossierId: string,
+  scope: LinkScope,
   now: string,
   keep: number,
 ): Promise<number> {
-  const closed = db
-    .selectFrom('dossier_links')
-    .where('dossier_id', '=', dossierId)
-    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]));
-  const kept = closed.select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(keep);
-  const result = await db
-    .deleteFrom('dossier_links')
-    .where('dossier_id', '=', dossierId)
+  const kept = scoped(db, scope)
+    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]))
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(keep);
+  const closed = scoped(db, scope)
     .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]))
     .where('id', 'not in', kept)
-    .executeTakeFirst();
+    .select('id');
+  const result = await db.deleteFrom('dossier_links').where('id', 'in', closed).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
