@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   not_acceptable: 406,
   request_timeout: 408,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,

@@ -651,6 +651,47 @@ describeBackends('covers', (backend) => {
       await reorder(world.adminB, 'organization', 'back', []);
     });
 
+    it('applies an order sent with If-Match only to the list it was made from', async () => {
+      const side = 'back' as const;
+      const first = await uploaded(world.memberB, 'user', side, 'first');
+      const read = await call(world.app, {
+        method: 'GET',
+        url: base('user', side),
+        token: world.memberB.token,
+      });
+      const tag = read.headers.etag as string;
+      expect(tag).toMatch(/^"[\w-]{22}"$/);
+      const order = read.json<{ items: CoverItem[] }>().items.map((c) => c.uuid);
+      // Another client uploads meanwhile; the order made from the earlier list would delete it.
+      const second = await uploaded(world.memberB, 'user', side, 'second');
+      const put = (items: string[], ifMatch?: string) =>
+        call(world.app, {
+          method: 'PUT',
+          url: base('user', side),
+          token: world.memberB.token,
+          payload: { items: items.map((uuid) => ({ uuid })) },
+          headers: ifMatch === undefined ? {} : { 'if-match': ifMatch },
+        });
+      const stale = expectProblem(await put(order, tag), 412, 'precondition_failed');
+      expect(stale.detail).toMatch(/^The covers changed since the list was read/);
+      expect(await uuids(world.memberB, 'user', side)).toEqual([first, second]);
+      // The list read again gives the tag that lets the order through; `*` matches any.
+      const again = await call(world.app, {
+        method: 'GET',
+        url: base('user', side),
+        token: world.memberB.token,
+      });
+      expect(again.headers.etag).not.toBe(tag);
+      expect(
+        (await put([second, first], `"other", ${String(again.headers.etag)}`)).statusCode,
+      ).toBe(204);
+      expect(await uuids(world.memberB, 'user', side)).toEqual([second, first]);
+      expect((await put([first], '*')).statusCode).toBe(204);
+      // Without If-Match the order applies to the list as it is, as before.
+      expect((await put([])).statusCode).toBe(204);
+      expect(await uuids(world.memberB, 'user', side)).toEqual([]);
+    });
+
     it('keeps the JSON body limit and refuses multipart bodies', async () => {
       const form = coverForm(await makePdf());
       const multipartPut = await call(world.app, {

@@ -1,5 +1,5 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { refuseBeyondStorage } from '../../accounts/organization-storage.js';
-import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '../../app-context.js';
 import type { CoverSide } from '../../accounts/tables.js';
 import { invalidField, throwFieldErrors } from '../../http/field-errors.js';
@@ -66,8 +66,30 @@ export async function listCovers(
   deps: CoverDeps,
   caller: Caller,
   path: CoverPath,
-): Promise<CoverList> {
-  return { items: (await selectCovers(deps.db, coverKind(caller, path))).map(toItem) };
+): Promise<{ list: CoverList; tag: string }> {
+  const rows = await selectCovers(deps.db, coverKind(caller, path));
+  return { list: { items: rows.map(toItem) }, tag: listTag(rows) };
+}
+
+/**
+ * The version of a list of covers, as an entity tag: the covers in their order. A reorder sent
+ * with it in `If-Match` applies only to the list it was made from, so that a cover uploaded
+ * meanwhile (which the reorder would delete, as one it does not list) is not lost unseen.
+ */
+function listTag(rows: readonly { id: string }[]): string {
+  const digest = createHash('sha256')
+    .update(rows.map((row) => row.id).join(','))
+    .digest('base64url');
+  return `"${digest.slice(0, 22)}"`;
+}
+
+/** Whether an `If-Match` header lets a change of the list tagged `tag` go ahead. */
+function matches(ifMatch: string | undefined, tag: string): boolean {
+  if (ifMatch === undefined) return true;
+  return ifMatch.split(',').some((given) => {
+    const trimmed = given.trim();
+    return trimmed === '*' || trimmed === tag;
+  });
 }
 
 export interface Upload {
@@ -155,12 +177,21 @@ export async function setCoverOrder(
   caller: Caller,
   path: CoverPath,
   uuids: readonly string[],
+  /** The request's `If-Match`: the list's version the order was made from. */
+  ifMatch?: string,
 ): Promise<void> {
   requireCoverEditor(caller, path);
   const kind = coverKind(caller, path);
   await deps.db.transaction().execute(async (trx) => {
     await lockOwner(trx, kind);
     const existing = await selectCovers(trx, kind);
+    if (!matches(ifMatch, listTag(existing))) {
+      throw new AppError(
+        'precondition_failed',
+        `The covers changed since the list was read (If-Match ${String(ifMatch)}, now ` +
+          `${listTag(existing)}): read the list again and send the order made from it`,
+      );
+    }
     throwFieldErrors(orderErrors(uuids, new Set(existing.map((c) => c.id))));
     const keep = new Set(uuids);
     await deleteCovers(

@@ -21,6 +21,12 @@ import { uploadScope } from '../../http/form-upload.js';
 import { COVER_FORM, pendingCover } from './cover-form.js';
 
 const KIND_PATH = '/api/v1/user-settings/covers/:scope/:side';
+const LIST_TAG_HEADER = {
+  ETag: {
+    type: 'string' as const,
+    description: 'The version of the list: send it as `If-Match` with a reorder made from it.',
+  },
+};
 const FILE_PATH = '/api/v1/user-settings/covers/file/:uuid';
 const FEATURE: FeatureRouteDefaults = { auth: 'bearer', tags: ['covers'] };
 
@@ -37,10 +43,13 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
         "The caller's own covers (`user`) or their organization's (`organization`, readable " +
         'by every member) of one side, in their order.',
       params: CoverKindParams,
-      response: { 200: CoverList },
+      response: { 200: withHeaders(CoverList, LIST_TAG_HEADER) },
       errors: [400],
     },
-    (request) => listCovers(deps, callerOf(request), request.params),
+    async (request, reply) => {
+      const { list, tag } = await listCovers(deps, callerOf(request), request.params);
+      return reply.header('etag', tag).send(list);
+    },
   );
 
   routes.put(
@@ -52,15 +61,19 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
         'The listed covers become the covers of this owner and side, in the listed order; ' +
         'those not listed are deleted with their files. A uuid that is unknown, listed twice, ' +
         "or another side's, user's or organization's refuses the request (400) and nothing " +
-        'changes. Organization covers: admins only (403).',
+        'changes. Organization covers: admins only (403). With `If-Match` (the `ETag` of the ' +
+        'list the order was made from), a list that changed since, such as by a cover ' +
+        'uploaded meanwhile, which this order would delete unseen, refuses it (412) and ' +
+        'nothing changes; without it the order applies to the list as it is.',
       params: CoverKindParams,
       body: CoverOrder,
       response: { 204: Type.Null({ description: 'Saved; no body.' }) },
-      errors: [400, 403, 413, 415],
+      errors: [400, 403, 412, 413, 415],
     },
     async (request, reply) => {
       const uuids = request.body.items.map((item) => item.uuid);
-      await setCoverOrder(deps, callerOf(request), request.params, uuids);
+      const ifMatch = request.headers['if-match'];
+      await setCoverOrder(deps, callerOf(request), request.params, uuids, ifMatch);
       return reply.code(204).send(null);
     },
   );
@@ -100,7 +113,8 @@ export function coverRoutes(app: FastifyInstance, ctx: AppContext): void {
           'length is declared or not (chunked: counted as it arrives). Refusals store nothing: ' +
           'not multipart → 415; over a size limit → 413; not a readable PDF, too many pages, a ' +
           'missing or extra field, a part that is not a form field, a cover without a file ' +
-          'name → 400; the side already full → 409 (before the body is read); the organization ' +
+          'name → 400; the side already full (before the body is read) or the organization’s ' +
+          'storage budget spent → 409; the organization ' +
           `already having ${String(limits.uploads.bytesUnderWayPerOrganization)} bytes of uploads under way → 429. Organization covers: admins ` +
           'only (403). ' +
           'The title is the file name.',
