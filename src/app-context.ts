@@ -7,6 +7,7 @@ import type { PdfInspector } from './pdf/pdf-inspector.js';
 import type { RenderReport } from './features/reports/model.js';
 import type { Stores } from './stores.js';
 import type { CostlyWork } from './work/costly-work.js';
+import type { OrganizationTurns } from './accounts/organization-turns.js';
 import type { ValueProperty } from './valuation/types.js';
 
 /** What feature routes need from the app, handed to each feature's route function. */
@@ -25,6 +26,8 @@ export interface AppContext {
   costlyWork: CostlyWork;
   /** Renders PDF reports (src/features/reports) in a worker process; one per app. */
   renderReport: RenderReport;
+  /** Turns of each organization's transactions that take its row (per process). */
+  organizationTurns: OrganizationTurns;
 }
 
 /**
@@ -41,6 +44,7 @@ export interface ServiceDeps {
   renderReport: RenderReport;
   /** Bytes of stored files an organization may keep (`config.storageBytesPerOrganization`). */
   storageBytesPerOrganization: number;
+  organizationTurns: OrganizationTurns;
 }
 
 export function serviceDeps(ctx: AppContext): ServiceDeps {
@@ -53,5 +57,6 @@ export function serviceDeps(ctx: AppContext): ServiceDeps {
     costlyWork: ctx.costlyWork,
     renderReport: ctx.renderReport,
     storageBytesPerOrganization: ctx.config.storageBytesPerOrganization,
+    organizationTurns: ctx.organizationTurns,
   };
 }

@@ -1,3 +1,4 @@
+import { organizationTurnsFor } from './accounts/organization-turns.js';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './app-context.js';
@@ -180,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     pdfInspector: options.pdfInspector ?? new PdfInspector(),
     costlyWork: options.costlyWork ?? new CostlyWork(),
     renderReport: (model) => renderer.render(model),
+    organizationTurns: organizationTurnsFor(stores.accounts.backend, config.dbPoolSize),
   };
   app.addHook('onClose', () => ctx.pdfInspector.close());
   app.addHook('onClose', () => renderer.close());

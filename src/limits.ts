@@ -179,6 +179,11 @@ export const limits = {
      * from outside (a maintenance session) must not hold requests, and their pool connections,
      * for as long as it lasts. Migrations at start wait as long as it takes. */
     lockWaitMs: 5_000,
+    /** The share of a process's PostgreSQL pool one organization's transactions that take its
+     * row may hold at once (at least one; `organization-turns.ts`): with the default pool of
+     * 10, two, so that a lock held on one organization's row leaves eight connections to the
+     * others. */
+    organizationShareOfPool: 0.25,
     /** A request that finds the database refusing connections (too many, starting up, down)
      * or a lock held beyond `lockWaitMs` is answered `503` with this Retry-After. */
     retryAfterSeconds: 5,

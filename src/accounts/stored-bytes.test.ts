@@ -1,3 +1,4 @@
+import { organizationTurnsFor } from './organization-turns.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import type {
@@ -149,7 +150,12 @@ describeBackends('downloads of stored files', (backend) => {
     world = await createWorld(backend, { appDb: (db) => db.withPlugin(reads) });
     const { memberA, stores } = world;
     dossierId = await createDossier(
-      { db: stores.accounts.db, market: stores.market, now: () => new Date() },
+      {
+        db: stores.accounts.db,
+        market: stores.market,
+        now: () => new Date(),
+        organizationTurns: organizationTurnsFor(backend, 10),
+      },
       { ...memberA, isAdmin: false, tokenId: 'test' },
       EXAMPLE_DOSSIER as DossierContent,
     );

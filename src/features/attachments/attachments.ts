@@ -34,7 +34,7 @@ import { titleFromFileName } from '../../http/file-title.js';
 /** What the attachment operations need: the account store, the file inspector and the time. */
 export type AttachmentDeps = Pick<
   ServiceDeps,
-  'db' | 'pdfInspector' | 'now' | 'storageBytesPerOrganization'
+  'db' | 'pdfInspector' | 'now' | 'storageBytesPerOrganization' | 'organizationTurns'
 >;
 
 export const attachmentUrl = (dossierId: string, id: string): string =>
@@ -215,23 +215,25 @@ async function storeAttachment(
     copy_weight: 'copyWeight' in facts ? facts.copyWeight : null,
     created_at: deps.now().toISOString(),
   };
-  await deps.db.transaction().execute(async (trx) => {
-    if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
-    answer.claim();
-    // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
-    const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
-    refuseWhenFull(await attachmentLoads(trx, caller, dossierId), {
-      bytes: countedSize(row.size, print?.length ?? 0),
-      copyWeight: row.copy_weight ?? 0,
-    });
-    await refuseBeyondStorage(
-      trx,
-      caller.organizationId,
-      row.size + row.print_size,
-      deps.storageBytesPerOrganization,
-    );
-    await insertAttachment(trx, row, upload.bytes, print);
-  });
+  await deps.organizationTurns.run(caller.organizationId, () =>
+    deps.db.transaction().execute(async (trx) => {
+      if (!(await lockDossier(trx, caller, dossierId))) throw notFound('Dossier');
+      answer.claim();
+      // From the inspection worker as a plain Uint8Array; the PostgreSQL driver sends Buffers.
+      const print = 'print' in facts && facts.print ? Buffer.from(facts.print) : null;
+      refuseWhenFull(await attachmentLoads(trx, caller, dossierId), {
+        bytes: countedSize(row.size, print?.length ?? 0),
+        copyWeight: row.copy_weight ?? 0,
+      });
+      await refuseBeyondStorage(
+        trx,
+        caller.organizationId,
+        row.size + row.print_size,
+        deps.storageBytesPerOrganization,
+      );
+      await insertAttachment(trx, row, upload.bytes, print);
+    }),
+  );
   const { id, type, title, content_type: contentType, size } = row;
   return { id, type, title, contentType, size, url: attachmentUrl(dossierId, id) };
 }

@@ -29,7 +29,7 @@ export const coverUrl = (id: string): string => `/api/v1/user-settings/covers/fi
 /** What the cover operations need: the account store, the PDF inspector and the time. */
 export type CoverDeps = Pick<
   ServiceDeps,
-  'db' | 'pdfInspector' | 'now' | 'storageBytesPerOrganization'
+  'db' | 'pdfInspector' | 'now' | 'storageBytesPerOrganization' | 'organizationTurns'
 >;
 
 /** The owner and side a path names: the caller's own covers, or their organization's. */
@@ -155,15 +155,22 @@ async function storeCover(
     size: upload.bytes.length,
     created_at: deps.now().toISOString(),
   };
-  await deps.db.transaction().execute(async (trx) => {
-    await lockOwner(trx, kind);
-    answer.claim();
-    const existing = await selectCovers(trx, kind);
-    refuseWhenFull(kind, existing);
-    await refuseBeyondStorage(trx, kind.organizationId, row.size, deps.storageBytesPerOrganization);
-    row.position = Math.max(-1, ...existing.map((c) => c.position)) + 1;
-    await insertCover(trx, row, upload.bytes);
-  });
+  await deps.organizationTurns.run(kind.organizationId, () =>
+    deps.db.transaction().execute(async (trx) => {
+      await lockOwner(trx, kind);
+      answer.claim();
+      const existing = await selectCovers(trx, kind);
+      refuseWhenFull(kind, existing);
+      await refuseBeyondStorage(
+        trx,
+        kind.organizationId,
+        row.size,
+        deps.storageBytesPerOrganization,
+      );
+      row.position = Math.max(-1, ...existing.map((c) => c.position)) + 1;
+      await insertCover(trx, row, upload.bytes);
+    }),
+  );
   return { uuid: row.id, title: row.title, url: coverUrl(row.id) };
 }
 

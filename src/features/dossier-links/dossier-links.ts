@@ -14,7 +14,9 @@ import type { CreatedLink, CreateLinkRequest, DossierLink } from './schemas.js';
 import { PAGE_PATH } from './page-path.js';
 import { countOpenLinks, insertLink, listLinks, pruneClosedLinks, revokeLink } from './store.js';
 
-export type LinkDeps = Pick<ServiceDeps, 'db' | 'now'> & { publicBaseUrl: string };
+export type LinkDeps = Pick<ServiceDeps, 'db' | 'now' | 'organizationTurns'> & {
+  publicBaseUrl: string;
+};
 
 export { PAGE_PATH };
 
@@ -38,37 +40,39 @@ export async function createLink(
   const expiresAt = new Date(now.getTime() + request.daysToLive * DAY_MS).toISOString();
   // The dossier's row lock makes the count and the insert one step: concurrent creations cannot
   // both pass the cap, and a concurrent delete either comes first (404) or waits.
-  const id = await deps.db.transaction().execute(async (trx) => {
-    if (!(await lockDossier(trx, caller, dossier.id))) throw notFound('Dossier');
-    const at = now.toISOString();
-    const { perDossier, openPerOrganization, closedPerDossier, closedPerOrganization } =
-      limits.dossierLinks;
-    if ((await countOpenLinks(trx, { dossierId: dossier.id }, at)) >= perDossier) {
-      throw new AppError(
-        'conflict',
-        `A dossier may have at most ${String(perDossier)} open links; revoke one first`,
-      );
-    }
-    // The organization's row too, for its count: creations on different dossiers wait in turn.
-    const organization = { organizationId: caller.organizationId };
-    await lockOwnerRow(trx, { table: 'organizations', id: caller.organizationId });
-    if ((await countOpenLinks(trx, organization, at)) >= openPerOrganization) {
-      throw new AppError(
-        'conflict',
-        `An organization may have at most ${String(openPerOrganization)} open links; ` +
-          'revoke some first',
-      );
-    }
-    await pruneClosedLinks(trx, { dossierId: dossier.id }, at, closedPerDossier);
-    await pruneClosedLinks(trx, organization, at, closedPerOrganization);
-    return insertLink(trx, caller, {
-      dossierId: dossier.id,
-      tokenHash: hashToken(secret),
-      locale: request.locale,
-      createdAt: now.toISOString(),
-      expiresAt,
-    });
-  });
+  const id = await deps.organizationTurns.run(caller.organizationId, () =>
+    deps.db.transaction().execute(async (trx) => {
+      if (!(await lockDossier(trx, caller, dossier.id))) throw notFound('Dossier');
+      const at = now.toISOString();
+      const { perDossier, openPerOrganization, closedPerDossier, closedPerOrganization } =
+        limits.dossierLinks;
+      if ((await countOpenLinks(trx, { dossierId: dossier.id }, at)) >= perDossier) {
+        throw new AppError(
+          'conflict',
+          `A dossier may have at most ${String(perDossier)} open links; revoke one first`,
+        );
+      }
+      // The organization's row too, for its count: creations on different dossiers wait in turn.
+      const organization = { organizationId: caller.organizationId };
+      await lockOwnerRow(trx, { table: 'organizations', id: caller.organizationId });
+      if ((await countOpenLinks(trx, organization, at)) >= openPerOrganization) {
+        throw new AppError(
+          'conflict',
+          `An organization may have at most ${String(openPerOrganization)} open links; ` +
+            'revoke some first',
+        );
+      }
+      await pruneClosedLinks(trx, { dossierId: dossier.id }, at, closedPerDossier);
+      await pruneClosedLinks(trx, organization, at, closedPerOrganization);
+      return insertLink(trx, caller, {
+        dossierId: dossier.id,
+        tokenHash: hashToken(secret),
+        locale: request.locale,
+        createdAt: now.toISOString(),
+        expiresAt,
+      });
+    }),
+  );
   return { id, url: `${deps.publicBaseUrl}${PAGE_PATH}/${secret}`, expiresAt };
 }
 

@@ -23,7 +23,7 @@ import {
 import { checkMergedBody, resolveContent } from './validate.js';
 
 /** What the dossier operations need: the account store, the market data, and the time. */
-export type DossierDeps = Pick<ServiceDeps, 'db' | 'market' | 'now'>;
+export type DossierDeps = Pick<ServiceDeps, 'db' | 'market' | 'now' | 'organizationTurns'>;
 
 const missing = () => notFound('Dossier');
 
@@ -52,7 +52,9 @@ export async function createDossier(
   body: DossierContent,
 ): Promise<string> {
   const { countryCode, content } = await resolve(deps, body);
-  return insertDossier(deps.db, caller, content, countryCode, deps.now());
+  return deps.organizationTurns.run(caller.organizationId, () =>
+    insertDossier(deps.db, caller, content, countryCode, deps.now()),
+  );
 }
 
 export async function readDossier(deps: DossierDeps, caller: Caller, id: string) {

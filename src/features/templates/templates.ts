@@ -17,7 +17,7 @@ import { checkTemplate, checkTemplateCountry } from './validate.js';
 /** The operations behind the routes: permission, then rules, then storage. */
 
 /** What the template operations need: the account store and the time. */
-export type TemplateDeps = Pick<ServiceDeps, 'db' | 'now'>;
+export type TemplateDeps = Pick<ServiceDeps, 'db' | 'now' | 'organizationTurns'>;
 
 export type ListedTemplate = TemplateContent & { uuid: string };
 
@@ -67,7 +67,10 @@ export async function createTemplate(
 ): Promise<string> {
   const { level } = body;
   requireMayWrite(caller, level);
-  return insertTemplate(deps.db, caller, { ...checkTemplate(body), level }, deps.now());
+  const template = { ...checkTemplate(body), level };
+  return deps.organizationTurns.run(caller.organizationId, () =>
+    insertTemplate(deps.db, caller, template, deps.now()),
+  );
 }
 
 export async function updateTemplate(
