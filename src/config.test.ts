@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       statsCacheMb: Math.min(1024, Math.floor(os.totalmem() / 16 / 2 ** 20)),
       // A thirty-second, at most 512 MiB.
       valuationCacheMb: Math.min(512, Math.floor(os.totalmem() / 32 / 2 ** 20)),
+      storageBytesPerOrganization: 10 * 2 ** 30,
       rateLimitPerMinute: 1200,
       maxEventLoopDelayMs: 1000,
       keepAliveTimeoutMs: 72_000,
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       PROPDATA_VALUATION_CACHE_MB: '64',
       PROPDATA_PUBLIC_BASE_URL: 'https://propdata.example.com/',
       PROPDATA_DB_POOL_SIZE: '40',
+      PROPDATA_STORAGE_PER_ORGANIZATION_MB: '512',
     });
     expect(config).toMatchObject({
       statsCacheMb: 0,
@@ -63,6 +65,7 @@ describe('loadConfig', () => {
       tokenCacheMs: 0,
       logLevel: 'warn',
       dbPoolSize: 40,
+      storageBytesPerOrganization: 512 * 2 ** 20,
     });
   });
 
@@ -77,6 +80,10 @@ describe('loadConfig', () => {
     [{ PROPDATA_KEEP_ALIVE_TIMEOUT_MS: '72' }, /PROPDATA_KEEP_ALIVE_TIMEOUT_MS must be >= 1000/],
     [{ PROPDATA_PUBLIC_BASE_URL: 'ftp://x' }, /PROPDATA_PUBLIC_BASE_URL must match pattern/],
     [{ PROPDATA_DB_POOL_SIZE: '0' }, /PROPDATA_DB_POOL_SIZE must be >= 1/],
+    [
+      { PROPDATA_STORAGE_PER_ORGANIZATION_MB: '0' },
+      /PROPDATA_STORAGE_PER_ORGANIZATION_MB must be >= 1/,
+    ],
   ])('fails fast with a message naming the variable: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
