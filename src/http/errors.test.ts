@@ -148,6 +148,29 @@ describe('problem+json errors', () => {
     expectProblem(res, 400, 'validation_failed');
   });
 
+  it('404, not 405, for a path no route takes with those parameters', async () => {
+    // `/dossiers/search` would be `/dossiers/{id}` only with "search" as an id, which no method
+    // of that route takes: an Allow naming them would send a client to another refusal.
+    const search = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers/search',
+      token: world.memberA.token,
+      payload: {},
+    });
+    const body = expectProblem(search, 404, 'not_found');
+    expect(body.detail).toBe('No route POST /api/v1/dossiers/search');
+    expect(search.headers.allow).toBeUndefined();
+    // With an id, the path is the route's: a 405 naming its methods, as before.
+    const id = await call(world.app, {
+      method: 'POST',
+      url: '/api/v1/dossiers/0F8FAD5B-D9CB-469F-A165-70867728950E',
+      token: world.memberA.token,
+      payload: {},
+    });
+    expectProblem(id, 405, 'method_not_allowed');
+    expect(id.headers.allow).toBe('GET, HEAD, PUT, PATCH, DELETE');
+  });
+
   it('404, not 405, for a missing file under a route of the right method', async () => {
     for (const method of ['GET', 'HEAD'] as const) {
       const res = await call(world.app, { method, url: '/docs/static/nope.js' });

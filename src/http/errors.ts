@@ -1,3 +1,4 @@
+import { validatorCompiler } from './validation.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { accountStoreUnavailable } from '../accounts/store-unavailable.js';
@@ -122,14 +123,29 @@ export function registerErrorHandling(
   ownNotFound: (url: string, reply: FastifyReply) => boolean = () => false,
 ): void {
   // A second router that only knows paths, to tell "wrong method" (405) from "no such path" (404).
+  // Each route is kept with what its path parameters must be: `POST /dossiers/search` is no
+  // path of `GET /dossiers/{id}` ("search" is no id), so it is a 404, not a 405 whose Allow
+  // names methods that would refuse that path too.
   const paths = FindMyWay();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const schema = route.schema?.params;
     for (const method of methods) {
       const upper = method.toUpperCase() as HTTPMethod;
-      if (!paths.hasRoute(upper, route.url)) paths.on(upper, route.url, () => undefined);
+      const fits =
+        schema === undefined || schema === null
+          ? () => true
+          : paramsFit(validatorCompiler({ schema, method, url: route.url, httpPart: 'params' }));
+      if (!paths.hasRoute(upper, route.url)) paths.on(upper, route.url, () => undefined, { fits });
     }
   });
+  /** Whether `path` is a path of a route of `method` whose parameters it fits. */
+  const takes = (method: HTTPMethod, path: string): boolean => {
+    const found = paths.find(method, path);
+    if (found === null) return false;
+    const { fits } = found.store as { fits: (params: object) => boolean };
+    return fits({ ...found.params });
+  };
 
   /** A 405 for a path whose routes take other methods, with those methods in `Allow`. */
   const wrongMethod = (method: string, path: string, allowed: readonly string[]) =>
@@ -171,12 +187,20 @@ export function registerErrorHandling(
     // A route of this method that answers "not found" itself (a missing file under
     // /docs/static/) is a 404: the method is right, the thing is missing.
     const routed = paths.find(request.method as HTTPMethod, pathOnly) !== null;
-    const allowed = routed
-      ? []
-      : METHODS.filter((m) => m !== request.method && paths.find(m, pathOnly));
+    const allowed = routed ? [] : METHODS.filter((m) => m !== request.method && takes(m, pathOnly));
     if (allowed.length > 0)
       return sendProblem(reply, wrongMethod(request.method, pathOnly, allowed));
     if (ownNotFound(request.url, reply)) return reply;
     return sendProblem(reply, new AppError('not_found', `No route ${request.method} ${pathOnly}`));
   });
+}
+
+/** A compiled parameter validator as a yes or no (Fastify's compilers may answer either). */
+function paramsFit(validate: (data: unknown) => unknown): (params: object) => boolean {
+  return (params) => {
+    const result = validate(params);
+    return (
+      result === true || (typeof result === 'object' && result !== null && !('error' in result))
+    );
+  };
 }
