@@ -288,14 +288,13 @@ export const limits = {
      * older ones beyond these, so creating and revoking links in a loop does not grow the
      * store without end. */
     closedPerDossier: 100,
-    /** Open links of one organization together (the next → `409`), and the closed ones it
-     * keeps listed (creating a link deletes its older closed ones beyond these): the
-     * organization's list counts and pages through its links on every request, on SQLite in
-     * the server's one thread, so they stay bounded. With only the per-dossier bounds an
-     * organization could hold two million (10,000 dossiers × 200), and one list took 0.1–0.9 s
-     * of the thread. */
+    /** Open links of one organization together (the next → `409`), and its links in all,
+     * open and closed (creating one beyond deletes its oldest closed ones): the organization's
+     * list counts and pages through its links on every request, on SQLite in the server's one
+     * thread, so they stay bounded. With only the per-dossier bounds an organization could
+     * hold two million (10,000 dossiers × 200), and one list took 0.1–0.9 s of the thread. */
     openPerOrganization: 20_000,
-    closedPerOrganization: 20_000,
+    perOrganization: 40_000,
     /** The list is paged: an organization may hold up to 100 open and 100 closed links on each
      * of its dossiers, within its own bounds. One dossier's open links fit in one page. */
     pageSize: 100,

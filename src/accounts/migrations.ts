@@ -375,6 +375,17 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // An organization's open links counted at each creation (their bound) from an index, not
+  // by reading every one of its links.
+  '0015_dossier_links_open': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('dossier_links_organization_open')
+        .on('dossier_links')
+        .columns(['organization_id', 'revoked_at', 'expires_at'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

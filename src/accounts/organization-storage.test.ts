@@ -6,6 +6,7 @@ import { multipart } from '../../test/helpers/multipart.js';
 import { pdfOfSize } from '../../test/helpers/pdf.js';
 import { expectProblem } from '../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../test/helpers/world.js';
+import { storePrintVersion } from '../features/attachments/store.js';
 import { storedBytesOf } from './organization-storage.js';
 
 const MIB = 1024 * 1024;
@@ -118,5 +119,29 @@ describeBackends('the storage budget of an organization', (backend) => {
     expect(taken).toBe(Math.floor((MIB - before) / pdf.length));
     expect(taken).toBeLessThan(6);
     expect(await stored(world.memberB)).toBe(before + taken * pdf.length);
+  });
+  it('keeps a print version a report makes only within the budget', async () => {
+    const db = world.stores.accounts.db;
+    const viewer = { ...world.memberB, isAdmin: false, tokenId: 'test' };
+    const attachment = await db
+      .selectFrom('attachments')
+      .select('id')
+      .where('organization_id', '=', world.memberB.organizationId)
+      .executeTakeFirstOrThrow();
+    const printOf = async () =>
+      db
+        .selectFrom('attachments')
+        .innerJoin('attachment_files', 'attachment_files.attachment_id', 'attachments.id')
+        .select(['attachments.print_size', 'attachment_files.print_content'])
+        .where('attachments.id', '=', attachment.id)
+        .executeTakeFirstOrThrow();
+    const room = MIB - (await stored(world.memberB));
+    // Beyond the room left: not kept (the report shows it all the same).
+    await storePrintVersion(db, viewer, attachment.id, Buffer.alloc(room + 1), MIB);
+    expect(await printOf()).toEqual({ print_size: 0, print_content: null });
+    // Within it: kept, and counted.
+    await storePrintVersion(db, viewer, attachment.id, Buffer.alloc(room), MIB);
+    expect((await printOf()).print_size).toBe(room);
+    expect(await stored(world.memberB)).toBe(MIB);
   });
 });

@@ -38,8 +38,9 @@ export function dottedPath(pointer: string, part: RequestPart): string {
 export function describeFieldErrors(
   errors: readonly FieldError[],
   part: RequestPart = 'body',
+  most: number = limits.problemErrors,
 ): { detail: string; errors: FieldError[] } {
-  const shown = errors.slice(0, limits.problemErrors);
+  const shown = errors.slice(0, most);
   const detail = shown.map((e) => `${dottedPath(e.path, part)} ${e.message}`).join('; ');
   return { detail: detail || `${part} is invalid`, errors: shown };
 }
@@ -51,15 +52,18 @@ export interface FieldErrorOptions {
   part?: RequestPart;
   /** Words of the refusal when the fields' own would say it less well. */
   detail?: string;
+  /** Errors listed at most (default `limits.problemErrors`): more where a client needs every
+   * one (the inputs of a valuation batch the data cannot support). */
+  most?: number;
   headers?: Record<string, string>;
 }
 
-/** A 400 naming `errors` (at most `limits.problemErrors` of them). */
+/** A 400 naming `errors` (at most `options.most`, by default `limits.problemErrors`). */
 export function invalidFields(
   errors: readonly FieldError[],
   options: FieldErrorOptions = {},
 ): AppError {
-  const described = describeFieldErrors(errors, options.part);
+  const described = describeFieldErrors(errors, options.part, options.most);
   return new AppError(options.code ?? 'validation_failed', options.detail ?? described.detail, {
     errors: described.errors,
     ...(options.headers ? { headers: options.headers } : {}),

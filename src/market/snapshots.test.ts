@@ -162,7 +162,13 @@ describe('market snapshots', () => {
     // The parent (the test runner) is alive; a young file may still be being written.
     const live = leftover('live-token', `${String(process.ppid)} live-token`, old);
     const young = leftover('young', `${String(DEAD_PID)} young`);
+    // An entry it cannot read as a file (here a directory) is left, and the import goes on.
+    const unreadable = `${paths.lock}.unreadable`;
+    fs.mkdirSync(unreadable);
+    fs.utimesSync(unreadable, old, old);
     acquireImportLock(paths)();
+    expect(fs.existsSync(paths.lock)).toBe(false);
+    fs.rmdirSync(unreadable);
     expect(fs.existsSync(dead)).toBe(false);
     expect(fs.existsSync(thisPidEarlier)).toBe(false);
     expect(fs.existsSync(live)).toBe(true);

@@ -140,7 +140,12 @@ export function acquireImportLock(paths: MarketPaths): () => void {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         fs.linkSync(own, paths.lock);
-        removeDeadOwnFiles(paths.lock, own);
+        // Tidying only: an entry it cannot read must not fail the import holding the lock.
+        try {
+          removeDeadOwnFiles(paths.lock, own);
+        } catch {
+          // Left for the next import.
+        }
         return () => {
           if (readLock(paths.lock) === content) fs.rmSync(paths.lock, { force: true });
         };

@@ -114,7 +114,9 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
           'arrives. Refusals store nothing: not multipart → 415; over a size limit → 413; not ' +
           'a PNG, JPEG or PDF, an image too large or not decodable, a bad `type` or `title`, a ' +
           'missing or extra field → 400; the dossier already holding its most attachments, or ' +
-          'bytes with this file → 409 (a full dossier before the body is read); the organization ' +
+          'bytes with this file → 409 (a full dossier before the body is read), and so is a ' +
+          'file that would take the organization’s attachments and covers past its storage ' +
+          'budget; the organization ' +
           `already having ${String(limits.uploads.bytesUnderWayPerOrganization)} bytes of uploads under way → 429. ` +
           ACCESS_TEXT,
         params: AttachmentListParams,

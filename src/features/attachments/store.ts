@@ -1,3 +1,5 @@
+import { refuseBeyondStorage } from '../../accounts/organization-storage.js';
+import { AppError } from '../../http/problem.js';
 import { sql, type Kysely } from 'kysely';
 import type { AccountTables, AttachmentRow } from '../../accounts/tables.js';
 import type { Viewer } from '../../http/caller.js';
@@ -250,15 +252,23 @@ export async function storeCopyWeight(
 
 /**
  * Keeps the print version of a stored attachment that has none (uploaded before uploads made
- * them), so that only the first report after that pays for it.
+ * them), so that only the first report after that pays for it; not where it would take the
+ * organization's files past its storage `budget` (its reports then make it each time).
  */
 export async function storePrintVersion(
   db: Db,
   viewer: Viewer,
   attachmentId: string,
   print: Uint8Array,
+  budget: number,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    try {
+      await refuseBeyondStorage(trx, viewer.organizationId, print.length, budget);
+    } catch (error) {
+      if (error instanceof AppError) return;
+      throw error;
+    }
     const { numUpdatedRows } = await trx
       .updateTable('attachment_files')
       .set({ print_content: print })

@@ -189,24 +189,26 @@ export async function setCoverOrder(
 ): Promise<void> {
   requireCoverEditor(caller, path);
   const kind = coverKind(caller, path);
-  await deps.db.transaction().execute(async (trx) => {
-    await lockOwner(trx, kind);
-    const existing = await selectCovers(trx, kind);
-    if (!matches(ifMatch, listTag(existing))) {
-      throw new AppError(
-        'precondition_failed',
-        `The covers changed since the list was read (If-Match ${String(ifMatch)}, now ` +
-          `${listTag(existing)}): read the list again and send the order made from it`,
+  await deps.organizationTurns.run(kind.organizationId, () =>
+    deps.db.transaction().execute(async (trx) => {
+      await lockOwner(trx, kind);
+      const existing = await selectCovers(trx, kind);
+      if (!matches(ifMatch, listTag(existing))) {
+        throw new AppError(
+          'precondition_failed',
+          `The covers changed since the list was read (If-Match ${String(ifMatch)}, now ` +
+            `${listTag(existing)}): read the list again and send the order made from it`,
+        );
+      }
+      throwFieldErrors(orderErrors(uuids, new Set(existing.map((c) => c.id))));
+      const keep = new Set(uuids);
+      await deleteCovers(
+        trx,
+        existing.filter((c) => !keep.has(c.id)).map((c) => c.id),
       );
-    }
-    throwFieldErrors(orderErrors(uuids, new Set(existing.map((c) => c.id))));
-    const keep = new Set(uuids);
-    await deleteCovers(
-      trx,
-      existing.filter((c) => !keep.has(c.id)).map((c) => c.id),
-    );
-    await setPositions(trx, [...uuids]);
-  });
+      await setPositions(trx, [...uuids]);
+    }),
+  );
 }
 
 /** A cover's file, if the caller may see it; otherwise the same 404 as for a missing one. */

@@ -12,7 +12,14 @@ import { visibleDossier } from '../dossiers/dossiers.js';
 import { lockDossier } from '../dossiers/store.js';
 import type { CreatedLink, CreateLinkRequest, DossierLink } from './schemas.js';
 import { PAGE_PATH } from './page-path.js';
-import { countOpenLinks, insertLink, listLinks, pruneClosedLinks, revokeLink } from './store.js';
+import {
+  countOpenLinks,
+  insertLink,
+  listLinks,
+  makeRoomForLink,
+  pruneClosedLinks,
+  revokeLink,
+} from './store.js';
 
 export type LinkDeps = Pick<ServiceDeps, 'db' | 'now' | 'organizationTurns'> & {
   publicBaseUrl: string;
@@ -44,7 +51,7 @@ export async function createLink(
     deps.db.transaction().execute(async (trx) => {
       if (!(await lockDossier(trx, caller, dossier.id))) throw notFound('Dossier');
       const at = now.toISOString();
-      const { perDossier, openPerOrganization, closedPerDossier, closedPerOrganization } =
+      const { perDossier, openPerOrganization, closedPerDossier, perOrganization } =
         limits.dossierLinks;
       if ((await countOpenLinks(trx, { dossierId: dossier.id }, at)) >= perDossier) {
         throw new AppError(
@@ -62,8 +69,8 @@ export async function createLink(
             'revoke some first',
         );
       }
-      await pruneClosedLinks(trx, { dossierId: dossier.id }, at, closedPerDossier);
-      await pruneClosedLinks(trx, organization, at, closedPerOrganization);
+      await pruneClosedLinks(trx, dossier.id, at, closedPerDossier);
+      await makeRoomForLink(trx, caller.organizationId, at, perOrganization);
       return insertLink(trx, caller, {
         dossierId: dossier.id,
         tokenHash: hashToken(secret),

@@ -12,7 +12,7 @@ const NOW = new Date('2026-06-15T08:00:00Z');
 
 /*
  * An organization's links stay bounded however many dossiers it has: at most
- * `openPerOrganization` open ones, and its newest `closedPerOrganization` closed ones kept. The
+ * `openPerOrganization` open ones, and `perOrganization` in all (its oldest closed ones go). The
  * links are put in the store directly, as many as years of sharing would make.
  */
 describeBackends('sharing links of a whole organization', (backend) => {
@@ -76,20 +76,26 @@ describeBackends('sharing links of a whole organization', (backend) => {
     expect((await rowsOf(world.memberA)).length).toBe(openPerOrganization + 1);
   });
 
-  it('keeps the organization’s newest closed links when one is made, across its dossiers', async () => {
-    const { closedPerOrganization } = limits.dossierLinks;
+  it('makes room for a link past the organization’s bound by deleting its oldest closed ones', async () => {
+    const { perOrganization } = limits.dossierLinks;
     const dossiers = [
       await createDossier(world, world.memberB),
       await createDossier(world, world.memberB),
     ];
     const before = (await rowsOf(world.memberB)).length;
-    const closed = await stored(world.memberB, dossiers[0] ?? '', closedPerOrganization + 10, true);
+    // Ten more than the bound, all closed but those made before.
+    const closed = await stored(
+      world.memberB,
+      dossiers[0] ?? '',
+      perOrganization - before + 10,
+      true,
+    );
     expect((await share(dossiers[1] ?? '', world.memberB)).statusCode).toBe(201);
     const left = new Set((await rowsOf(world.memberB)).map((row) => row.id));
-    // The ten oldest closed ones went; the newest are kept, and the open ones stay.
-    expect(closed.slice(0, 10).some((id) => left.has(id))).toBe(false);
-    expect(closed.slice(10).every((id) => left.has(id))).toBe(true);
-    expect(left.size).toBe(before + closedPerOrganization + 1);
+    // The eleven oldest closed ones went (room for the new one); the others stay.
+    expect(closed.slice(0, 11).some((id) => left.has(id))).toBe(false);
+    expect(closed.slice(11).every((id) => left.has(id))).toBe(true);
+    expect(left.size).toBe(perOrganization);
     // The list pages through them from the index, newest first.
     const last = await call(world.app, {
       method: 'GET',
@@ -98,8 +104,17 @@ describeBackends('sharing links of a whole organization', (backend) => {
     });
     expect(last.json()).toMatchObject({ totalItems: left.size });
     expect(last.json<{ items: { id: string }[] }>().items.map((item) => item.id)).toEqual([
+      closed[12],
       closed[11],
-      closed[10],
     ]);
+    // With room (one deleted), a creation deletes nothing.
+    await world.stores.accounts.db
+      .deleteFrom('dossier_links')
+      .where('id', '=', closed[30] ?? '')
+      .execute();
+    expect((await share(dossiers[1] ?? '', world.memberB)).statusCode).toBe(201);
+    const after = new Set((await rowsOf(world.memberB)).map((row) => row.id));
+    expect(after.size).toBe(perOrganization);
+    expect(after.has(closed[11] ?? '')).toBe(true);
   });
 });

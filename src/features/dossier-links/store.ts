@@ -59,29 +59,55 @@ export async function insertLink(
   return id;
 }
 
+/** Links closed at `now`: revoked, or expired. */
+function closedAt<T extends ReturnType<typeof scoped>>(links: T, now: string): T {
+  return links.where((eb) =>
+    eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]),
+  ) as T;
+}
+
 /**
- * Deletes the closed links (revoked, or expired at `now`) of a dossier or an organization
- * beyond the newest `keep` of them: the history a list shows stays bounded however many links
- * were made.
+ * Deletes the dossier's closed links beyond the newest `keep` of them: the history a dossier's
+ * list shows stays bounded however many links were made.
  */
 export async function pruneClosedLinks(
   db: AccountDb,
-  scope: LinkScope,
+  dossierId: string,
   now: string,
   keep: number,
 ): Promise<number> {
-  const kept = scoped(db, scope)
-    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]))
+  const kept = closedAt(scoped(db, { dossierId }), now)
     .select('id')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(keep);
-  const closed = scoped(db, scope)
-    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]))
-    .where('id', 'not in', kept)
-    .select('id');
-  const result = await db.deleteFrom('dossier_links').where('id', 'in', closed).executeTakeFirst();
+  const beyond = closedAt(scoped(db, { dossierId }), now).where('id', 'not in', kept).select('id');
+  const result = await db.deleteFrom('dossier_links').where('id', 'in', beyond).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * Makes room for one more of the organization's links where it holds `most` or more: its
+ * oldest closed links go. The count comes from the index of the organization's links alone, so
+ * a creation with room reads none of them.
+ */
+export async function makeRoomForLink(
+  db: AccountDb,
+  organizationId: string,
+  now: string,
+  most: number,
+): Promise<void> {
+  const { n } = await scoped(db, { organizationId })
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const beyond = Number(n) - most + 1;
+  if (beyond <= 0) return;
+  const oldest = closedAt(scoped(db, { organizationId }), now)
+    .select('id')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(beyond);
+  await db.deleteFrom('dossier_links').where('id', 'in', oldest).execute();
 }
 
 /** A page of the organization's links (of one dossier if given), newest first, and their count. */

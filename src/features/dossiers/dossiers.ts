@@ -88,15 +88,15 @@ export async function pageOfDossiers(
     yield '{"items":[';
     let first = true;
     for (const ids of batches) {
-      // The store's answer is a promise already settled (SQLite reads synchronously): without
-      // a turn of the event loop between batches, a client reading fast would have the whole
-      // page made in one go while other requests wait; and with a turn per page, every page in
-      // flight would make a batch in the same turn.
+      // Without a turn of the event loop between batches, a client reading fast would have the
+      // whole page made in one go while other requests wait (SQLite answers synchronously);
+      // with a turn per page, every page in flight would make a batch in the same turn. The
+      // turn is taken for the parsing and writing only: pages waiting on each other's database
+      // round trips (PostgreSQL) had taken several times as long.
+      const dossiers = await dossiersById(deps.db, caller, ids);
       const done = await batchTurn();
       try {
-        const texts = (await dossiersById(deps.db, caller, ids)).map((dossier) =>
-          serialize(toRead(dossier)),
-        );
+        const texts = dossiers.map((dossier) => serialize(toRead(dossier)));
         done();
         for (const text of texts) {
           yield (first ? '' : ',') + text;

@@ -32,7 +32,14 @@ import { firstOfferDate } from '../../market/queries/offer-dates.js';
 /** What a report needs: the stores, the valuation model, the time and the PDF renderer. */
 export type ReportDeps = Pick<
   ServiceDeps,
-  'db' | 'market' | 'valueProperty' | 'now' | 'renderReport' | 'costlyWork' | 'pdfInspector'
+  | 'db'
+  | 'market'
+  | 'valueProperty'
+  | 'now'
+  | 'renderReport'
+  | 'costlyWork'
+  | 'pdfInspector'
+  | 'storageBytesPerOrganization'
 >;
 
 export interface RenderedReport {
@@ -127,7 +134,7 @@ async function printable(
     .catch(() => undefined);
   if (!facts || !('print' in facts) || !facts.print) return content;
   const print = Buffer.from(facts.print);
-  await storePrintVersion(deps.db, caller, row.id, print);
+  await storePrintVersion(deps.db, caller, row.id, print, deps.storageBytesPerOrganization);
   return print;
 }
 

@@ -316,6 +316,19 @@ describe('a batch with one property the data cannot support', () => {
     );
   });
 
+  it('lists every failing input of a full batch, beyond the usual 20 errors of a refusal', async () => {
+    const res = await postBatch({
+      valuationDates: ['2026-02-01'],
+      valuationInputs: Array.from({ length: 30 }, () => ({
+        property: { ...property, livingArea: 500 },
+      })),
+    });
+    const problem = expectProblem(res, 422, 'insufficient_data');
+    expect(problem.errors?.map((e) => e.path)).toEqual(
+      Array.from({ length: 30 }, (_, i) => `/valuationInputs/${String(i)}`),
+    );
+  });
+
   it('values a date given twice, and a later one as of today, once each', async () => {
     asked = 0;
     const res = await postBatch({

@@ -232,7 +232,9 @@ function refuseInputs(refusals: ReadonlyMap<number, readonly InsufficientDataErr
       return { path, message: `cannot be valued${at}: ${message}` };
     });
   });
-  throwFieldErrors(errors, { code: 'insufficient_data' });
+  // Each error names one input and one reason for one or more of its property-date pairs:
+  // at most as many as pairs, all listed.
+  throwFieldErrors(errors, { code: 'insufficient_data', most: limits.valuation.maxPairs });
 }
 
 /** The valuations of checked properties at checked dates, on one snapshot. */
