@@ -252,51 +252,68 @@ describe.skipIf(inject('postgresUrl') === '')(
       expect(served.statusCode).toBe(200);
     });
 
-    it('one organization waiting for its held row takes a share of the pool, not all of it', async () => {
-      // A pool of 4: one organization's transactions that take its row hold at most one.
-      const world = await createWorld(backend, { env: { PROPDATA_DB_POOL_SIZE: '4' } });
-      onTestFinished(() => world.close());
-      const outside = await holdingRowOfA(world);
-      const answered: string[] = [];
-      const creations = Array.from({ length: 6 }, (_, i) =>
-        call(world.app, {
-          method: 'POST',
-          url: '/api/v1/dossiers',
-          token: world.memberA.token,
-          payload: { ...EXAMPLE_DOSSIER, title: `Waits ${String(i)}` },
-        }).then((res) => {
-          answered.push(`A ${String(res.statusCode)}`);
-          return res;
-        }),
-      );
-      // A's transactions waiting for the row hold a connection each: one at a time, however
-      // long they wait (sampled while all six are under way; with the whole pool theirs, four).
-      const lockWaiters = async () => {
-        const result = await outside.query<{ n: string }>(
-          "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()",
+    it.each(['creating dossiers', 'recording dossier valuations'] as const)(
+      'one organization waiting for its held row takes a share of the pool, not all of it: %s',
+      async (what) => {
+        // A pool of 4: one organization's transactions that take its row hold at most one.
+        const world = await createWorld(backend, {
+          env: { PROPDATA_DB_POOL_SIZE: '4' },
+          app: { valueProperty: fixedValuer() },
+        });
+        onTestFinished(() => world.close());
+        const dossier = await createDossier(world);
+        const outside = await holdingRowOfA(world);
+        const answered: string[] = [];
+        const creations = Array.from({ length: 6 }, (_, i) =>
+          call(
+            world.app,
+            what === 'creating dossiers'
+              ? {
+                  method: 'POST',
+                  url: '/api/v1/dossiers',
+                  token: world.memberA.token,
+                  payload: { ...EXAMPLE_DOSSIER, title: `Waits ${String(i)}` },
+                }
+              : {
+                  method: 'POST',
+                  url: `/api/v1/dossiers/${dossier}/valuation`,
+                  token: world.memberA.token,
+                  payload: {},
+                },
+          ).then((res) => {
+            answered.push(`A ${String(res.statusCode)}`);
+            return res;
+          }),
         );
-        return Number(result.rows[0]?.n);
-      };
-      while ((await lockWaiters()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-      let most = 0;
-      for (let i = 0; i < 30; i++) {
-        most = Math.max(most, await lockWaiters());
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(most).toBe(1);
-      // Another organization's request gets a connection while A's wait: it is answered before
-      // any of them (with A's six holding the whole pool it waited for one to give up, 5 s).
-      const other = await call(world.app, {
-        method: 'GET',
-        url: '/api/v1/dossiers?limit=1',
-        token: world.memberB.token,
-      });
-      expect(other.statusCode).toBe(200);
-      expect(answered).toEqual([]);
-      await outside.query('rollback');
-      const statuses = (await Promise.all(creations)).map((res) => res.statusCode);
-      expect(statuses.every((status) => status === 201 || status === 503)).toBe(true);
-    });
+        // A's transactions waiting for the row hold a connection each: one at a time, however
+        // long they wait (sampled while all six are under way; with the whole pool theirs, four).
+        const lockWaiters = async () => {
+          const result = await outside.query<{ n: string }>(
+            "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()",
+          );
+          return Number(result.rows[0]?.n);
+        };
+        while ((await lockWaiters()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        let most = 0;
+        for (let i = 0; i < 30; i++) {
+          most = Math.max(most, await lockWaiters());
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(most).toBe(1);
+        // Another organization's request gets a connection while A's wait: it is answered before
+        // any of them (with A's six holding the whole pool it waited for one to give up, 5 s).
+        const other = await call(world.app, {
+          method: 'GET',
+          url: '/api/v1/dossiers?limit=1',
+          token: world.memberB.token,
+        });
+        expect(other.statusCode).toBe(200);
+        expect(answered).toEqual([]);
+        await outside.query('rollback');
+        const statuses = (await Promise.all(creations)).map((res) => res.statusCode);
+        expect(statuses.every((status) => [200, 201, 503].includes(status))).toBe(true);
+      },
+    );
 
     it('a lock held from outside makes a write wait 5 s at the most, then 503; the others go on', async () => {
       const world = await createWorld(backend);

@@ -104,7 +104,11 @@ export async function valueDossier(
     ),
   );
   const previous = await lastValuationBasis(deps.db, caller, dossier.id);
-  await recordValuationBasis(deps.db, caller, dossier.id, basis, now.toISOString());
+  // Its row names the organization (a key PostgreSQL checks against the organization's row):
+  // one of the organization's transactions that may wait for that row.
+  await deps.organizationTurns.run(caller.organizationId, () =>
+    recordValuationBasis(deps.db, caller, dossier.id, basis, now.toISOString()),
+  );
   return { ...answer, isValuationStale: isStale(previous, basis) };
 }
 

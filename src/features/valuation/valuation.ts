@@ -21,7 +21,7 @@ import { scoreLocation, type LocationScores } from '../../market/places/scores.j
 
 export type PropertyValueDeps = Pick<
   ServiceDeps,
-  'db' | 'market' | 'valueProperty' | 'now' | 'costlyWork'
+  'db' | 'market' | 'valueProperty' | 'now' | 'costlyWork' | 'organizationTurns'
 >;
 
 /** A valuation with the day it is as of and its confidence under the .NET client's names. */
