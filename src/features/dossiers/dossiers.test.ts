@@ -387,6 +387,21 @@ describeBackends('dossiers', (backend) => {
       expect((await d.get(world.memberA, id)).json<DossierRead>().title).toBe('Plain');
     });
 
+    it('takes [] as the empty patch (PHP encodes an empty array so); another array is refused', async () => {
+      const id = await created(d.create(world.memberA, dossier()));
+      const before = contentOf((await d.get(world.memberA, id)).json<DossierRead>());
+      const empty = await d.patch(world.memberA, id, []);
+      expect(empty.statusCode, empty.body).toBe(204);
+      expect(contentOf((await d.get(world.memberA, id)).json<DossierRead>())).toEqual(before);
+      const array = expectProblem(
+        await d.patch(world.memberA, id, [{ title: 'x' }], 'application/json'),
+        400,
+        'validation_failed',
+      );
+      expect(array.detail).toBe('body must be object');
+      expect(contentOf((await d.get(world.memberA, id)).json<DossierRead>())).toEqual(before);
+    });
+
     it('keeps both of two patches sent at once, each changing another field', async () => {
       // Each patch reads, merges and checks the market data before it writes: without the
       // check that the body is still the one it merged onto, one wrote back the other's old value.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
+import { emptyArrayAsObject } from '../../http/empty-array-body.js';
 import { registerJsonType } from '../../http/json-body.js';
 import { featureRoutes } from '../../http/routes.js';
 import type { WithDefaults } from '../../http/schemas.js';
@@ -140,15 +141,18 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
       description:
         `RFC 7396 merge patch, sent as \`${MERGE_PATCH}\` or \`application/json\`, applied to ` +
         'the dossier as it reads: a member given replaces, `null` removes it, objects merge ' +
-        'member by member, arrays replace. The result must be a valid whole dossier (400 ' +
+        'member by member, arrays replace. `[]` is taken as the empty patch `{}` (how PHP ' +
+        'encodes an empty array): it changes nothing. The result must be a valid whole dossier (400 ' +
         'otherwise, nothing changed). A patch that sets or removes ' +
         '`property.location.coordinates` without `precision` makes the point exact again (or ' +
         `the postcode centroid when removed). ${RULES_TEXT} ${ACCESS_TEXT}`,
       params: DossierParams,
       body: DossierPatch,
       consumes: [MERGE_PATCH, 'application/json'],
-      // `coordinates: {}` changes nothing in a merge patch, as it means nothing on creation.
+      // `coordinates: {}` changes nothing in a merge patch, as it means nothing on creation;
+      // `[]` is the empty patch as PHP encodes it.
       check: (request) => {
+        emptyArrayAsObject(request);
         dropEmptyCoordinatesOfBody(request.body);
       },
       response: { 204: NoContent },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
+import { emptyArrayAsObject } from '../../http/empty-array-body.js';
 import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { LOCATION_TEXT } from '../dossiers/schemas.js';
@@ -15,7 +16,6 @@ import {
 } from '../dossiers/empty-coordinates.js';
 import {
   DossierValuationRequest,
-  emptyArrayAsObject,
   DossierValuationResponse,
   PropertyValueLightRequest,
   PropertyValueRequest,

@@ -288,11 +288,6 @@ export const DossierValuationRequest = StrictObject(
   },
 );
 
-/** An empty JSON array sent for the empty object (`json_encode([])` in PHP) taken as `{}`. */
-export function emptyArrayAsObject(request: { body: unknown }): void {
-  if (Array.isArray(request.body) && request.body.length === 0) request.body = {};
-}
-
 export const DossierValuationResponse = Type.Object({
   valuationSale: current('The sale value'),
   valuationSaleTimeline: timeline('The sale value'),
