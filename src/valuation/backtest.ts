@@ -137,6 +137,10 @@ function propertyOf(r: Row, centroid: { latitude: number; longitude: number } | 
   if (r.building_year !== null) property.buildingYear = Number(r.building_year);
   if (r.is_new !== null) property.isNew = Boolean(r.is_new);
   if (r.floor_number !== null) property.floorNumber = Number(r.floor_number);
+  // A house's land as the training offers count it: none where the row states none (model-sums
+  // counts such a house as one without land; where a region measures no land, it is unused).
+  if (property.propertyType === 'house')
+    property.landArea = r.land_area === null || r.land_area === undefined ? 0 : Number(r.land_area);
   // Undefined where the snapshot predates the address columns.
   if (typeof r.street === 'string') property.street = r.street;
   if (typeof r.house_number === 'string') property.houseNumber = r.house_number;

@@ -1,3 +1,4 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { csv, OFFER_KEY_COLUMNS, referenceDataDir, writeFile } from '../../test/helpers/market.js';
 import { tempDir } from '../../test/helpers/temp-dirs.js';
@@ -5,6 +6,7 @@ import { openDuck } from '../market/duck.js';
 import { importFile } from '../market/import/run-import.js';
 import { connectSnapshot } from '../market/snapshot-connection.js';
 import { currentSnapshot, marketPaths } from '../market/snapshots.js';
+import { median, valueHeldOut } from './backtest.js';
 import type { PropertyToValue } from './types.js';
 import { estimateDeal, MIN_HOUSES_WITH_LAND } from './value-property.js';
 
@@ -45,7 +47,8 @@ function houses(count: number, stating: number): (string | number | null)[][] {
   });
 }
 
-async function valuesOf(stating: number, lands: (number | undefined)[]): Promise<number[]> {
+/** Runs `work` on a snapshot of the generated houses, `stating` of them with their land. */
+async function withHouses<T>(stating: number, work: (db: DuckDBConnection) => Promise<T>) {
   const dataDir = referenceDataDir();
   const header = [...OFFER_KEY_COLUMNS, ...'salePrice livingArea latitude longitude'.split(' ')];
   header.push('postalCode', 'landArea');
@@ -56,6 +59,15 @@ async function valuesOf(stating: number, lands: (number | undefined)[]): Promise
   const instance = await openDuck(snapshot, { readOnly: true });
   const db = await connectSnapshot(instance);
   try {
+    return await work(db);
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}
+
+function valuesOf(stating: number, lands: (number | undefined)[]): Promise<number[]> {
+  return withHouses(stating, async (db) => {
     const values: number[] = [];
     for (const landArea of lands) {
       const property: PropertyToValue = {
@@ -70,10 +82,7 @@ async function valuesOf(stating: number, lands: (number | undefined)[]): Promise
       values.push((await estimateDeal(db, property, 'sale', TODAY)).value);
     }
     return values;
-  } finally {
-    db.closeSync();
-    instance.closeSync();
-  }
+  });
 }
 
 describe('the land of a house', () => {
@@ -96,5 +105,20 @@ describe('the land of a house', () => {
     ]);
     expect(small).toBe(unstated);
     expect(large).toBe(unstated);
+  });
+
+  it('of each house a backtest values is its own: values follow the land as prices do', async () => {
+    // Prices here vary by a factor of two with the land alone: valued as if their land were
+    // unknown (the comparables' land standing in for it), the held-out houses missed by 9.1% at
+    // the median; with it they miss by 2.9%, about the generated scatter.
+    const held = await withHouses(240, (db) =>
+      valueHeldOut(db, { deal: 'sale', splitDate: '2026-03-01', seed: 1 }),
+    );
+    const errors = held.flatMap((h) =>
+      h.estimate ? [Math.abs(h.estimate.value / h.observed - 1)] : [],
+    );
+    expect(errors.length).toBeGreaterThan(60);
+    expect(errors.length).toBe(held.length);
+    expect(median(errors)).toBeLessThan(0.05);
   });
 });
