@@ -56,6 +56,15 @@ const LAND_COLUMNS = new Set([
   'surface_terrain',
 ]);
 
+/**
+ * The kinds of land (`code_nature_culture`) a house's land counts: its ground (sols), garden
+ * (jardins), pleasure grounds (terrains d'agrément) and building land (terrains à bâtir). Fields,
+ * meadows, woods, heath, vines and orchards sold with a house are priced as farmland, a small
+ * fraction per m²: counted as land they made a farmhouse on 3 hectares look like a villa on
+ * its plot. A piece whose kind is not given (a column subset without it) counts.
+ */
+const RESIDENTIAL_LAND = ['S', 'J', 'AG', 'AB'] as const;
+
 const SALE = 'Vente';
 const OFF_PLAN = "Vente en l'état futur d'achèvement";
 const DWELLINGS: Record<string, 'apartment' | 'house'> = {
@@ -287,6 +296,7 @@ async function createLots(db: DuckDBConnection, columns: readonly string[]): Pro
       ${text('nom_commune')} as place,
       ${dwellingKey} as dwelling_key,
       ${decimal('surface_terrain')} as land_surface,
+      ${text('code_nature_culture')} as land_kind,
       -- A piece of land is a parcel's area of one kind; DVF repeats it on every lot of the parcel.
       [${text('id_parcelle')}, ${text('code_nature_culture')}, ${text('code_nature_culture_speciale')}, ${text('surface_terrain')}] as land_key
     from raw
@@ -300,7 +310,8 @@ async function createSales(db: DuckDBConnection): Promise<void> {
     create temp table sale_land as
     select sale_id, sum(land_surface) as land
     from (select distinct sale_id, land_key, land_surface from lots
-          where land_surface > 0 and isfinite(land_surface))
+          where land_surface > 0 and isfinite(land_surface)
+            and (land_kind is null or land_kind in (${RESIDENTIAL_LAND.map(sqlString).join(', ')})))
     group by sale_id`);
   await db.run(`
     create temp table sales as
