@@ -1,9 +1,9 @@
-import { isShown } from '../../templates/section-rules.js';
 import { say } from '../messages.js';
 import type { ReportModel } from '../model.js';
 import { formatsFor } from './format.js';
 import { BACK_COVER, FRONT_COVER, insertPages, pageCount } from './merge.js';
 import { printableText } from './printable.js';
+import { reportParts } from './report-parts.js';
 import {
   CONTENT_WIDTH,
   drawable,
@@ -12,6 +12,7 @@ import {
   newDocument,
   oneLine,
   bandFits,
+  paragraph,
   sectionBand,
   sectionPage,
   STYLE,
@@ -197,22 +198,31 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   };
   titlePage(ctx);
   let onTitlePage = true;
-  for (const section of model.template.sections) {
-    if (!isShown(section)) continue;
+  const parts = reportParts(model.template.sections, (kind) =>
+    model.attachments.some((a) => a.type === kind),
+  );
+  for (const part of parts) {
     const range = doc.bufferedPageRange();
     const page = range.start + range.count - 1;
+    const section = 'section' in part ? part.section : undefined;
+    const documents = 'emptyDocuments' in part ? part.emptyDocuments : [];
+    const statement = section
+      ? emptyStatement(ctx, section)
+      : ctx.t('noAttachmentsOfKinds', {
+          kinds: documents.map((s) => ctx.t(`section.${s.type}`)).join(', '),
+        });
     // A section with nothing to show follows on the page before, unless that page is the title
     // page, is full, or has attached pages put in after it (they belong to its section).
-    const statement = emptyStatement(ctx, section);
     const follows =
       !onTitlePage &&
       statement !== null &&
       bandFits(doc, statement) &&
       !ctx.inserts.some((i) => i.afterPage === page);
-    const heading = ctx.t(`section.${section.type}`);
+    const heading = ctx.t(section ? `section.${section.type}` : 'section.attachments');
     ctx.outline = follows ? sectionBand(doc, heading) : sectionPage(doc, heading);
     onTitlePage = false;
-    sectionContent(ctx, section);
+    if (section) sectionContent(ctx, section);
+    else paragraph(doc, statement ?? '');
   }
   const generated = doc.bufferedPageRange().count;
   const total =
