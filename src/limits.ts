@@ -394,13 +394,18 @@ export const limits = {
     /** The inspection worker is replaced after a check that leaves it holding more than this
      * resident (checks of four 25 MiB PDFs left it at 160–220 MB). */
     pdfWorkerResidentMb: 256,
-    /** The worker inspects one PDF at a time, organizations taking turns. Inspections of one
+    /** Checking workers per server process: each inspects one file at a time, an organization
+     * one at a time, so another organization's check never waits for its files (a large JPEG's
+     * check with its print version takes 2–4 s, a hostile PDF up to the deadline); each has the
+     * heap and resident bounds above. */
+    pdfCheckWorkers: 2,
+    /** The workers inspect one PDF at a time each, organizations taking turns. Inspections of one
      * organization waiting at once (more than the covers of a side, so that a client filling a
      * side at once is not refused): the next upload is refused with `429` and `Retry-After`. */
     pdfChecksWaitingPerOrganization: 16,
     /** An inspection not started within this is refused with `503` and `Retry-After`: with
      * organizations taking turns, each waits for at most one inspection (≤ 15 s) per other
-     * organization with uploads under way. */
+     * organization with uploads under way beyond the other workers. */
     pdfCheckMaxWaitMs: 45_000,
   },
   /** Dossier attachments (floor plans, permits, photos…): PNG, JPEG or PDF. */

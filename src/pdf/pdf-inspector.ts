@@ -14,24 +14,34 @@ export interface InspectorLimits {
   maxWaitMs?: number;
   /** Bytes of one organization's uploads under way at once (`UploadBudget`). */
   uploadBytesPerOrganization?: number;
+  /** Workers checking files at once, an organization using one at a time. */
+  workers?: number;
 }
 
 /**
- * Parses uploaded PDFs in a worker process, one at a time, organizations taking turns (a fair
- * queue: one organization's large files wait for each other, not another's small one), so that a hostile file can exhaust only
- * the worker: its heap is capped (`limits.covers.pdfWorkerHeapMb`) and each inspection has a
- * deadline (`limits.covers.pdfInspectionMs`); tests pass smaller ones. A worker that runs out of memory or time is
- * discarded and the file refused; the next inspection starts a fresh one.
+ * Parses uploaded PDFs in worker processes (`limits.covers.pdfCheckWorkers`), each one file at a
+ * time, an organization one worker at a time, organizations taking turns (a fair queue: one
+ * organization's large files wait for each other, not another's small one, which takes another
+ * worker), so that a hostile file can exhaust only its worker: its heap is capped
+ * (`limits.covers.pdfWorkerHeapMb`) and each inspection has a deadline
+ * (`limits.covers.pdfInspectionMs`); tests pass smaller ones. A worker that runs out of memory or
+ * time is discarded and the file refused; the next inspection there starts a fresh one.
  */
 export class PdfInspector {
   readonly queue: FairQueue;
   /** The uploads whose bodies are read and checked here: admitted before they are read. */
   readonly uploads: UploadBudget;
-  private readonly worker: CappedWorker<
+  /** The workers no inspection is using: the queue's slots are as many as the workers. */
+  private readonly idle: CappedWorker<
     InspectionRequest,
     InspectionAnswer,
     PdfFacts | AttachmentFacts
-  >;
+  >[];
+  private readonly workers: readonly CappedWorker<
+    InspectionRequest,
+    InspectionAnswer,
+    PdfFacts | AttachmentFacts
+  >[];
 
   constructor(
     bounds: InspectorLimits = {
@@ -39,8 +49,9 @@ export class PdfInspector {
       timeoutMs: limits.covers.pdfInspectionMs,
     },
   ) {
+    const count = bounds.workers ?? limits.covers.pdfCheckWorkers;
     this.queue = new FairQueue({
-      slots: 1,
+      slots: count,
       perOrganization: 1,
       waitingPerOrganization:
         bounds.waitingPerOrganization ?? limits.covers.pdfChecksWaitingPerOrganization,
@@ -49,25 +60,28 @@ export class PdfInspector {
     this.uploads = new UploadBudget(
       bounds.uploadBytesPerOrganization ?? limits.uploads.bytesUnderWayPerOrganization,
     );
-    this.worker = new CappedWorker({
-      base: import.meta.url,
-      name: 'pdf-worker',
-      heapMb: bounds.heapMb,
-      stackMb: limits.covers.pdfWorkerStackMb,
-      timeoutMs: bounds.timeoutMs,
-      residentMb: limits.covers.pdfWorkerResidentMb,
-      settle: (answer: InspectionAnswer) => {
-        if ('facts' in answer) return answer.facts;
-        if ('refusal' in answer) throw new PdfRefusal(answer.refusal);
-        throw new Error(`PDF inspection failed: ${answer.failure}`);
-      },
-      errors: {
-        closed: 'PDF inspector is closed',
-        exited: (why) => workerStopped('file check', why),
-        timedOut: () => new PdfRefusal('is too complex to read (time limit reached)', true),
-        outOfMemory: () => new PdfRefusal('is too complex to read (memory limit reached)', true),
-      },
-    });
+    const worker = () =>
+      new CappedWorker({
+        base: import.meta.url,
+        name: 'pdf-worker',
+        heapMb: bounds.heapMb,
+        stackMb: limits.covers.pdfWorkerStackMb,
+        timeoutMs: bounds.timeoutMs,
+        residentMb: limits.covers.pdfWorkerResidentMb,
+        settle: (answer: InspectionAnswer) => {
+          if ('facts' in answer) return answer.facts;
+          if ('refusal' in answer) throw new PdfRefusal(answer.refusal);
+          throw new Error(`PDF inspection failed: ${answer.failure}`);
+        },
+        errors: {
+          closed: 'PDF inspector is closed',
+          exited: (why) => workerStopped('file check', why),
+          timedOut: () => new PdfRefusal('is too complex to read (time limit reached)', true),
+          outOfMemory: () => new PdfRefusal('is too complex to read (memory limit reached)', true),
+        },
+      });
+    this.workers = Array.from({ length: count }, worker);
+    this.idle = [...this.workers];
   }
 
   /** Inspects a cover PDF in `organizationId`'s turn. */
@@ -92,12 +106,19 @@ export class PdfInspector {
     });
   }
 
-  close(): Promise<void> {
-    return this.worker.close();
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
   }
 
-  private run(bytes: Uint8Array, kind: InspectionKind): Promise<PdfFacts | AttachmentFacts> {
-    // The worker gets a copy: the caller still needs the bytes to store them.
-    return this.worker.run({ kind, bytes });
+  /** Runs in a slot of the queue, so a worker is idle (a worker starts its process on first use). */
+  private async run(bytes: Uint8Array, kind: InspectionKind): Promise<PdfFacts | AttachmentFacts> {
+    const worker = this.idle.pop();
+    if (!worker) throw new Error('no idle checking worker in a slot of the queue');
+    try {
+      // The worker gets a copy: the caller still needs the bytes to store them.
+      return await worker.run({ kind, bytes });
+    } finally {
+      this.idle.push(worker);
+    }
   }
 }

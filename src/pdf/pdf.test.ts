@@ -183,8 +183,8 @@ const ORG = 'organization-a';
 
 describe('PDF inspection worker', () => {
   const inspectors: PdfInspector[] = [];
-  const inspector = (heapMb: number, timeoutMs: number) => {
-    const made = new PdfInspector({ heapMb, timeoutMs });
+  const inspector = (heapMb: number, timeoutMs: number, workers?: number) => {
+    const made = new PdfInspector({ heapMb, timeoutMs, ...(workers ? { workers } : {}) });
     inspectors.push(made);
     return made;
   };
@@ -206,7 +206,8 @@ describe('PDF inspection worker', () => {
   });
 
   it('lets organizations take turns: one organization’s queued files do not hold up another’s', async () => {
-    const worker = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs);
+    // One worker, so that the order of turns shows in the order of the answers.
+    const worker = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs, 1);
     const pdf = await makePdf(1);
     const finished: string[] = [];
     const inspect = (name: string, organization: string) =>
@@ -224,6 +225,32 @@ describe('PDF inspection worker', () => {
     );
     await expect(worker.inspect(pdf, 'A')).rejects.toMatchObject({ reason: 'organization_busy' });
     await Promise.all(queued);
+  });
+
+  it('checks another organization’s file in another worker while one organization’s file is long to read', async () => {
+    const workers = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs);
+    const pdf = await makePdf(1);
+    // Both workers started: the check below is the file's own time, not a process's start.
+    await Promise.all([workers.inspect(pdf, 'A'), workers.inspect(pdf, 'B')]);
+    // Three million values: seconds of parsing, then refused for holding too many.
+    const slow = workers.inspect(await bigArrayPdf(3_000_000), 'A').then(
+      () => 'A',
+      () => 'A',
+    );
+    const quick = workers.inspect(pdf, 'B').then(() => 'B');
+    expect(await Promise.race([slow, quick])).toBe('B');
+    // A's next file waits for A's first (an organization checks one file at a time).
+    const next = workers.inspect(pdf, 'A').then(() => 'A next');
+    expect(await Promise.race([slow.then(() => 'A first'), next])).toBe('A first');
+    await next;
+    // With one worker B's file waits for A's.
+    const one = inspector(limits.covers.pdfWorkerHeapMb, limits.covers.pdfInspectionMs, 1);
+    await one.inspect(pdf, 'A');
+    const held = one.inspect(await bigArrayPdf(3_000_000), 'A').then(
+      () => 'A',
+      () => 'A',
+    );
+    expect(await Promise.race([held, one.inspect(pdf, 'B').then(() => 'B')])).toBe('A');
   });
 
   it('refuses a file a report could not put in: objects chained deeper than a copy reaches', async () => {

@@ -5,12 +5,13 @@ import { coverForm, multipart } from '../../../test/helpers/multipart.js';
 import { makePdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
+import { limits } from '../../limits.js';
 import { PdfInspector } from '../../pdf/pdf-inspector.js';
 
 /*
  * An upload still at work when the answer deadline has answered it `503` must store nothing:
- * the client was told it failed and may send it again. Here the file check's one slot is held by
- * another organization until the deadline has passed, so the upload's check, and what it would
+ * the client was told it failed and may send it again. Here the file check's slots are held by
+ * other organizations until the deadline has passed, so the upload's check, and what it would
  * store after it, come late.
  */
 const ANSWER_MS = 1500;
@@ -28,16 +29,19 @@ describeBackends('an upload answered by its deadline', (backend) => {
     await inspector.close();
   });
 
-  /** Runs `upload` while the check's slot is held, lets it go once answered, awaits the rest. */
+  /** Runs `upload` while the check's slots are held, lets them go once answered, awaits the rest. */
   async function whileCheckHeld(upload: () => ReturnType<typeof call>) {
-    let release: () => void = () => undefined;
-    const held = inspector.queue.run(
-      'another organization',
-      () => new Promise<void>((resolve) => (release = resolve)),
+    const releases: (() => void)[] = [];
+    // Every worker's slot, each by another organization (one organization holds one at a time).
+    const held = Array.from({ length: limits.covers.pdfCheckWorkers }, (_, i) =>
+      inspector.queue.run(
+        `another organization ${String(i)}`,
+        () => new Promise<void>((resolve) => releases.push(resolve)),
+      ),
     );
     const answer = await upload();
-    release();
-    await held;
+    for (const release of releases) release();
+    await Promise.all(held);
     // The upload's own work (its check, then its store) ends after the answer.
     while (inspector.uploads.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     return answer;
