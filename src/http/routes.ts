@@ -13,6 +13,7 @@ import type {
 import type { TSchema } from 'typebox';
 import type { AuthMode } from './auth.js';
 import { checkHook } from './check-hook.js';
+import { emptyArraysOfBody } from './empty-array-body.js';
 import { errorResponses, type ErrorStatus } from './schemas.js';
 
 /** What a route declares besides its handler: its OpenAPI text, its schemas and its answers. */
@@ -95,7 +96,11 @@ export function featureRoutes(app: FastifyInstance, defaults: FeatureRouteDefaul
         method,
         url,
         config: { auth, page },
-        ...(check ? { preValidation: checkHook(check) } : {}),
+        // PHP's empty objects (`[]`) become objects before any check reads the body.
+        preValidation: [
+          ...('body' in schema ? [checkHook(emptyArraysOfBody(schema.body))] : []),
+          ...(check ? [checkHook(check)] : []),
+        ],
         schema: { tags, ...schema, response: { ...response, ...errorResponses(...errors) } },
         handler: handler as RouteHandlerMethod,
       });

@@ -139,6 +139,8 @@ function propertyOf(r: Row, centroid: { latitude: number; longitude: number } | 
   if (r.floor_number !== null) property.floorNumber = Number(r.floor_number);
   // A house's land as the training offers count it: none where the row states none (model-sums
   // counts such a house as one without land; where a region measures no land, it is unused).
+  // Right where an empty land means none, as in DVF sales; listings that leave land out would
+  // be valued here as houses without land, where the service takes them as unstated.
   if (property.propertyType === 'house')
     property.landArea = r.land_area === null || r.land_area === undefined ? 0 : Number(r.land_area);
   // Undefined where the snapshot predates the address columns.

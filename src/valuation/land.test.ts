@@ -121,4 +121,29 @@ describe('the land of a house', () => {
     expect(errors.length).toBe(held.length);
     expect(median(errors)).toBeLessThan(0.05);
   });
+
+  it('of a held-out house that states none is none, as its training offers count it', async () => {
+    const [stated, unstated] = await withHouses(200, async (db) => {
+      const held = await valueHeldOut(db, { deal: 'sale', splitDate: '2026-03-01', seed: 1 });
+      const without = held.find((h) => h.row.land_area === null && h.estimate);
+      if (!without?.estimate) throw new Error('no held-out house without land');
+      const r = without.row;
+      const property: PropertyToValue = {
+        countryCode: 'FR',
+        propertyType: 'house',
+        latitude: Number(r.latitude),
+        longitude: Number(r.longitude),
+        locationPrecision: 'exact',
+        postalCode: '01000',
+        livingArea: Number(r.living_area),
+      };
+      const date = new Date(String(r.start_date)).toISOString().slice(0, 10);
+      const value = async (p: PropertyToValue) =>
+        (await estimateDeal(db, p, 'sale', date, { until: '2026-02-28' })).value;
+      expect(without.estimate.value).toBe(await value({ ...property, landArea: 0 }));
+      return [without.estimate.value, await value(property)];
+    });
+    // Not as one whose land is unknown: that one rests on its comparables' land.
+    expect(stated).not.toBe(unstated);
+  });
 });

@@ -276,6 +276,23 @@ describeBackends('dossiers', (backend) => {
       expect(refused.errors?.[0]?.path).toBe('/property/location/coordinates');
     });
 
+    it('reads coordinates sent as [] (PHP’s empty array) as none, in a body and a patch', async () => {
+      const body = postcodeOnly('1010');
+      const location = (body.property as { location: Record<string, unknown> }).location;
+      location.coordinates = [];
+      const id = await created(d.create(world.memberA, body));
+      const read = (await d.get(world.memberA, id)).json<DossierRead>();
+      expect(read.property.location).toMatchObject({ coordinates: CENTROID_1010 });
+      expect(read.property.location.precision).toBe('postcode');
+      const patched = await d.patch(world.memberA, id, {
+        property: { location: { coordinates: [] } },
+      });
+      expect(patched.statusCode, patched.body).toBe(204);
+      expect((await d.get(world.memberA, id)).json<DossierRead>().property.location).toEqual(
+        read.property.location,
+      );
+    });
+
     it('refuses an unknown postcode without coordinates, and neither', async () => {
       const unknown = expectProblem(
         await d.create(world.memberA, postcodeOnly('99999')),

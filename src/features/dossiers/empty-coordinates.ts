@@ -10,7 +10,11 @@ import { isRecord } from '../../http/is-record.js';
 export function dropEmptyCoordinates(property: unknown): void {
   if (!isRecord(property) || !isRecord(property.location)) return;
   const { coordinates } = property.location;
-  if (isRecord(coordinates) && Object.keys(coordinates).length === 0) {
+  // `[]` too: PHP's empty array, in a merge patch (whose schema names no members).
+  const empty = isRecord(coordinates)
+    ? Object.keys(coordinates).length === 0
+    : Array.isArray(coordinates) && coordinates.length === 0;
+  if (empty) {
     delete property.location.coordinates;
   }
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { emptyArrayAsObject } from '../../http/empty-array-body.js';
 import { registerJsonType } from '../../http/json-body.js';
 import { featureRoutes } from '../../http/routes.js';
 import type { WithDefaults } from '../../http/schemas.js';
@@ -149,10 +148,8 @@ export function dossierRoutes(app: FastifyInstance, ctx: AppContext): void {
       params: DossierParams,
       body: DossierPatch,
       consumes: [MERGE_PATCH, 'application/json'],
-      // `coordinates: {}` changes nothing in a merge patch, as it means nothing on creation;
-      // `[]` is the empty patch as PHP encodes it.
+      // `coordinates: {}` changes nothing in a merge patch, as it means nothing on creation.
       check: (request) => {
-        emptyArrayAsObject(request);
         dropEmptyCoordinatesOfBody(request.body);
       },
       response: { 204: NoContent },

@@ -105,7 +105,7 @@ export const PropertyBody = StrictObject(
         minimum: 0,
         maximum: 10_000_000,
         description:
-          "m², 0–10000000: a house's own land (0: none). The valuation adjusts a house for it where at least 30 houses of its region state theirs (geo-DVF sales do); elsewhere, and for an apartment, it is not used.",
+          "m², 0–10000000: a house's own plot (0: none): the parcel it stands on and its garden or grounds, not fields, meadows or woods sold with it (the market data counts them so). The valuation adjusts a house for it where at least 30 houses of its region state theirs (geo-DVF sales do); elsewhere, and for an apartment, it is not used.",
       }),
     ),
     numberOfRooms: Type.Optional(

@@ -176,6 +176,31 @@ describeBackends('report templates', (backend) => {
       expect(read?.sections).toEqual(sections);
     });
 
+    it('takes an empty configuration sent as [] (how PHP encodes an empty array) as {}', async () => {
+      const sections = defaultSections('FR', 'appraisal');
+      const empty = sections.filter((s) => Object.keys(s.configuration).length === 0);
+      expect(empty.length).toBeGreaterThan(0);
+      const asPhp = sections.map((s) =>
+        Object.keys(s.configuration).length === 0 ? { ...s, configuration: [] } : s,
+      );
+      const id = await created(
+        t.create(world.memberA, body('FR', 'appraisal', { sections: asPhp })),
+      );
+      const [read] = (await t.get(world.memberA, id)).json<TemplateContent[]>();
+      expect(read?.sections).toEqual(sections);
+      // An array with anything in it is still no configuration.
+      const [first] = asPhp;
+      const refused = await t.create(
+        world.memberA,
+        body('FR', 'appraisal', {
+          sections: [{ ...first, configuration: [1] }, ...asPhp.slice(1)],
+        }),
+      );
+      expect(expectProblem(refused, 400, 'validation_failed').errors?.[0]?.path).toBe(
+        '/sections/0/configuration',
+      );
+    });
+
     it('trims the title and refuses a blank or too long one', async () => {
       const id = await created(
         t.create(world.memberA, body('SK', 'brochure', { title: '  Spaced  ' })),

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { serviceDeps, type AppContext } from '../../app-context.js';
 import { callerOf } from '../../http/auth.js';
-import { emptyArrayAsObject } from '../../http/empty-array-body.js';
 import { featureRoutes } from '../../http/routes.js';
 import { limits } from '../../limits.js';
 import { LOCATION_TEXT } from '../dossiers/schemas.js';
@@ -92,7 +91,6 @@ export function valuationRoutes(app: FastifyInstance, ctx: AppContext): void {
         'organization’s turn (too many waiting → 429, no turn in time → 503).',
       params: DossierParams,
       body: DossierValuationRequest,
-      check: emptyArrayAsObject,
       response: { 200: DossierValuationResponse },
       errors: [400, 404, 413, 415, 422],
     },

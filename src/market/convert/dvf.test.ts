@@ -137,10 +137,11 @@ const LOTS: Lot[] = [
     longitude: '2.331',
     latitude: '48.869',
   }),
-  // 2: a house listed once per kind of land of its parcel, with a garage on the parcel that
-  // repeats its first kind, plus a separate pleasure ground and a field → one offer with land
-  // 300 + 520 + 400 m² (a field is farmland, not the house's land).
-  ...['S', 'J'].map((culture, i) => ({
+  // 2: a house listed once per kind of land of its parcel (one kind a meadow: still the house's
+  // own parcel), with a garage on the parcel that repeats its first kind, plus a separate
+  // pleasure ground and a field → one offer with land 300 + 520 + 250 + 400 m² (a field on
+  // another parcel is farmland, not the house's land).
+  ...(['S', 'J', 'P'] as const).map((culture, i) => ({
     ...houseSale,
     adresse_numero: '3',
     adresse_nom_voie: 'CHEMIN DES VIGNES',
@@ -152,8 +153,8 @@ const LOTS: Lot[] = [
     surface_reelle_bati: '120',
     nombre_pieces_principales: '5',
     code_nature_culture: culture,
-    nature_culture: culture === 'S' ? 'sols' : 'jardins',
-    surface_terrain: i === 0 ? '300' : '520',
+    nature_culture: { S: 'sols', J: 'jardins', P: 'prés' }[culture],
+    surface_terrain: ['300', '520', '250'][i],
     longitude: '5.2251',
     latitude: '46.2052',
   })),
@@ -274,7 +275,7 @@ const LOTS: Lot[] = [
 
 const EXPECTED_OFFERS = [
   'id,countryCode,dealType,propertyType,startDate,endDate,daysOnMarket,isActive,isNew,salePrice,livingArea,numberOfRooms,latitude,longitude,postalCode,title,street,houseNumber,landArea',
-  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse",CHEMIN DES VIGNES,3,1220.0',
+  'dvf-2023-2,FR,sale,house,2023-01-15,2023-01-15,,false,,350000.5,120.0,5,46.2052,5.2251,01000,"Maison, 3 CHEMIN DES VIGNES, Bourg-en-Bresse",CHEMIN DES VIGNES,3,1470.0',
   'dvf-2023-1,FR,sale,apartment,2023-03-02,2023-03-02,,false,,412000.0,42.0,2,48.869,2.331,75002,"Appartement, 12 B RUE DE LA PAIX, COUR A, Paris 2e Arrondissement","RUE DE LA PAIX, COUR A",12,',
   'dvf-2023-4,FR,sale,apartment,2023-04-20,2023-04-20,,false,true,298500.0,55.5,,48.8655,2.335,75002,"Appartement, Paris 2e Arrondissement",,,',
   'dvf-2023-10,FR,sale,apartment,2023-06-30,2023-06-30,,false,,180000.0,19.0,1,,,75002,"Appartement, Paris 2e Arrondissement",,,',

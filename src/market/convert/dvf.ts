@@ -57,11 +57,13 @@ const LAND_COLUMNS = new Set([
 ]);
 
 /**
- * The kinds of land (`code_nature_culture`) a house's land counts: its ground (sols), garden
- * (jardins), pleasure grounds (terrains d'agrément) and building land (terrains à bâtir). Fields,
- * meadows, woods, heath, vines and orchards sold with a house are priced as farmland, a small
- * fraction per m²: counted as land they made a farmhouse on 3 hectares look like a villa on
- * its plot. A piece whose kind is not given (a column subset without it) counts.
+ * The kinds of land (`code_nature_culture`) a house's land counts beyond its own parcel: ground
+ * (sols), garden (jardins), pleasure grounds (terrains d'agrément) and building land (terrains à
+ * bâtir). Fields, meadows, woods, heath, vines and orchards sold with a house are priced as
+ * farmland, a small fraction per m²: counted as land they made a farmhouse on 3 hectares look
+ * like a villa on its plot. The house's own parcel counts whatever its kind (the register may
+ * class a house's 126 m² as meadow: it is still its plot, not a house without land), as does a
+ * piece whose kind is not given (a column subset without it).
  */
 const RESIDENTIAL_LAND = ['S', 'J', 'AG', 'AB'] as const;
 
@@ -297,6 +299,7 @@ async function createLots(db: DuckDBConnection, columns: readonly string[]): Pro
       ${dwellingKey} as dwelling_key,
       ${decimal('surface_terrain')} as land_surface,
       ${text('code_nature_culture')} as land_kind,
+      ${text('id_parcelle')} as parcel,
       -- A piece of land is a parcel's area of one kind; DVF repeats it on every lot of the parcel.
       [${text('id_parcelle')}, ${text('code_nature_culture')}, ${text('code_nature_culture_speciale')}, ${text('surface_terrain')}] as land_key
     from raw
@@ -309,9 +312,12 @@ async function createSales(db: DuckDBConnection): Promise<void> {
   await db.run(`
     create temp table sale_land as
     select sale_id, sum(land_surface) as land
-    from (select distinct sale_id, land_key, land_surface from lots
+    from (select distinct sale_id, land_key, land_surface from lots l
           where land_surface > 0 and isfinite(land_surface)
-            and (land_kind is null or land_kind in (${RESIDENTIAL_LAND.map(sqlString).join(', ')})))
+            and (land_kind is null or land_kind in (${RESIDENTIAL_LAND.map(sqlString).join(', ')})
+              -- The dwelling's own parcel is its plot, whatever the land register calls it.
+              or exists (select 1 from lots d where d.sale_id = l.sale_id and d.is_dwelling
+                           and d.parcel = l.parcel)))
     group by sale_id`);
   await db.run(`
     create temp table sales as
@@ -391,7 +397,8 @@ async function writeOffers(db: DuckDBConnection, target: string): Promise<void> 
       postcode as "postalCode",
       left(concat_ws(', ', kind, address, place), 500) as title,
       street, house_number as "houseNumber",
-      -- A house's land: its parcels of every kind; an apartment's parcel is its building's.
+      -- A house's land: its own parcel and its plot's other pieces (RESIDENTIAL_LAND); an
+      -- apartment's parcel is its building's.
       case when kind = 'Maison' and land <= ${String(MAX_LAND_AREA)} then land end as "landArea"
     from classified where skip is null
     order by sale_date, sale_id`);

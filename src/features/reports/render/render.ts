@@ -167,8 +167,9 @@ function finish(doc: Doc): Promise<Buffer> {
 /**
  * The report as PDF bytes: a title page, then each enabled section of the template in its
  * order, each with an outline entry titled by its localized heading and starting on its own
- * page, except sections with nothing to show, which follow on the page before;
- * the covers and PDF attachments are then put in with pdf-lib (merge.ts).
+ * page, except sections with nothing to show, which follow on the page before (document
+ * sections in a row without documents as one "Documents" part: report-parts.ts); the covers and
+ * PDF attachments are then put in with pdf-lib (merge.ts).
  */
 export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   // The document's metadata keeps the title as given; the pages print what the fonts can.
