@@ -23,6 +23,7 @@ import {
   sayIn,
   sectionContent,
   emptyStatement,
+  hasDocuments,
   type SectionContext,
 } from './sections.js';
 
@@ -199,9 +200,7 @@ export async function renderReport(model: ReportModel): Promise<Uint8Array> {
   };
   titlePage(ctx);
   let onTitlePage = true;
-  const parts = reportParts(model.template.sections, (kind) =>
-    model.attachments.some((a) => a.type === kind),
-  );
+  const parts = reportParts(model.template.sections, (kind) => hasDocuments(model, kind));
   for (const part of parts) {
     const range = doc.bufferedPageRange();
     const page = range.start + range.count - 1;

@@ -562,6 +562,11 @@ function announcements(
   });
 }
 
+/** Whether the dossier has attachments of `kind`, which its document section shows. */
+export function hasDocuments(model: ReportModel, kind: string): boolean {
+  return model.attachments.some((a) => a.type === kind);
+}
+
 /**
  * The one sentence a section prints when it has nothing to show (no data for the area, no
  * documents of its kind, no projects, no valuation), else null. Such a section follows on the
@@ -572,7 +577,7 @@ export function emptyStatement(ctx: SectionContext, section: Section): string | 
   const { type } = section;
   const kind = attachmentKindOf(type);
   if (kind !== undefined) {
-    return model.attachments.some((a) => a.type === kind) ? null : t('noAttachments');
+    return hasDocuments(model, kind) ? null : t('noAttachments');
   }
   switch (type) {
     case 'cadastre':
