@@ -138,6 +138,7 @@ export async function syntheticReportModel(
       valuations: [
         {
           confidence: 'good',
+          basis: { comparables: 40, area: 'radius', radiusMeters: 500, months: 24 },
           coordinates: { latitude: LAT, longitude: LON },
           currency: 'EUR',
           value: past,
@@ -147,6 +148,7 @@ export async function syntheticReportModel(
         },
         {
           confidence: 'good',
+          basis: { comparables: 40, area: 'radius', radiusMeters: 500, months: 24 },
           coordinates: { latitude: LAT, longitude: LON },
           currency: 'EUR',
           value,

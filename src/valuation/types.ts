@@ -56,6 +56,7 @@ export interface Estimate {
   /** What the estimate rests on, for logs, tests and the backtest. */
   evidence: {
     comparables: number;
+    area: BasisArea;
     radiusMeters: number | null;
     monthsBack: number;
     /** How far the search had to widen: 0 = nearest ring, higher = wider. */
@@ -63,9 +64,27 @@ export interface Estimate {
   };
 }
 
+/** Where the comparables a value rests on were found: around the point, or in a division. */
+export const BASIS_AREAS = ['radius', 'postcode', 'municipality', 'district'] as const;
+export type BasisArea = (typeof BASIS_AREAS)[number];
+
+/**
+ * What a value rests on, for a reader to weigh it: how many comparable offers (each flat
+ * advertised again counted once), found where, published within how many months before the date.
+ */
+export interface ValuationBasis {
+  comparables: number;
+  area: BasisArea;
+  /** With `area: radius` only. */
+  radiusMeters?: number;
+  months: number;
+}
+
 /** The valuation of a property at a date, shaped like the interface's Valuation (2.4). */
 export interface Valuation {
   confidence: Confidence;
+  /** The requested deal type's basis (a rent's, not the sale value's). */
+  basis: ValuationBasis;
   coordinates: { latitude: number; longitude: number };
   currency: string;
   /** In the requested deal type: sale price, or monthly gross rent. */

@@ -34,10 +34,12 @@ import { localVariation } from './local-variance.js';
 import { regionalModel, type RegionalModel } from './regional-model.js';
 import { locate, snapshotCache, type Postcode, type SnapshotCache } from './snapshot-cache.js';
 import type {
+  BasisArea,
   DealType,
   Estimate,
   PropertyToValue,
   Valuation,
+  ValuationBasis,
   ValueProperty,
   ValueRange,
 } from './types.js';
@@ -320,10 +322,38 @@ export async function estimateDeal(
     ...(address ? { address } : {}),
     evidence: {
       comparables: central.used,
+      area: basisArea(best.step.area),
       radiusMeters: radius,
       monthsBack: best.step.months,
       widening: best.step.widening,
     },
+  };
+}
+
+/** Division columns as a reader names them. */
+const DIVISION_AREAS = {
+  division_level100: 'postcode',
+  division_level8: 'municipality',
+  division_level6: 'district',
+} as const;
+
+/** Where a step searched, as the valuation's basis names it (a street step is never the best). */
+function basisArea(area: SearchStep['area']): BasisArea {
+  return area.kind === 'division' ? DIVISION_AREAS[area.column] : 'radius';
+}
+
+/** The basis a caller sees: what the estimate rests on, without the search's internals. */
+function basisOf({
+  comparables,
+  area,
+  radiusMeters,
+  monthsBack,
+}: Estimate['evidence']): ValuationBasis {
+  return {
+    comparables,
+    area,
+    ...(area === 'radius' && radiusMeters !== null ? { radiusMeters } : {}),
+    months: monthsBack,
   };
 }
 
@@ -344,6 +374,7 @@ export const valueProperty: ValueProperty = async (db, request): Promise<Valuati
   const sale = dealType === 'sale' ? main : await estimateDeal(db, property, 'sale', date);
   return {
     confidence: main.confidence,
+    basis: basisOf(main.evidence),
     coordinates: { latitude: property.latitude, longitude: property.longitude },
     currency: MAIN_CURRENCY[property.countryCode],
     value: money(main.value, dealType),

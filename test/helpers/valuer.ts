@@ -4,7 +4,8 @@ import type { ValuationRequest, ValueProperty } from '../../src/valuation/types.
 /**
  * A deterministic stand-in for the valuation model, to test how features shape, round and pass
  * valuations through, never the model itself: the sale value is living area × the price per m²
- * given for the date (or `perSquareMeter`), the rent 1/300 of it, ranges ±10%. It records the
+ * given for the date (or `perSquareMeter`), the rent 1/300 of it, ranges ±10%,
+ * resting on 12 offers within 500 m. It records the
  * requests it was asked.
  */
 export function fixedValuer(
@@ -19,6 +20,7 @@ export function fixedValuer(
     const value = request.dealType === 'sale' ? salePrice : salePrice / 300;
     return Promise.resolve({
       confidence: 'medium' as const,
+      basis: { comparables: 12, area: 'radius' as const, radiusMeters: 500, months: 24 },
       coordinates: { latitude: property.latitude, longitude: property.longitude },
       currency: MAIN_CURRENCY[property.countryCode],
       value,

@@ -347,6 +347,10 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const text = pages.join(' ');
     expect(text).toMatch(/\d+ offers of the same kind found since 15 June 2025/);
     expect(text).not.toContain(say('en', 'noOffers', { date: '15 June 2025' }));
+    // Under the value, what it rests on (the stand-in's basis: 12 offers within 500 m).
+    expect(text).toContain(
+      'Comparable offers: 12 within 500 m, published in the 24 months up to 15 June 2026.',
+    );
   });
 
   it('values today where the data is too thin at the date compared with, and says so for that date', async () => {

@@ -75,6 +75,7 @@ describe('net/gross rent ratio', () => {
     const rent = withRents(
       {
         confidence: 'medium',
+        basis: { comparables: 12, area: 'postcode', months: 24 },
         coordinates: { latitude: 0, longitude: 0 },
         currency: 'EUR',
         value: 1001,

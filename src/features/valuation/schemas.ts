@@ -3,7 +3,7 @@ import { PatternText, StrictObject, StringEnum } from '../../http/schemas.js';
 import { limits } from '../../limits.js';
 import { COUNTRIES } from '../../market/countries.js';
 import { DEAL_TYPES } from '../../market/schema.js';
-import { CONFIDENCES } from '../../valuation/types.js';
+import { BASIS_AREAS, CONFIDENCES } from '../../valuation/types.js';
 import { CONDITIONS } from '../dossiers/dossier.js';
 import { EXAMPLE_DOSSIER, PropertyBody } from '../dossiers/schemas.js';
 import { DAY_OR_DATE_TIME_PATTERN } from './valuation-date.js';
@@ -16,12 +16,44 @@ const RANGES_TEXT =
   'Ranges are meant to hold the true value about two times in three (one forecast ' +
   'standard deviation).';
 
+/** What a value rests on (beyond the interface document: for a reader to weigh the value). */
+const BasisSchema = Type.Object(
+  {
+    comparables: Type.Integer({
+      minimum: 1,
+      description:
+        'How many comparable offers the value rests on (outliers left out; a flat advertised ' +
+        'again counted once). They move the value from the regional model towards their own ' +
+        'level as far as their number and agreement warrant.',
+    }),
+    area: StringEnum(BASIS_AREAS, {
+      description:
+        'Where they were found: within `radiusMeters` of the point (`radius`), or, where the ' +
+        'search had to widen past 5 km or the property has no point, in its `postcode`, ' +
+        '`municipality` or `district`.',
+    }),
+    radiusMeters: Type.Optional(
+      Type.Integer({ description: 'With `area: radius` only: the radius searched, in meters.' }),
+    ),
+    months: Type.Integer({
+      description: 'Published within this many months before the valuation date.',
+    }),
+  },
+  {
+    description:
+      'What the value rests on, in the requested deal type (a rent valuation’s, not its sale ' +
+      'value’s). A value resting on fewer, farther or older offers has a wider range and a ' +
+      'lower `confidence`.',
+  },
+);
+
 /** Interface document 2.4. */
 export const ValuationSchema = Type.Object(
   {
     confidence: StringEnum(CONFIDENCES, {
       description: 'How much the estimate rests on: `poor`, `medium` or `good`.',
     }),
+    basis: BasisSchema,
     coordinates: Type.Object({ latitude: Type.Number(), longitude: Type.Number() }),
     currency: Type.String({ description: 'ISO 4217: the country’s main currency.' }),
     value: Type.Number({ description: 'In the deal type: sale price, or monthly gross rent.' }),

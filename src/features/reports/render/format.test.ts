@@ -26,6 +26,14 @@ describe('formatsFor', () => {
     );
   });
 
+  it('writes a search radius as the round figure it is', () => {
+    const nb = (s: string) => s.replace(' ', '\u00a0');
+    expect([500, 1000, 2500, 5000].map(formatsFor('en', 'EUR').radius)).toEqual(
+      ['500 m', '1 km', '2.5 km', '5 km'].map(nb),
+    );
+    expect(formatsFor('de', 'EUR').radius(2500)).toBe(nb('2,5 km'));
+  });
+
   it('writes a price per m² with cents below 100 (rents), whole above (sales)', () => {
     const f = formatsFor('de', 'EUR');
     expect(f.perArea(18.7)).toBe('18,70\u00a0€');

@@ -14,6 +14,8 @@ export interface Formats {
   area: (value: number) => string;
   /** A distance, rounded up: metres below 1 km, km to one decimal above. */
   meters: (value: number) => string;
+  /** A search radius, a round figure: "500 m", "1 km", "2.5 km". */
+  radius: (meters: number) => string;
 }
 
 // A region for each language, for the date and number conventions of its main market.
@@ -107,5 +109,7 @@ export function formatsFor(locale: Locale, currency: string, region?: string): F
         ? `${number(Math.ceil(whole / 100) / 10, 1)}${NBSP}km`
         : `${number(whole)}${NBSP}m`;
     },
+    radius: (meters) =>
+      meters >= 1000 ? `${number(meters / 1000, 1)}${NBSP}km` : `${number(meters)}${NBSP}m`,
   };
 }

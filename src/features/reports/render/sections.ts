@@ -16,6 +16,7 @@ import { drawImage } from './png-xobject.js';
 import { shownImageSize } from '../../../pdf/image-inspection.js';
 import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
+import type { ValuationBasis } from '../../../valuation/types.js';
 import {
   capitals,
   CONTENT_BOTTOM,
@@ -125,7 +126,7 @@ function valueBlock(ctx: SectionContext): void {
     paragraph(doc, noValuation(ctx));
     return;
   }
-  room(doc, 90);
+  room(doc, 104);
   const top = doc.y;
   doc.rect(STYLE.margin, top, CONTENT_WIDTH, 78).fill(STYLE.navy);
   const label =
@@ -181,7 +182,22 @@ function valueBlock(ctx: SectionContext): void {
     .fillColor('#ffffff')
     .text(t(`confidence.${valuation.confidence}`), right, top + 56, { lineBreak: false });
   doc.x = STYLE.margin;
-  doc.y = top + 90;
+  doc.y = top + 84;
+  // What the value rests on: a reader weighs a value from 300 offers within 500 m apart from
+  // one from 5 offers of the region, and the comparables section, which lists the offers
+  // published since the date compared with, is not read as the valuation's whole basis.
+  paragraph(doc, basisText(ctx, valuation.basis), { size: 8.5, color: STYLE.grey });
+}
+
+/** The basis line under the headline value: how many comparables, where, how far back. */
+function basisText({ model, f, t }: SectionContext, basis: ValuationBasis): string {
+  const where = t(`basisWhere.${basis.area}`, { radius: f.radius(basis.radiusMeters ?? 0) });
+  return t('basis', {
+    count: f.number(basis.comparables),
+    where,
+    months: f.number(basis.months),
+    date: f.date(model.today),
+  });
 }
 
 /** Room for an image's caption below it. */
