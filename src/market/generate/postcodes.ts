@@ -101,11 +101,16 @@ const MAX_RAISED = 0.9;
  * CITY_OFFER_FACTOR times the city's share of the country's people, the shortfall's share of
  * the country's offers is drawn around the city as its people are (in proportion to the
  * cover), the rest by the count. Cities the count already favours keep it. Codes that house
- * nobody get no offers (unless the country has no other).
+ * nobody, and codes outside a country's districts, get no offers (unless the country has no
+ * other).
  */
 export function postcodeWeights(inCountry: readonly Postcode[]): number[] {
   const country = inCountry[0]?.country;
-  const homes = inCountry.map(isResidentialPostcode);
+  // Where the country has level-6 divisions, a code in none of them is a place the country's
+  // post serves outside its territory (Clipperton Island, an uninhabited Pacific atoll;
+  // Jungholz, an Austrian village with a German code): no district's market to draw it in.
+  const divided = inCountry.some((p) => p.level6 !== null);
+  const homes = inCountry.map((p) => isResidentialPostcode(p) && (!divided || p.level6 !== null));
   // A draw needs some weight: a country of codes that house nobody keeps them all.
   if (!homes.includes(true)) homes.fill(true);
   const cell = (p: Postcode) => `${Math.floor(p.latitude * 20)}:${Math.floor(p.longitude * 20)}`;
