@@ -120,6 +120,8 @@ const en = {
   // A label and its value; French sets a narrow no-break space before the colon.
   labelled: '{label}: {value}',
   subjectGross: 'This property, gross rent',
+  offersGross:
+    'The offers’ rents are gross rents, with charges; this report’s values are net rents.',
   offers: 'Offers',
   ofTotal: '{shown} of {total}',
   projects: 'Projects',
@@ -152,7 +154,12 @@ const en = {
   page: 'Page {page} of {pages}',
   comparedWithDate: 'Compared with',
   asOf: 'on {date}',
-  basis: 'Comparable offers: {count} {where}, published in the {months} months up to {date}.',
+  basis:
+    'The value rests on {count} comparable offers {where}, published in the {months} months up to {date}.',
+  'basis.one':
+    'The value rests on {count} comparable offer {where}, published in the {months} months up to {date}.',
+  'basis.few':
+    'The value rests on {count} comparable offers {where}, published in the {months} months up to {date}.',
   'basisWhere.radius': 'within {radius}',
   'basisWhere.postcode': 'in its postcode area',
   'basisWhere.municipality': 'in its municipality',
@@ -256,6 +263,8 @@ const de: Catalogue = {
   subject: 'Diese Immobilie',
   labelled: '{label}: {value}',
   subjectGross: 'Diese Immobilie, Bruttomiete',
+  offersGross:
+    'Die Mieten der Angebote sind Bruttomieten mit Betriebskosten; die Werte dieses Berichts sind Nettomieten.',
   offers: 'Angebote',
   ofTotal: '{shown} von {total}',
   projects: 'Projekte',
@@ -289,7 +298,12 @@ const de: Catalogue = {
   page: 'Seite {page} von {pages}',
   comparedWithDate: 'Verglichen mit',
   asOf: 'am {date}',
-  basis: 'Vergleichsangebote: {count} {where}, veröffentlicht in den {months} Monaten bis {date}.',
+  basis:
+    'Der Wert stützt sich auf {count} vergleichbare Angebote {where}, veröffentlicht in den {months} Monaten bis {date}.',
+  'basis.one':
+    'Der Wert stützt sich auf {count} vergleichbares Angebot {where}, veröffentlicht in den {months} Monaten bis {date}.',
+  'basis.few':
+    'Der Wert stützt sich auf {count} vergleichbare Angebote {where}, veröffentlicht in den {months} Monaten bis {date}.',
   'basisWhere.radius': 'im Umkreis von {radius}',
   'basisWhere.postcode': 'in seinem Postleitzahlgebiet',
   'basisWhere.municipality': 'in seiner Gemeinde',
@@ -390,6 +404,8 @@ const fr: Catalogue = {
   subject: 'Ce bien',
   labelled: '{label}\u202f: {value}',
   subjectGross: 'Ce bien, loyer brut',
+  offersGross:
+    'Les loyers des offres sont charges comprises\u202f; les valeurs de ce rapport sont des loyers hors charges.',
   offers: 'Offres',
   ofTotal: '{shown} sur {total}',
   projects: 'Projets',
@@ -424,7 +440,11 @@ const fr: Catalogue = {
   comparedWithDate: 'Comparé au',
   asOf: 'au {date}',
   basis:
-    'Offres comparables\u202f: {count} {where}, publiées dans les {months} mois précédant le {date}.',
+    'La valeur repose sur {count} offres comparables {where}, publiées dans les {months} mois précédant le {date}.',
+  'basis.one':
+    'La valeur repose sur {count} offre comparable {where}, publiée dans les {months} mois précédant le {date}.',
+  'basis.few':
+    'La valeur repose sur {count} offres comparables {where}, publiées dans les {months} mois précédant le {date}.',
   'basisWhere.radius': 'dans un rayon de {radius}',
   'basisWhere.postcode': 'dans son code postal',
   'basisWhere.municipality': 'dans sa commune',
@@ -526,6 +546,8 @@ const it: Catalogue = {
   subject: 'Questo immobile',
   labelled: '{label}: {value}',
   subjectGross: 'Questo immobile, affitto lordo',
+  offersGross:
+    'Gli affitti delle offerte sono lordi, spese comprese; i valori di questo rapporto sono affitti netti.',
   offers: 'Offerte',
   ofTotal: '{shown} di {total}',
   projects: 'Progetti',
@@ -558,7 +580,12 @@ const it: Catalogue = {
   page: 'Pagina {page} di {pages}',
   comparedWithDate: 'Confrontato con',
   asOf: 'al {date}',
-  basis: 'Offerte comparabili: {count} {where}, pubblicate nei {months} mesi fino al {date}.',
+  basis:
+    'Il valore si basa su {count} offerte comparabili {where}, pubblicate nei {months} mesi fino al {date}.',
+  'basis.one':
+    'Il valore si basa su {count} offerta comparabile {where}, pubblicata nei {months} mesi fino al {date}.',
+  'basis.few':
+    'Il valore si basa su {count} offerte comparabili {where}, pubblicate nei {months} mesi fino al {date}.',
   'basisWhere.radius': 'entro {radius}',
   'basisWhere.postcode': 'nel suo codice postale',
   'basisWhere.municipality': 'nel suo comune',
@@ -659,6 +686,8 @@ const nl: Catalogue = {
   subject: 'Deze woning',
   labelled: '{label}: {value}',
   subjectGross: 'Deze woning, brutohuur',
+  offersGross:
+    'De huren van het aanbod zijn brutohuren, inclusief servicekosten; de waarden in dit rapport zijn nettohuren.',
   offers: 'Aanbod',
   ofTotal: '{shown} van {total}',
   projects: 'Projecten',
@@ -692,7 +721,12 @@ const nl: Catalogue = {
   page: 'Pagina {page} van {pages}',
   comparedWithDate: 'Vergeleken met',
   asOf: 'op {date}',
-  basis: 'Vergelijkbaar aanbod: {count} {where}, gepubliceerd in de {months} maanden tot {date}.',
+  basis:
+    'De waarde berust op {count} vergelijkbare aanbiedingen {where}, gepubliceerd in de {months} maanden tot {date}.',
+  'basis.one':
+    'De waarde berust op {count} vergelijkbare aanbieding {where}, gepubliceerd in de {months} maanden tot {date}.',
+  'basis.few':
+    'De waarde berust op {count} vergelijkbare aanbiedingen {where}, gepubliceerd in de {months} maanden tot {date}.',
   'basisWhere.radius': 'binnen {radius}',
   'basisWhere.postcode': 'in zijn postcodegebied',
   'basisWhere.municipality': 'in zijn gemeente',
@@ -792,6 +826,8 @@ const cs: Catalogue = {
   subject: 'Tato nemovitost',
   labelled: '{label}: {value}',
   subjectGross: 'Tato nemovitost, hrubé nájemné',
+  offersGross:
+    'Nájemné v nabídkách je hrubé, včetně poplatků za služby; hodnoty v této zprávě jsou čisté nájemné.',
   offers: 'Nabídky',
   ofTotal: '{shown} z {total}',
   projects: 'Projekty',
@@ -824,7 +860,12 @@ const cs: Catalogue = {
   page: 'Strana {page} z {pages}',
   comparedWithDate: 'Porovnáno s',
   asOf: 'k {date}',
-  basis: 'Srovnatelné nabídky: {count} {where}, zveřejněné za {months} měsíců do {date}.',
+  basis:
+    'Hodnota vychází z {count} srovnatelných nabídek {where}, zveřejněných za {months} měsíců do {date}.',
+  'basis.one':
+    'Hodnota vychází z {count} srovnatelné nabídky {where}, zveřejněné za {months} měsíců do {date}.',
+  'basis.few':
+    'Hodnota vychází z {count} srovnatelných nabídek {where}, zveřejněných za {months} měsíců do {date}.',
   'basisWhere.radius': 've vzdálenosti do {radius}',
   'basisWhere.postcode': 'v jeho PSČ',
   'basisWhere.municipality': 'v jeho obci',
@@ -924,6 +965,8 @@ const sk: Catalogue = {
   subject: 'Táto nehnuteľnosť',
   labelled: '{label}: {value}',
   subjectGross: 'Táto nehnuteľnosť, hrubé nájomné',
+  offersGross:
+    'Nájomné v ponukách je hrubé, vrátane poplatkov za služby; hodnoty v tejto správe sú čisté nájomné.',
   offers: 'Ponuky',
   ofTotal: '{shown} z {total}',
   projects: 'Projekty',
@@ -956,7 +999,12 @@ const sk: Catalogue = {
   page: 'Strana {page} z {pages}',
   comparedWithDate: 'Porovnané s',
   asOf: 'k {date}',
-  basis: 'Porovnateľné ponuky: {count} {where}, zverejnené za {months} mesiacov do {date}.',
+  basis:
+    'Hodnota vychádza z {count} porovnateľných ponúk {where}, zverejnených za {months} mesiacov do {date}.',
+  'basis.one':
+    'Hodnota vychádza z {count} porovnateľnej ponuky {where}, zverejnenej za {months} mesiacov do {date}.',
+  'basis.few':
+    'Hodnota vychádza z {count} porovnateľných ponúk {where}, zverejnených za {months} mesiacov do {date}.',
   'basisWhere.radius': 'vo vzdialenosti do {radius}',
   'basisWhere.postcode': 'v jeho PSČ',
   'basisWhere.municipality': 'v jeho obci',
@@ -979,7 +1027,7 @@ export const CATALOGUES: Record<Locale, Catalogue> = { en, de, fr, it, nl, cs, s
 
 /** Messages that state a count, in the forms the languages need: `one`, `few` (Czech and
  * Slovak 2–4) and the message itself for every other count. */
-type CountedKey = 'offersFound' | 'attachedPages' | 'attachedPagesAt';
+type CountedKey = 'offersFound' | 'attachedPages' | 'attachedPagesAt' | 'basis';
 
 /** The form of a counted message for `count` by the language's plural rules (`Intl`). */
 export function countedKey(locale: Locale, key: CountedKey, count: number): MessageKey {

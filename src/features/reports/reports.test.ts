@@ -22,6 +22,7 @@ import type { Section } from '../templates/schemas.js';
 import { InsufficientDataError } from '../../valuation/errors.js';
 import type { ValueProperty } from '../../valuation/types.js';
 import { say, type Locale, type MessageKey } from './messages.js';
+import { formatsFor } from './render/format.js';
 
 const TODAY = '2026-06-15';
 const LAT = 48.2087;
@@ -349,7 +350,7 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(text).not.toContain(say('en', 'noOffers', { date: '15 June 2025' }));
     // Under the value, what it rests on (the stand-in's basis: 12 offers within 500 m).
     expect(text).toContain(
-      'Comparable offers: 12 within 500 m, published in the 24 months up to 15 June 2026.',
+      'The value rests on 12 comparable offers within 500 m, published in the 24 months up to 15 June 2026.',
     );
   });
 
@@ -447,6 +448,9 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     // The histogram of the offers' gross rents marks the property at its gross rent, and says so.
     expect(text).toContain(say('en', 'histogram'));
     expect(text).toContain(say('en', 'subjectGross'));
+    // The trends' mean rents per m² are the offers' gross rents: said beside them.
+    expect(text).toContain(say('en', 'trendChart'));
+    expect(text).toContain(say('en', 'offersGross'));
   });
 
   it('counts in each map legend the points that map draws', async () => {
@@ -593,6 +597,30 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     expect(pdf.pages[pdf.pageCount - 1]).toContain('plan.png');
     const images = await imagesPerPage(res.rawPayload);
     expect([images.get(1) ?? 0, images.get(2), images.get(pdf.pageCount)]).toEqual([0, 1, 1]);
+  });
+
+  it('marks a brochure’s property at its asking price among the offers, never at a value it does not show', async () => {
+    const templateId = await brochure(['overview', 'comparables']);
+    const priced = await createDossier(world, world.memberA, EXAMPLE_DOSSIER);
+    const text = async (id: string) => {
+      const res = await report({ templateId, date: '2026-01-15' }, world.memberA, id);
+      expect(res.statusCode, res.body).toBe(200);
+      return (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
+    };
+    const shown = await text(priced);
+    expect(shown).toContain(say('en', 'histogram'));
+    // 450,000 for 72 m², not the stand-in valuer's 11,000 per m².
+    const perArea = formatsFor('en', 'EUR').perArea;
+    const labelled = (key: MessageKey, value: number) =>
+      say('en', 'labelled', { label: say('en', key), value: perArea(value) }).replace(/\s+/g, ' ');
+    expect(shown).toContain(labelled('askingPrice', 450_000 / 72));
+    expect(shown).not.toContain(labelled('subject', 11_000));
+    // Without an asking price, the histogram marks nothing.
+    const unpriced = { ...EXAMPLE_DOSSIER, askingSalePrice: undefined };
+    const plain = await text(await createDossier(world, world.memberA, unpriced));
+    expect(plain).toContain(say('en', 'histogram'));
+    expect(plain).not.toContain(labelled('subject', 11_000));
+    expect(plain).not.toContain(say('en', 'askingPrice'));
   });
 
   it('makes the print version of an image stored without one at its first report, and keeps it', async () => {
@@ -803,6 +831,8 @@ describeBackends('POST /api/v1/dossiers/{id}/report', (backend) => {
     const text = (await readPdf(res.rawPayload)).pages.join(' ').replace(/\s+/g, ' ');
     expect(text).toContain(say('it', 'noValuation'));
     expect(text).not.toContain(say('it', 'estimatedValue').toUpperCase());
+    // Its map shows the property alone: no legend entry for projects it has none of.
+    expect(text).not.toContain(`${say('it', 'projects')} (0)`);
     // A multi-family house is not valued for its type, and the report says that instead.
     const house = await createDossier(world, world.memberA, {
       ...EXAMPLE_DOSSIER,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { histogram, roundMultiple } from './charts.js';
-import { newDocument } from './page.js';
+import { CONTENT_WIDTH, newDocument, STYLE } from './page.js';
 
 describe('roundMultiple', () => {
   it('is the smallest round multiple of the step at or above the value', () => {
@@ -43,25 +43,38 @@ describe('roundMultiple', () => {
   });
 });
 
-/** The price labels a histogram of `values` prints under its bars, in order. */
-function priceLabels(values: number[]): string[] {
+/** The price labels a histogram of `values` prints under its bars, in order, and where each ends. */
+function printedLabels(values: number[]): { label: string; right: number }[] {
   const doc = newDocument('t', 'o');
   doc.addPage();
-  const printed: string[] = [];
+  const printed: { label: string; right: number }[] = [];
   const text = doc.text.bind(doc);
-  doc.text = (s: string, ...rest: never[]) => {
-    printed.push(s);
-    return text(s, ...rest);
-  };
+  doc.text = ((s: string, x: number, y: number, options: PDFKit.Mixins.TextOptions) => {
+    const box = options.width ?? 0;
+    const width = doc.widthOfString(s);
+    const right = options.align === 'right' ? x + box : x + (box + width) / 2;
+    printed.push({ label: s, right });
+    return text(s, x, y, options);
+  }) as typeof doc.text;
   histogram(doc, values, undefined, (v) => `P${String(v)}`);
-  return printed.filter((s) => s.startsWith('P'));
+  return printed.filter((p) => p.label.startsWith('P'));
 }
+
+const priceLabels = (values: number[]) => printedLabels(values).map((p) => p.label);
 
 describe('histogram', () => {
   it('labels prices at least every other bin edge: eight bins of 2,000 get four labels or more', () => {
     // 12,500 … 27,500: bins of 2,000 from 12,000 to 28,000.
     const labels = priceLabels([12_500, 15_000, 19_000, 21_000, 27_500]);
     expect(labels).toEqual(['P12000', 'P16000', 'P20000', 'P24000', 'P28000']);
+  });
+
+  it('ends the last price label within the page’s margin', () => {
+    const labels = printedLabels([12_500, 15_000, 19_000, 21_000, 27_500]);
+    expect(labels.at(-1)?.label).toBe('P28000');
+    for (const { label, right } of labels) {
+      expect(right, label).toBeLessThanOrEqual(STYLE.margin + CONTENT_WIDTH + 1e-6);
+    }
   });
 
   it('draws one offer in bins of about 2% of its price, not of 10', () => {

@@ -59,9 +59,9 @@ export interface MapLayer {
 /**
  * A location map: the subject, the comparable offers and the building projects as dots on a
  * plain plane, with a scale bar and a legend. `offers` null: a map of projects only, whose
- * legend has no offers entry (an "Offers (0)" there would contradict the overview's map); on a
- * map with offers, projects have an entry only where there are some (many countries' data has
- * none, and their reports no projects section).
+ * legend has no offers entry (an "Offers (0)" there would contradict the overview's map).
+ * Projects have an entry only where there are some: many countries' data has none, and their
+ * reports no projects section; a dossier that cannot be valued has none to show either.
  */
 export function locationMap(
   doc: Doc,
@@ -72,7 +72,7 @@ export function locationMap(
   format: (meters: number) => string,
 ): void {
   const layers: MapLayer[] =
-    offers && projects.length === 0
+    projects.length === 0
       ? []
       : [{ points: projects, shape: 'square', color: STYLE.orange, label: labels.projects }];
   if (offers)
@@ -371,13 +371,15 @@ export function histogram(
   for (let i = 0; i <= bins; i += 1) {
     const price = start + i * step;
     if (Math.abs(price / labelStep - Math.round(price / labelStep)) > 1e-6) continue;
+    // Centred under its edge, except the last, which ends at the plot's (the page's margin).
+    const atEnd = left + i * binWidth + 30 > left + width;
     doc
       .font('regular')
       .fontSize(7)
       .fillColor(STYLE.grey)
-      .text(format(price), left + i * binWidth - 30, base + 5, {
+      .text(format(price), atEnd ? left + width - 60 : left + i * binWidth - 30, base + 5, {
         width: 60,
-        align: 'center',
+        align: atEnd ? 'right' : 'center',
         lineBreak: false,
       });
   }

@@ -6,6 +6,7 @@ import { valuationChangePercent } from '../../tracker/change.js';
 import type { OfferItem, ProjectItem } from '../../tracker/schemas.js';
 import { countedKey, say, type MessageKey } from '../messages.js';
 import type { ReportAttachment, ReportModel } from '../model.js';
+import type { PartialInsights } from '../../tracker/tracker.js';
 import { accessibility, nearestStops } from './accessibility.js';
 import { amenities, hasAmenities } from './amenities.js';
 import { barChart, histogram, locationMap, MAP_BELOW, MAP_HEIGHT } from './charts.js';
@@ -192,7 +193,7 @@ function valueBlock(ctx: SectionContext): void {
 /** The basis line under the headline value: how many comparables, where, how far back. */
 function basisText({ model, f, t }: SectionContext, basis: ValuationBasis): string {
   const where = t(`basisWhere.${basis.area}`, { radius: f.radius(basis.radiusMeters ?? 0) });
-  return t('basis', {
+  return t(countedKey(model.locale, 'basis', basis.comparables), {
     count: f.number(basis.comparables),
     where,
     months: f.number(basis.months),
@@ -433,31 +434,43 @@ function comparables(ctx: SectionContext, section: Section): void {
     else {
       trendBars(ctx, around, recent);
       paragraph(doc, t('trendScope', sizes), { size: 8.5, color: STYLE.grey });
+      grossNote(ctx);
     }
     const perSqm = model.offerPrices.map((o) => o.pricePerSquareMeter);
-    const now = model.tracker.valuations[1];
     if (perSqm.length > 0) {
       subheading(doc, t('histogram'), 190);
-      histogram(
-        doc,
-        perSqm,
-        // The offers' prices are gross rents: the property is marked at its gross rent too,
-        // and says so where the headline shows the net rent.
-        {
-          value: now.value / model.dossier.livingArea,
-          text: t('labelled', {
-            label: t(model.netRents ? 'subjectGross' : 'subject'),
-            value: f.perArea(now.value / model.dossier.livingArea),
-          }),
-        },
-        f.perArea,
-      );
+      histogram(doc, perSqm, histogramMarker(ctx, model.tracker), f.perArea);
     }
   }
   if (config(section, 'transactions') || config(section, 'transaction_details')) {
     subheading(doc, t('transactionsHeading'), 20);
     paragraph(doc, t('noTransactions'));
   }
+}
+
+/**
+ * Where the histogram marks the property. A brochure shows no value (it is handed to buyers
+ * beside the asking price, and a valuation it does not show would contradict that price): it
+ * marks the asking price, where the dossier states one, else nothing. Elsewhere the estimated
+ * value; the offers' prices are gross rents, so the property is marked at its gross rent too,
+ * and says so where the headline shows the net rent.
+ */
+function histogramMarker(
+  { model, f, t }: SectionContext,
+  tracker: PartialInsights,
+): { value: number; text: string } | undefined {
+  const { dossier } = model;
+  const mark = (value: number, label: string) => ({
+    value,
+    text: t('labelled', { label, value: f.perArea(value) }),
+  });
+  if (statedLayout(model.template.sections) === 'brochure') {
+    return dossier.dealType === 'sale' && dossier.askingSalePrice !== undefined
+      ? mark(dossier.askingSalePrice / dossier.livingArea, t('askingPrice'))
+      : undefined;
+  }
+  const now = tracker.valuations[1];
+  return mark(now.value / dossier.livingArea, t(model.netRents ? 'subjectGross' : 'subject'));
 }
 
 /** A day's quarter as a key that sorts by time: "2025-4". */
@@ -493,6 +506,12 @@ function market(ctx: SectionContext): void {
         ];
       }),
   );
+  grossNote(ctx);
+}
+
+/** Under the offers' rents per m² in a report of net rents: those are gross. */
+function grossNote({ doc, model, t }: SectionContext): void {
+  if (model.netRents) paragraph(doc, t('offersGross'), { size: 8.5, color: STYLE.grey });
 }
 
 function projects(ctx: SectionContext): void {
