@@ -48,4 +48,29 @@ describe('images in a report', () => {
     expect(blue.right - blue.left).toBeLessThan(45);
     expect(nextCaption.yMin).toBeGreaterThanOrEqual(blue.bottom - 1);
   });
+
+  it('leave a caption of two lines its room: the next image starts below its last line', async () => {
+    const model = await syntheticReportModel('de', 10);
+    model.template.sections = defaultSections('AT', 'appraisal').filter(
+      (s) => s.type === 'attachments.floorplan',
+    );
+    const long =
+      'Panorama vom Dachgarten über die Innenstadt, aufgenommen im Sommer bei Sonnenuntergang ' +
+      'mit Weitwinkelobjektiv und einem sehr langen Titel, der zwei Zeilen füllt: Schlusswort';
+    model.attachments = [
+      photo(long, solidJpeg(400, 120, [230, 20, 20]), 400, 120),
+      photo('Klein', solidJpeg(200, 100, [20, 20, 230]), 200, 100),
+    ];
+    const pdf = await renderReport(model);
+    const pages = await wordBoxes(pdf);
+    const page = pages.findIndex((words) => words.some((w) => w.text === 'Schlusswort')) + 1;
+    const words = pages[page - 1] ?? [];
+    const first = words.find((w) => w.text === 'Panorama');
+    const last = words.find((w) => w.text === 'Schlusswort');
+    const blue = await colourBox(pdf, page, (r, g, b) => b > 180 && r < 90 && g < 90);
+    if (!first || !last || !blue) throw new Error('photo or caption not drawn');
+    // Two lines, the second wholly above the next image.
+    expect(last.yMin).toBeGreaterThan(first.yMax - 1);
+    expect(blue.top).toBeGreaterThanOrEqual(last.yMax);
+  });
 });

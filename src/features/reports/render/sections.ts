@@ -227,9 +227,14 @@ const printedImages = new WeakMap<SectionContext['doc'], WeakMap<ReportAttachmen
 
 function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number): void {
   for (const image of list) {
-    room(ctx.doc, Math.min(maxHeight, 200) + 30);
+    // A title of up to 200 characters may take two lines: the caption's room is measured.
+    const captionRoom = Math.max(IMAGE_CAPTION, captionHeight(ctx.doc, image.title) + 12);
+    room(ctx.doc, Math.min(maxHeight, 200) + captionRoom + 8);
     const top = ctx.doc.y;
-    const box = { width: CONTENT_WIDTH, height: Math.min(maxHeight, CONTENT_BOTTOM - top - 24) };
+    const box = {
+      width: CONTENT_WIDTH,
+      height: Math.min(maxHeight, CONTENT_BOTTOM - top - captionRoom - 2),
+    };
     let drawn: { width: number; height: number };
     try {
       const bytes = printedBytes(ctx.doc, image);
@@ -247,8 +252,16 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
         width: CONTENT_WIDTH,
         align: 'center',
       });
-    ctx.doc.y = top + drawn.height + IMAGE_CAPTION;
+    ctx.doc.y = top + drawn.height + captionRoom;
   }
+}
+
+/** The height of an image's caption as `images` prints it. */
+function captionHeight(doc: SectionContext['doc'], title: string): number {
+  return doc
+    .font('regular')
+    .fontSize(8.5)
+    .heightOfString(title, { width: CONTENT_WIDTH, align: 'center' });
 }
 
 function overview(ctx: SectionContext, section: Section): void {
@@ -632,7 +645,8 @@ export function emptyStatement(ctx: SectionContext, section: Section): string | 
       return model.tracker.building_projects.totalItems === 0 ? t('noProjects') : null;
     case 'comparables':
       // Without a valuation the tracker answered nothing: no offers were looked for.
-      return model.tracker ? null : noValuation(ctx);
+      if (!model.tracker) return noValuation(ctx);
+      return emptyComparables(ctx, section, model.tracker);
     case 'market':
       // Its means are over the offers counted since the date compared with: where there are
       // none, that is what to say, not that the area has no data.
@@ -641,6 +655,30 @@ export function emptyStatement(ctx: SectionContext, section: Section): string | 
     default:
       return null;
   }
+}
+
+/**
+ * A comparables section that shows only sentences: transactions alone (the service holds none
+ * yet), or offer details where no offer was found. It is then a statement like any empty
+ * section's, not a page of its own holding one sentence.
+ */
+function emptyComparables(
+  ctx: SectionContext,
+  section: Section,
+  tracker: PartialInsights,
+): string | null {
+  const showsOffers =
+    config(section, 'offers') ||
+    config(section, 'market_trends') ||
+    (config(section, 'offer_details') && tracker.offers.items.length > 0);
+  if (showsOffers) return null;
+  const statements = [
+    ...(config(section, 'offer_details') ? [noOffers(ctx)] : []),
+    ...(config(section, 'transactions') || config(section, 'transaction_details')
+      ? [ctx.t('noTransactions')]
+      : []),
+  ];
+  return statements.length > 0 ? statements.join(' ') : null;
 }
 
 /** Draws one enabled section's content below its heading. */

@@ -31,4 +31,32 @@ describe('sections a report shows', () => {
     expect(text).not.toContain(say('en', 'section.comparables'));
     expect(text).not.toContain(say('en', 'section.amenities'));
   });
+
+  it('says in a band on the page before that a comparables section of transactions alone has none', async () => {
+    const model = await syntheticReportModel('en', 50);
+    model.template.sections = defaultSections('DE', 'appraisal')
+      .filter((s) => s.type === 'valuation' || s.type === 'comparables')
+      .map((s) =>
+        s.type === 'comparables'
+          ? {
+              ...s,
+              enabled: true,
+              configuration: {
+                offers: false,
+                offer_details: false,
+                market_trends: false,
+                transactions: true,
+                transaction_details: false,
+              },
+            }
+          : { ...s, enabled: true },
+      )
+      // The valuation first: a statement never follows on the title page.
+      .sort((a, b) => Number(b.type === 'valuation') - Number(a.type === 'valuation'));
+    const pages = (await readPdf(await renderReport(model))).pages;
+    const statement = pages.findIndex((p) => p.includes(say('en', 'noTransactions')));
+    expect(statement).toBeGreaterThan(0);
+    // On the valuation's page, not on one of its own.
+    expect(pages[statement]).toContain(say('en', 'section.valuation'));
+  });
 });
