@@ -9,6 +9,7 @@ import {
 } from 'pdf-lib';
 import { limits } from '../limits.js';
 import { fileErrorReason } from './file-error.js';
+import { pageProblem } from './pdf-page-entries.js';
 
 // A PDF's structure checked before anything follows it as pdf-lib does. pdf-lib walks the page
 // tree and a page's parents by recursion without remembering where it has been: a 1.8 KB file
@@ -23,8 +24,9 @@ const TYPE = PDFName.of('Type');
 
 /**
  * The page count of a document's page tree, walked once: a node met twice (a loop, or one child
- * listed again), a tree deeper than `limits.covers.pdfTreeDepth`, more than `maxPages` pages, or a page
- * whose parents do not lead back to the root without a loop is refused with the reason, which
+ * listed again), a tree deeper than `limits.covers.pdfTreeDepth`, more than `maxPages` pages, a page
+ * whose parents do not lead back to the root without a loop, or a page whose own entries a report
+ * cannot use (`pdf-page-entries.ts`, named by its number) is refused with the reason, which
  * completes "cover …".
  */
 export function checkedPageCount(document: PDFDocument, maxPages: number): number | string {
@@ -48,8 +50,10 @@ export function checkedPageCount(document: PDFDocument, maxPages: number): numbe
       pages += 1;
       if (pages > maxPages)
         return `has more than ${String(maxPages)} pages; at most ${String(maxPages)} are allowed`;
-      const loop = parentLoop(document, node);
-      if (loop) return loop;
+      const chain = parentChain(document, node);
+      if (typeof chain === 'string') return chain;
+      const problem = pageProblem(document.context, chain);
+      if (problem) return `page ${String(pages)} ${problem}`;
       continue;
     }
     const list = document.context.lookup(kids);
@@ -63,20 +67,25 @@ export function checkedPageCount(document: PDFDocument, maxPages: number): numbe
   return pages;
 }
 
-/** Why a page's parents do not lead to a root (a loop, or too many levels), if they do not. */
-function parentLoop(document: PDFDocument, page: PDFDict): string | undefined {
-  const seen = new Set<PDFObject>([page]);
+/**
+ * The page and its parents up to the root, as a report's copy goes up /Parent for what the page
+ * inherits; or why they do not lead to a root (a loop, or too many levels).
+ */
+function parentChain(document: PDFDocument, page: PDFDict): PDFDict[] | string {
+  const chain = [page];
+  const seen = new Set<PDFObject>(chain);
   let node: PDFObject | undefined = page.get(PARENT);
   for (let level = 0; node !== undefined; level++) {
     const parent: PDFObject | undefined = document.context.lookup(node);
-    if (!(parent instanceof PDFDict)) return undefined;
+    if (!(parent instanceof PDFDict)) return chain;
     if (seen.has(parent) || level > limits.covers.pdfTreeDepth) {
       return 'has a page whose parents lead round in a loop';
     }
     seen.add(parent);
+    chain.push(parent);
     node = parent.get(PARENT);
   }
-  return undefined;
+  return chain;
 }
 
 /**

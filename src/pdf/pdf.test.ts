@@ -1,10 +1,22 @@
-import { PDFArray, PDFDocument, PDFHexString, PDFRef } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNull,
+  PDFNumber,
+  PDFRef,
+  PDFString,
+  type PDFObject,
+  type PDFPageLeaf,
+} from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   damagedPdfs,
   encryptedPdf,
   bigArrayPdf,
   copiedObjectsPdf,
+  editedPagePdf,
   hexStringsPdf,
   makePdf,
   manyObjectsPdf,
@@ -93,6 +105,221 @@ describe('PDF inspection', () => {
     expect(await refusal(await makePdf(limits.covers.pages + 1))).toBe(
       `has more than ${String(limits.covers.pages)} pages; at most ${String(limits.covers.pages)} are allowed`,
     );
+  });
+
+  describe('a page a report can use', () => {
+    type Edit = (page: PDFPageLeaf, document: PDFDocument) => void;
+    /** Sets the page's `key` to `value` (a JavaScript value as pdf-lib's `obj` takes it). */
+    const set =
+      (key: string, value: unknown): Edit =>
+      (page, document) =>
+        page.set(PDFName.of(key), toObject(document, value));
+    const toObject = (document: PDFDocument, value: unknown): PDFObject =>
+      value instanceof Object && 'clone' in value
+        ? (value as PDFObject)
+        : document.context.obj(value as number);
+    const both =
+      (...edits: Edit[]): Edit =>
+      (page, document) => {
+        for (const edit of edits) edit(page, document);
+      };
+    const drop =
+      (key: string): Edit =>
+      (page) =>
+        page.delete(PDFName.of(key));
+    /** Sets `key` on the page tree's root, for every page to inherit. */
+    const onRoot =
+      (key: string, value: unknown): Edit =>
+      (_, document) =>
+        document.catalog.Pages().set(PDFName.of(key), toObject(document, value));
+    const sides = '3 to 14400 on a side are allowed';
+
+    it('refuses a page whose boxes, rotation, contents, resources or annotations a report cannot use, naming the page', async () => {
+      const refused: [string, Edit, string][] = [
+        ['no area', set('MediaBox', [0, 0, 0, 0]), 'has a /MediaBox of zero area'],
+        ['no height', set('MediaBox', [0, 0, 595, 0]), 'has a /MediaBox of zero area'],
+        [
+          'huge',
+          set('MediaBox', [0, 0, 1e30, 1e30]),
+          `has a /MediaBox of 1e+30 × 1e+30 units; ${sides}`,
+        ],
+        [
+          'wider than 14,400',
+          set('MediaBox', [0, 0, 14_401, 842]),
+          `has a /MediaBox of 14401 × 842 units; ${sides}`,
+        ],
+        [
+          'smaller than 3',
+          set('MediaBox', [10, 10, 12.5, 500]),
+          `has a /MediaBox of 2.5 × 490 units; ${sides}`,
+        ],
+        ['3 numbers', set('MediaBox', [0, 0, 595]), 'has a /MediaBox that is not 4 numbers'],
+        [
+          '5 numbers',
+          set('MediaBox', [0, 0, 595, 842, 1]),
+          'has a /MediaBox that is not 4 numbers',
+        ],
+        ['a string', set('MediaBox', PDFString.of('abc')), 'has a /MediaBox that is not 4 numbers'],
+        [
+          'a name in it',
+          set('MediaBox', [0, 0, 'A4', 842]),
+          'has a /MediaBox that is not 4 numbers',
+        ],
+        ['none', drop('MediaBox'), 'has no /MediaBox (on the page or the page tree above it)'],
+        [
+          'a null one, and none above',
+          set('MediaBox', PDFNull),
+          'has no /MediaBox (on the page or the page tree above it)',
+        ],
+        [
+          'huge crop',
+          set('CropBox', [0, 0, 1e30, 1e30]),
+          `has a /CropBox of 1e+30 × 1e+30 units; ${sides}`,
+        ],
+        ['crop of no area', set('CropBox', [5, 5, 5, 5]), 'has a /CropBox of zero area'],
+        ['crop of 2 numbers', set('CropBox', [0, 0]), 'has a /CropBox that is not 4 numbers'],
+        [
+          'crop outside',
+          set('CropBox', [1000, 1000, 1500, 1500]),
+          'has a /CropBox that leaves less than 3 × 3 units of its /MediaBox to show',
+        ],
+        [
+          'rotation of 33',
+          set('Rotate', 33),
+          'has a /Rotate of 33; only multiples of 90 are allowed',
+        ],
+        [
+          'rotation of -45',
+          set('Rotate', -45),
+          'has a /Rotate of -45; only multiples of 90 are allowed',
+        ],
+        [
+          'rotation of 90.5',
+          set('Rotate', 90.5),
+          'has a /Rotate of 90.5; only multiples of 90 are allowed',
+        ],
+        [
+          'rotation of 9e15',
+          set('Rotate', 9e15),
+          'has a /Rotate of 9000000000000000; multiples of 90 up to ±2147483647 are allowed',
+        ],
+        ['rotation by name', set('Rotate', 'R90'), 'has a /Rotate that is not a number'],
+        [
+          'unit of 75,000',
+          set('UserUnit', 75_000),
+          `is 44625000 × 63150000 points (its /MediaBox of 595 × 842 units times its /UserUnit of 75000); ${sides}`,
+        ],
+        [
+          'unit of 1/1000',
+          set('UserUnit', 0.001),
+          `is 0.595 × 0.842 points (its /MediaBox of 595 × 842 units times its /UserUnit of 0.001); ${sides}`,
+        ],
+        ['unit of 0', set('UserUnit', 0), 'has a /UserUnit that is not a positive number'],
+        ['negative unit', set('UserUnit', -2), 'has a /UserUnit that is not a positive number'],
+        ['unit by name', set('UserUnit', 'Inch'), 'has a /UserUnit that is not a positive number'],
+        [
+          'contents a number',
+          set('Contents', 5),
+          'has a /Contents that is neither a stream nor an array of streams',
+        ],
+        [
+          'contents an array of numbers',
+          set('Contents', [5]),
+          'has a /Contents that is neither a stream nor an array of streams',
+        ],
+        [
+          'contents a dictionary',
+          (page, document) =>
+            page.set(PDFName.of('Contents'), document.context.register(document.context.obj({}))),
+          'has a /Contents that is neither a stream nor an array of streams',
+        ],
+        [
+          'resources a string',
+          set('Resources', PDFString.of('x')),
+          'has a /Resources that is not a dictionary',
+        ],
+        [
+          'resources inherited an array',
+          both(drop('Resources'), onRoot('Resources', [1, 2])),
+          'has a /Resources that is not a dictionary',
+        ],
+        [
+          'annotations a string',
+          set('Annots', PDFString.of('x')),
+          'has an /Annots that is not an array',
+        ],
+      ];
+      for (const [name, edit, reason] of refused) {
+        const answer = await inspectPdf(await editedPagePdf(edit)).catch((e: unknown) => e);
+        expect(answer, name).toBeInstanceOf(PdfRefusal);
+        expect((answer as PdfRefusal).reason, name).toBe(`page 3 ${reason}`);
+      }
+    });
+
+    it('refuses a page for what it inherits from the page tree, as a report’s copy takes it', async () => {
+      // Every page inherits the root's: the first page is named.
+      const rotated = await editedPagePdf(both(drop('Rotate'), onRoot('Rotate', 33)));
+      expect(await refusal(rotated)).toBe(
+        'page 1 has a /Rotate of 33; only multiples of 90 are allowed',
+      );
+      const cropped = await editedPagePdf(onRoot('CropBox', [0, 0, 595]));
+      expect(await refusal(cropped)).toBe('page 1 has a /CropBox that is not 4 numbers');
+      // The page's own entry is the one a report takes, not the root's.
+      const own = await editedPagePdf(both(onRoot('Rotate', 90), set('Rotate', 33)), 1);
+      expect(await refusal(own)).toBe(
+        'page 1 has a /Rotate of 33; only multiples of 90 are allowed',
+      );
+      const ownLegal = await editedPagePdf(both(onRoot('Rotate', 33), set('Rotate', 90)), 1);
+      expect(await inspectPdf(ownLegal)).toMatchObject({ pages: 1 });
+    });
+
+    it('takes pages that are unusual but legal', async () => {
+      const legal: [string, Edit][] = [
+        ['rotation of -90', set('Rotate', -90)],
+        ['rotation of 270', set('Rotate', 270)],
+        ['rotation of -270', set('Rotate', -270)],
+        ['rotation of 450', set('Rotate', 450)],
+        ['rotation inherited', onRoot('Rotate', 180)],
+        ['corners in reverse order', set('MediaBox', [595, 842, 0, 0])],
+        ['corners of negative coordinates', set('MediaBox', [0, 0, -595, -842])],
+        ['box inherited', both(drop('MediaBox'), onRoot('MediaBox', [0, 0, 595, 842]))],
+        [
+          'box null, inherited',
+          both(set('MediaBox', PDFNull), onRoot('MediaBox', [0, 0, 595, 842])),
+        ],
+        [
+          'box and its numbers indirect',
+          (page, document) => {
+            const height = document.context.register(PDFNumber.of(842));
+            const box = document.context.register(document.context.obj([0, 0, 595, height]));
+            page.set(PDFName.of('MediaBox'), box);
+          },
+        ],
+        ['the largest box', set('MediaBox', [0, 0, 14_400, 14_400])],
+        ['the smallest box', set('MediaBox', [0, 0, 3, 3])],
+        ['crop within', set('CropBox', [10, 10, 300, 400])],
+        ['crop beyond the media box', set('CropBox', [-100, -100, 300, 400])],
+        ['crop inherited', onRoot('CropBox', [0, 0, 595, 842])],
+        ['no contents', drop('Contents')],
+        ['no contents nor resources', both(drop('Contents'), drop('Resources'))],
+        ['null contents', set('Contents', PDFNull)],
+        [
+          'contents one stream',
+          (page, document) => {
+            const stream = document.context.register(document.context.stream('0 0 m 10 10 l S'));
+            page.set(PDFName.of('Contents'), stream);
+          },
+        ],
+        ['resources inherited', both(drop('Resources'), onRoot('Resources', {}))],
+        ['unit of 2', set('UserUnit', 2)],
+        ['unit of 0.5', set('UserUnit', 0.5)],
+        ['no annotations', set('Annots', [])],
+      ];
+      for (const [name, edit] of legal) {
+        const facts = await inspectPdf(await editedPagePdf(edit)).catch((e: unknown) => e);
+        expect(facts, name).toMatchObject({ pages: 3 });
+      }
+    });
   });
 
   it('counts objects before parsing them, those in object streams too', async () => {

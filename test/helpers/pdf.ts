@@ -1,5 +1,12 @@
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  StandardFonts,
+  type PDFPageLeaf,
+} from 'pdf-lib';
 
 /** A small, valid PDF with `pages` pages, each naming its number and `label`. */
 export async function makePdf(pages = 1, label = 'Cover'): Promise<Buffer> {
@@ -241,4 +248,17 @@ export function referenceChainPdf(length: number): Buffer {
   for (let i = 0; i < length; i++)
     bodies.push(`[${i + 1 < length ? `${String(i + 5)} 0 R` : '0'}]`);
   return rawPdf(bodies);
+}
+
+/**
+ * A valid PDF of `pages` pages (as `makePdf`) whose last page `edit` changes: its dictionary, and
+ * the document (for the page tree's root, `document.catalog.Pages()`, or objects to refer to).
+ */
+export async function editedPagePdf(
+  edit: (page: PDFPageLeaf, document: PDFDocument) => void,
+  pages = 3,
+): Promise<Buffer> {
+  const document = await PDFDocument.load(await makePdf(pages));
+  edit(document.getPage(pages - 1).node, document);
+  return Buffer.from(await document.save());
 }

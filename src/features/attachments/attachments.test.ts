@@ -1,3 +1,4 @@
+import { PDFName } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
@@ -11,7 +12,7 @@ import {
   scanBomb,
 } from '../../../test/helpers/images.js';
 import { multipart, type Part } from '../../../test/helpers/multipart.js';
-import { copiedObjectsPdf, makePdf } from '../../../test/helpers/pdf.js';
+import { copiedObjectsPdf, editedPagePdf, makePdf } from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type Member, type World } from '../../../test/helpers/world.js';
 import { createDossier, storePdfWithoutWeight } from '../../../test/helpers/fixtures.js';
@@ -222,6 +223,13 @@ describeBackends('dossier attachments', (backend) => {
       await refused(fileParts(makeJpeg().subarray(0, 200)), '/file', /not a readable JPEG/);
       const pdf = await makePdf(1);
       await refused(fileParts(pdf.subarray(0, pdf.length - 10)), '/file', /truncated/);
+    });
+
+    it('refuses a PDF with a page a report cannot use, naming the page', async () => {
+      const zero = await editedPagePdf((page, document) =>
+        page.set(PDFName.of('MediaBox'), document.context.obj([0, 0, 0, 0])),
+      );
+      await refused(fileParts(zero), '/file', /^page 3 has a \/MediaBox of zero area$/);
     });
 
     it('refuses decompression bombs from their headers, before decoding', async () => {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFNumber } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../../test/helpers/multipart.js';
 import {
   damagedPdfs,
+  editedPagePdf,
   encryptedPdf,
   makePdf,
   objectStreamPdf,
@@ -236,6 +237,20 @@ describeBackends('covers', (backend) => {
     it('refuses an encrypted PDF', async () => {
       const problem = await refused(coverForm(await encryptedPdf()), 400, 'validation_failed');
       expect(problem.detail).toBe('cover is encrypted');
+    });
+
+    it('refuses a page a report cannot use, naming it', async () => {
+      const pdf = await editedPagePdf((page) => page.set(PDFName.of('Contents'), PDFNumber.of(5)));
+      const problem = await refused(coverForm(pdf), 400, 'validation_failed');
+      expect(problem.detail).toBe(
+        'cover page 3 has a /Contents that is neither a stream nor an array of streams',
+      );
+      expect(problem.errors).toEqual([
+        {
+          path: '/cover',
+          message: 'page 3 has a /Contents that is neither a stream nor an array of streams',
+        },
+      ]);
     });
 
     it('refuses more than 10 pages', async () => {
