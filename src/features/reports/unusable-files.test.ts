@@ -1,17 +1,25 @@
 import { randomUUID } from 'node:crypto';
+import { PDFName, PDFNumber } from 'pdf-lib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBackends } from '../../../test/helpers/backends.js';
 import { createDossier } from '../../../test/helpers/fixtures.js';
 import { makeJpeg } from '../../../test/helpers/images.js';
-import { bigArrayPdf, makePdf, manyObjectsPdf, parentLoopPdf } from '../../../test/helpers/pdf.js';
+import {
+  bigArrayPdf,
+  editedPagePdf,
+  makePdf,
+  manyObjectsPdf,
+  parentLoopPdf,
+} from '../../../test/helpers/pdf.js';
 import { expectProblem } from '../../../test/helpers/problem.js';
 import { call, createWorld, type World } from '../../../test/helpers/world.js';
 import { insertAttachment } from '../attachments/store.js';
 import { defaultSections } from '../templates/provider-templates.js';
 
 // Files stored before the upload checks that refuse them (a PDF whose page's parents loop, one of
-// too many objects, a JPEG with fill bytes pdfkit refuses) make their dossier's reports a 409 that names the file,
-// not a 500; the other dossiers' reports are untouched.
+// too many objects, one whose page's /Contents is a number, a JPEG with fill bytes pdfkit
+// refuses) make their dossier's reports a 409 that names the file, not a 500 nor a PDF readers
+// refuse; the other dossiers' reports are untouched.
 describeBackends('a report with a stored file it cannot put in', (backend) => {
   let world: World;
   let template: string;
@@ -111,6 +119,15 @@ describeBackends('a report with a stored file it cannot put in', (backend) => {
     );
     expect(expectProblem(valued, 409, 'conflict').detail).toMatch(
       /^The attachment “Numbers\.pdf” cannot be put into a report \(has more than 100000 values/,
+    );
+    // A page the upload check refuses today: copied as it was, it made the report a PDF
+    // readers refuse to draw.
+    const numbered = await editedPagePdf((page) =>
+      page.set(PDFName.of('Contents'), PDFNumber.of(5)),
+    );
+    const contents = await report(await dossierWith('Contents.pdf', 'application/pdf', numbered));
+    expect(expectProblem(contents, 409, 'conflict').detail).toBe(
+      'The attachment “Contents.pdf” cannot be put into a report (page 3 has a /Contents that is neither a stream nor an array of streams): delete it and upload it again',
     );
     const fine = await report(await dossierWith('Plan.pdf', 'application/pdf', await makePdf(1)));
     expect(fine.statusCode, fine.body).toBe(200);

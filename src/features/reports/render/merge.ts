@@ -1,6 +1,7 @@
 import { PDFDict, PDFDocument, PDFName, PDFNumber, type PDFPage } from 'pdf-lib';
 import { loadWithinLimits, PdfRefusal } from '../../../pdf/pdf-inspection.js';
 import { fileErrorReason } from '../../../pdf/file-error.js';
+import { checkedPageCount } from '../../../pdf/pdf-structure.js';
 
 /** Pages of other PDFs to put into the generated report. */
 export interface Insertions {
@@ -36,12 +37,22 @@ export async function withFile<T>(file: string, work: () => Promise<T> | T): Pro
   }
 }
 
-/** How many pages a PDF has (its bytes were checked when they were uploaded, and are again
- * for what a file may hold: `loadWithinLimits`). */
+/**
+ * A stored PDF, loaded for a report: its bytes were checked when they were uploaded, and are
+ * again for what a file may hold (`loadWithinLimits`) and for its page tree and pages
+ * (`checkedPageCount`; a page the upload check refuses today, such as a /Contents that is a
+ * number, would make the report a PDF readers refuse). The page cap is the upload's business.
+ */
+async function loadStored(bytes: Uint8Array): Promise<PDFDocument> {
+  const document = await loadWithinLimits(bytes, { updateMetadata: false });
+  const pages = checkedPageCount(document, Infinity);
+  if (typeof pages === 'string') throw new PdfRefusal(pages);
+  return document;
+}
+
+/** How many pages a stored PDF has (`loadStored`). */
 export async function pageCount(bytes: Uint8Array, file: string): Promise<number> {
-  return withFile(file, async () =>
-    (await loadWithinLimits(bytes, { updateMetadata: false })).getPageCount(),
-  );
+  return withFile(file, async () => (await loadStored(bytes)).getPageCount());
 }
 
 export const FRONT_COVER = 'the front cover';
@@ -84,7 +95,7 @@ export async function insertPages(generated: Uint8Array, insert: Insertions): Pr
   const report = await PDFDocument.load(generated, { updateMetadata: false });
   const copy = (bytes: Uint8Array, file: string) =>
     withFile(file, async () => {
-      const source = await loadWithinLimits(bytes, { updateMetadata: false });
+      const source = await loadStored(bytes);
       return report.copyPages(source, source.getPageIndices());
     });
   let shift = 0;
