@@ -97,6 +97,13 @@ describe('overload protection below its limit', () => {
   afterAll(() => world.close());
 
   it('keeps answering while single tasks block the event loop for less than the limit', async () => {
+    const me = () =>
+      call(world.app, { method: 'GET', url: '/api/v1/me', token: world.memberA.token });
+    // From a settled loop: on a busy machine the world's creation itself can block it past the
+    // limit, and the delay measured then is shed for until the next samples replace it.
+    for (let tries = 0; tries < 100 && (await me()).statusCode !== 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
       const until = Date.now() + 400;
@@ -104,12 +111,7 @@ describe('overload protection below its limit', () => {
         // busy: one long synchronous task, 400 ms, under the 2000 ms limit
       }
       await new Promise((resolve) => setTimeout(resolve, 1));
-      const res = await call(world.app, {
-        method: 'GET',
-        url: '/api/v1/me',
-        token: world.memberA.token,
-      });
-      statuses.push(res.statusCode);
+      statuses.push((await me()).statusCode);
     }
     expect(statuses).toEqual(new Array<number>(8).fill(200));
   });
