@@ -43,7 +43,7 @@ export function accessibility(ctx: SectionContext): void {
         label: t('stopsTable'),
       },
     ],
-    { format: f.meters, height: 220 },
+    { format: f.roundDistance, height: 220 },
   );
   subheading(doc, t('stopsTable'));
   const columns: Column[] = [

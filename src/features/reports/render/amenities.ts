@@ -101,7 +101,7 @@ export function amenities(ctx: SectionContext, section: Section): void {
   });
   const d = model.dossier;
   pointsMap(doc, { latitude: d.latitude, longitude: d.longitude }, t('subject'), layers, {
-    format: f.meters,
+    format: f.roundDistance,
     height: 220,
   });
   const shown: PlaceNear[] = [];

@@ -26,12 +26,18 @@ describe('formatsFor', () => {
     );
   });
 
-  it('writes a search radius as the round figure it is', () => {
+  it('writes a change with its sign and one decimal, a round one too', () => {
+    const en = formatsFor('en', 'EUR');
+    expect([3.2, -2, 0].map(en.percent)).toEqual(['+3.2%', '-2.0%', '0.0%']);
+    expect(formatsFor('de', 'EUR').percent(-2)).toBe('-2,0\u00a0%');
+  });
+
+  it('writes a round distance as the round figure it is', () => {
     const nb = (s: string) => s.replace(' ', '\u00a0');
-    expect([500, 1000, 2500, 5000].map(formatsFor('en', 'EUR').radius)).toEqual(
+    expect([500, 1000, 2500, 5000].map(formatsFor('en', 'EUR').roundDistance)).toEqual(
       ['500 m', '1 km', '2.5 km', '5 km'].map(nb),
     );
-    expect(formatsFor('de', 'EUR').radius(2500)).toBe(nb('2,5 km'));
+    expect(formatsFor('de', 'EUR').roundDistance(2500)).toBe(nb('2,5 km'));
   });
 
   it('writes a price per m² with cents below 100 (rents), whole above (sales)', () => {

@@ -14,8 +14,10 @@ export interface Formats {
   area: (value: number) => string;
   /** A distance, rounded up: metres below 1 km, km to one decimal above. */
   meters: (value: number) => string;
-  /** A search radius, a round figure: "500 m", "1 km", "2.5 km". */
-  radius: (meters: number) => string;
+  /** A currency as the report writes its amounts: "€", "CHF", "Kč". */
+  currencySymbol: (code: string) => string;
+  /** A round distance, a search radius or a scale bar: "500 m", "1 km", "2.5 km". */
+  roundDistance: (meters: number) => string;
 }
 
 // A region for each language, for the date and number conventions of its main market.
@@ -73,8 +75,11 @@ export function formatsFor(locale: Locale, currency: string, region?: string): F
   });
   const dates = new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' });
   const shortDates = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
+  // A change to one decimal, always ("−2.0%" beside "+3.2%", not "−2%"): the tracker rounds
+  // it so.
   const percent = new Intl.NumberFormat(tag, {
     style: 'percent',
+    minimumFractionDigits: 1,
     maximumFractionDigits: 1,
     signDisplay: 'exceptZero',
   });
@@ -109,7 +114,11 @@ export function formatsFor(locale: Locale, currency: string, region?: string): F
         ? `${number(Math.ceil(whole / 100) / 10, 1)}${NBSP}km`
         : `${number(whole)}${NBSP}m`;
     },
-    radius: (meters) =>
+    currencySymbol: (code) =>
+      new Intl.NumberFormat(tag, { style: 'currency', currency: code })
+        .formatToParts(0)
+        .find((part) => part.type === 'currency')?.value ?? code,
+    roundDistance: (meters) =>
       meters >= 1000 ? `${number(meters / 1000, 1)}${NBSP}km` : `${number(meters)}${NBSP}m`,
   };
 }

@@ -105,7 +105,7 @@ function map(ctx: SectionContext, offers: OfferItem[] | null, projects: ProjectI
       projects: ctx.t('projects'),
       ...(offersLabel ? { offersWithCount: offersLabel } : {}),
     },
-    ctx.f.meters,
+    ctx.f.roundDistance,
   );
   if (d.precision === 'postcode')
     paragraph(ctx.doc, ctx.t('precisionPostcode'), { size: 8.5, color: STYLE.grey });
@@ -192,7 +192,7 @@ function valueBlock(ctx: SectionContext): void {
 
 /** The basis line under the headline value: how many comparables, where, how far back. */
 function basisText({ model, f, t }: SectionContext, basis: ValuationBasis): string {
-  const where = t(`basisWhere.${basis.area}`, { radius: f.radius(basis.radiusMeters ?? 0) });
+  const where = t(`basisWhere.${basis.area}`, { radius: f.roundDistance(basis.radiusMeters ?? 0) });
   return t(countedKey(model.locale, 'basis', basis.comparables), {
     count: f.number(basis.comparables),
     where,

@@ -13,8 +13,10 @@ describe('shownUnit', () => {
   it('says an amount a year in any currency in the report’s language', () => {
     expect(shownUnit(...inLocale('de'), 'CHF per year')).toBe('CHF pro Jahr');
     expect(shownUnit(...inLocale('fr'), 'CHF per year')).toBe('CHF par an');
-    expect(shownUnit(...inLocale('cs'), 'CZK per year')).toBe('CZK ročně');
-    expect(shownUnit(...inLocale('nl'), 'EUR per year')).toBe('EUR per jaar');
+    // With the symbol the report's amounts are written with.
+    expect(shownUnit(...inLocale('cs'), 'CZK per year')).toBe('Kč ročně');
+    expect(shownUnit(...inLocale('nl'), 'EUR per year')).toBe('€ per jaar');
+    expect(shownUnit(...inLocale('en'), 'EUR per year')).toBe('€ per year');
   });
 
   it('translates the catalogue’s units and prints others as imported', () => {

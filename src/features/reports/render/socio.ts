@@ -32,7 +32,7 @@ const PER_YEAR = /^([A-Z]{3}) per year$/;
 /** An indicator's unit in the report's language: as imported where the catalogue lacks it. */
 export function shownUnit(
   t: SectionContext['t'],
-  f: Pick<Formats, 'number'>,
+  f: Pick<Formats, 'number' | 'currencySymbol'>,
   unit: string | null,
 ): string {
   if (unit === null) return '';
@@ -40,7 +40,10 @@ export function shownUnit(
   // A number in a unit ("per 1,000 inhabitants") is written as the report writes numbers.
   if (key) return t(key, { thousand: f.number(1000) });
   const currency = PER_YEAR.exec(unit)?.[1];
-  return currency === undefined ? unit : t('unit.perYear', { currency });
+  // With the symbol the report's amounts have ("€ per year" beside "€503,600").
+  return currency === undefined
+    ? unit
+    : t('unit.perYear', { currency: f.currencySymbol(currency) });
 }
 
 /** The indicators of the groups the section enables (none: the section says "no data"). */
