@@ -19,7 +19,7 @@ import { EXAMPLE_DOSSIER } from '../features/dossiers/schemas.js';
 import { storePdfWithoutWeight } from '../../test/helpers/fixtures.js';
 import { insertCover } from '../features/covers/store.js';
 import { limits } from '../limits.js';
-import { storedBytes } from './stored-bytes.js';
+import { storedBytes, StoredFileGone } from './stored-bytes.js';
 
 /*
  * Downloads of stored files (covers, attachments) are read from the account database in chunks
@@ -106,6 +106,20 @@ describe('storedBytes', () => {
     expect(await read([[0, 1], [2, 3, 4], [5]])).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it('opens a stream once its first bytes are read, and refuses a file whose rows are gone', async () => {
+    const bytes = (rows: number[][], missing = false) =>
+      storedBytes(
+        rows.reduce((n, row) => n + row.length, 0),
+        (seq) => Promise.resolve(missing ? undefined : rows[seq] && Uint8Array.from(rows[seq])),
+        'org',
+      );
+    const stream = await bytes([[0, 1], [2]]).open({ start: 1, end: 2 });
+    const out: number[] = [];
+    for await (const chunk of stream) out.push(...(chunk as Buffer));
+    expect(out).toEqual([1, 2]);
+    await expect(bytes([[0, 1], [2]], true).open()).rejects.toBeInstanceOf(StoredFileGone);
+  });
+
   it('ends with an error, never other bytes, when rows skipped for a range are not of one size', async () => {
     await expect(read([[0, 1], [2, 3, 4], [5]], { start: 5, end: 5 })).rejects.toThrow(/changed/);
   });
@@ -183,6 +197,36 @@ describeBackends('downloads of stored files', (backend) => {
       }
     });
   }
+
+  it('answers 404, not a half-sent file, for a file deleted between its row’s read and its bytes’', async () => {
+    // The state a download meets when the file is deleted after its row was read: the bytes are
+    // gone (deleted with it), the row it already holds is not. With and without a range.
+    const bytes = randomBytes(CHUNK + 1);
+    const cover = await storeCover(world, world.memberA, bytes);
+    const attachment = await storeAttachment(world, dossierId, bytes);
+    const db = world.stores.accounts.db;
+    await db
+      .deleteFrom('cover_chunks')
+      .where('cover_id', '=', cover.split('/').at(-1) ?? '')
+      .execute();
+    await db
+      .deleteFrom('attachment_chunks')
+      .where('attachment_id', '=', attachment.split('/').at(-1) ?? '')
+      .execute();
+    for (const url of [cover, attachment]) {
+      for (const headers of [{}, { range: `bytes=${String(CHUNK)}-` }]) {
+        const res = await call(world.app, {
+          method: 'GET',
+          url,
+          token: world.memberA.token,
+          headers,
+        });
+        expectProblem(res, 404, 'not_found');
+        // Not saved as the file by a browser.
+        expect(res.headers['content-disposition'], url).toBeUndefined();
+      }
+    }
+  });
 
   it("reads nothing of another organization's or another user's file: the same 404 as a missing one", async () => {
     const bytes = randomBytes(CHUNK + 1);

@@ -50,7 +50,18 @@ export interface StoredBytes {
   size: number;
   /** The bytes, or those of `range` (offsets within the file, both included). */
   stream(range?: ByteRange): Readable;
+  /**
+   * `stream`, once its first bytes are read: a file deleted before then is `StoredFileGone`,
+   * which a download can still answer as such (its status and headers are not sent yet).
+   */
+  open(range?: ByteRange): Promise<Readable>;
 }
+
+/** A stored file that changed or went while it was read: deleted, or rows not adding up. */
+export class StoredFileChanged extends Error {}
+
+/** A stored file deleted while it was read: a row it had is gone. */
+export class StoredFileGone extends StoredFileChanged {}
 
 /**
  * The bytes of a stored file of `size` bytes, read a row at a time and only as fast as the
@@ -72,59 +83,83 @@ export function storedBytes(
   readChunk: ReadStoredChunk,
   organizationId: string,
 ): StoredBytes {
-  return {
-    size,
-    stream(range = { start: 0, end: size - 1 }) {
-      /** File offset of row `seq`, the next to read. */
-      let offset = 0;
-      let seq = 0;
-      /** The size rows are cut at, once row 0 has told it. */
-      let cut: number | undefined;
-      /** Reads rows until one holds bytes of the range, and pushes those. */
-      const readNext = (stream: Readable): void => {
-        if (offset > range.end || offset >= size) {
-          stream.push(null);
+  const whole = { start: 0, end: size - 1 };
+  /** A stream that starts with `first` (already read), then reads on with `next`. */
+  const streamOf = (next: () => Promise<Buffer | null>, first?: Buffer | null): Readable => {
+    let pending = first;
+    return new Readable({
+      // One chunk waits in the stream at most; the next is read when it has been taken.
+      highWaterMark: limits.downloads.chunkBytes,
+      read() {
+        if (pending !== undefined) {
+          this.push(pending);
+          pending = undefined;
           return;
         }
-        rowReads
-          .run(organizationId, () => readChunk(seq))
-          .then(
-            (chunk) => {
-              if (stream.destroyed) return;
-              const length = chunk?.byteLength ?? 0;
-              const last = offset + length === size;
-              // A range reached by skipping rows relies on their one size.
-              const odd = cut !== undefined && range.start >= cut && length !== cut && !last;
-              if (!chunk || length === 0 || offset + length > size || odd) {
-                stream.destroy(
-                  new Error(`stored file changed while read at byte ${String(offset)}`),
-                );
-                return;
-              }
-              const from = Math.max(0, range.start - offset);
-              const to = Math.min(length, range.end + 1 - offset);
-              cut ??= length;
-              offset += length;
-              seq += 1;
-              if (offset <= range.start) {
-                // Straight to the row that holds the range's first byte.
-                seq = Math.floor(range.start / cut);
-                offset = seq * cut;
-              }
-              if (from < to)
-                stream.push(Buffer.from(chunk.buffer, chunk.byteOffset + from, to - from));
-              else readNext(stream);
-            },
-            (error: unknown) => stream.destroy(error as Error),
-          );
-      };
-      return new Readable({
-        // One chunk waits in the stream at most; the next is read when it has been taken.
-        highWaterMark: limits.downloads.chunkBytes,
-        read() {
-          readNext(this);
-        },
-      });
+        next().then(
+          (bytes) => {
+            if (!this.destroyed) this.push(bytes);
+          },
+          (error: unknown) => this.destroy(error as Error),
+        );
+      },
+    });
+  };
+  return {
+    size,
+    stream(range = whole) {
+      return streamOf(
+        rowReader(size, range, (seq) => rowReads.run(organizationId, () => readChunk(seq))),
+      );
+    },
+    async open(range = whole) {
+      const next = rowReader(size, range, (seq) =>
+        rowReads.run(organizationId, () => readChunk(seq)),
+      );
+      return streamOf(next, await next());
     },
   };
+}
+
+/**
+ * The bytes of `range` of a file of `size` bytes, a row's share at a time (null: the range is
+ * done), read by `read` (row `seq`, undefined where there is none).
+ */
+function rowReader(
+  size: number,
+  range: ByteRange,
+  read: (seq: number) => Promise<Uint8Array | undefined>,
+): () => Promise<Buffer | null> {
+  /** File offset of row `seq`, the next to read. */
+  let offset = 0;
+  let seq = 0;
+  /** The size rows are cut at, once row 0 has told it. */
+  let cut: number | undefined;
+  const next = async (): Promise<Buffer | null> => {
+    // Reads rows until one holds bytes of the range.
+    for (;;) {
+      if (offset > range.end || offset >= size) return null;
+      const chunk = await read(seq);
+      const length = chunk?.byteLength ?? 0;
+      const last = offset + length === size;
+      // A range reached by skipping rows relies on their one size.
+      const odd = cut !== undefined && range.start >= cut && length !== cut && !last;
+      if (!chunk || length === 0 || offset + length > size || odd) {
+        const message = `stored file changed while read at byte ${String(offset)}`;
+        throw chunk ? new StoredFileChanged(message) : new StoredFileGone(message);
+      }
+      const from = Math.max(0, range.start - offset);
+      const to = Math.min(length, range.end + 1 - offset);
+      cut ??= length;
+      offset += length;
+      seq += 1;
+      if (offset <= range.start) {
+        // Straight to the row that holds the range's first byte.
+        seq = Math.floor(range.start / cut);
+        offset = seq * cut;
+      }
+      if (from < to) return Buffer.from(chunk.buffer, chunk.byteOffset + from, to - from);
+    }
+  };
+  return next;
 }

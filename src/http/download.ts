@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StoredBytes } from '../accounts/stored-bytes.js';
+import { StoredFileGone, type StoredBytes } from '../accounts/stored-bytes.js';
 import { limits } from '../limits.js';
 import { rangeStillApplies, requestedRange } from './byte-range.js';
 import { AppError } from './problem.js';
@@ -134,13 +134,16 @@ export interface StoredDownload {
  * Sends a stored file as `sendFile` does, streamed from the store as the client takes it
  * (src/accounts/stored-bytes.ts), with its length announced from the stored size, or the one
  * range of bytes the request asks for (src/http/byte-range.ts). A stored file's bytes never
- * change, so its id is its entity tag.
+ * change, so its id is its entity tag. The first bytes are read before the status and headers
+ * go out: a file deleted between its row's read and its bytes' is a 404 (it was a 500 sent with
+ * the file's name, which a browser saved as the file). One deleted later cuts the download short
+ * (its length announced, not reached).
  */
-export function sendStored(
+export async function sendStored(
   request: FastifyRequest,
   reply: FastifyReply,
   file: StoredDownload,
-): FastifyReply {
+): Promise<FastifyReply> {
   const { size } = file.bytes;
   const etag = `"${file.id.toLowerCase()}"`;
   const { range: header, 'if-range': ifRange } = request.headers;
@@ -152,13 +155,18 @@ export function sendStored(
       { headers: { 'content-range': `bytes */${String(size)}` } },
     );
   }
+  const body = await file.bytes.open(range).catch((error: unknown) => {
+    throw error instanceof StoredFileGone
+      ? new AppError('not_found', 'The file was deleted as it was asked for')
+      : error;
+  });
   downloadHeaders(reply, file.title, file.contentType)
     .header('accept-ranges', 'bytes')
     .header('etag', etag);
-  if (!range) return reply.header('content-length', size).send(file.bytes.stream());
+  if (!range) return reply.header('content-length', size).send(body);
   return reply
     .code(206)
     .header('content-range', `bytes ${String(range.start)}-${String(range.end)}/${String(size)}`)
     .header('content-length', range.end - range.start + 1)
-    .send(file.bytes.stream(range));
+    .send(body);
 }
