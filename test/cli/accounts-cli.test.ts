@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/config.js';
 import { describeBackends } from '../helpers/backends.js';
 import { assertBuilt, freshCommandEnv, lastLine, runCli } from '../helpers/cli.js';
 import { TEST_SERVER_ENV } from '../helpers/server-env.js';
+import { coverForm } from '../helpers/multipart.js';
+import { makePdf } from '../helpers/pdf.js';
 
 describeBackends('propdata orgs/users/tokens', (backend) => {
   let env: Record<string, string>;
@@ -91,6 +93,38 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
 
     const users = await cli('users', 'list');
     expect(users.stdout).toMatch(/boss {2}Acme Immobilien {2}admin/);
+  });
+
+  it("clears a leaver's own covers, which count in the organization's storage", async () => {
+    await cli('orgs', 'create', 'Covers');
+    await createUser('Covers', 'erik', 'erik-password');
+    const token = lastLine((await cli('tokens', 'create', '--username', 'erik')).stdout);
+    const authorization = `Bearer ${token}`;
+    const pdf = Buffer.from(await makePdf(1));
+    for (const side of ['front', 'back']) {
+      const form = coverForm(pdf);
+      const res = await ask({
+        method: 'POST',
+        url: `/api/v1/user-settings/covers/user/${side}`,
+        headers: { ...form.headers, authorization },
+        payload: form.payload,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const covers = async (side: string) =>
+      (
+        await ask({ url: `/api/v1/user-settings/covers/user/${side}`, headers: { authorization } })
+      ).json<{ items: unknown[] }>().items.length;
+    expect([await covers('front'), await covers('back')]).toEqual([1, 1]);
+    const cleared = await cli('users', 'clear-covers', '--username', 'Erik');
+    expect(cleared.status, cleared.stderr).toBe(0);
+    expect(cleared.stdout).toContain(
+      `deleted 2 covers (${(2 * pdf.length).toLocaleString('en-US')} bytes) of "erik"`,
+    );
+    expect([await covers('front'), await covers('back')]).toEqual([0, 0]);
+    const missing = await cli('users', 'clear-covers', '--username', 'nobody');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/user "nobody" does not exist/);
   });
 
   it('revokes all tokens of a user and by id', async () => {

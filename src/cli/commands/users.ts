@@ -14,6 +14,7 @@ import {
   type UserChange,
 } from '../../accounts/users.js';
 import { CliError, print, UsageError, withAccounts } from '../context.js';
+import { deleteUserCovers } from '../../features/covers/store.js';
 
 /** The password's length rule, or a CliError. */
 function checkPassword(password: string): void {
@@ -131,6 +132,22 @@ export function registerUserCommands(program: Command): void {
     .requiredOption('--username <username>', 'the user')
     .action((options: { username: string }) =>
       withAccounts((db) => changeUser(db, options.username, { disabled: true }, 'disabled')),
+    );
+
+  users
+    .command('clear-covers')
+    .description(
+      "delete a user's own covers, both sides (a leaver's files still count in the organization's storage)",
+    )
+    .requiredOption('--username <username>', 'the user')
+    .action((options: { username: string }) =>
+      withAccounts(async (db) => {
+        const user = await userNamed(db, options.username);
+        const { count, bytes } = await deleteUserCovers(db, user.id);
+        print(
+          `deleted ${String(count)} cover${count === 1 ? '' : 's'} (${bytes.toLocaleString('en-US')} bytes) of "${user.username}"`,
+        );
+      }),
     );
 
   users

@@ -60,6 +60,29 @@ export async function deleteCovers(trx: Db, ids: string[]): Promise<void> {
   await trx.deleteFrom('covers').where('id', 'in', ids).execute();
 }
 
+/**
+ * Deletes every cover of one user, both sides, holding the user's lock as an upload or a reorder
+ * of either side does (`lockOwner`): what was deleted, and its bytes.
+ */
+export async function deleteUserCovers(
+  db: Db,
+  userId: string,
+): Promise<{ count: number; bytes: number }> {
+  return db.transaction().execute(async (trx) => {
+    await lockOwnerRow(trx, { table: 'users', id: userId });
+    const rows = await trx
+      .selectFrom('covers')
+      .select(['id', 'size'])
+      .where('user_id', '=', userId)
+      .execute();
+    await deleteCovers(
+      trx,
+      rows.map((r) => r.id),
+    );
+    return { count: rows.length, bytes: rows.reduce((sum, r) => sum + r.size, 0) };
+  });
+}
+
 export async function setPositions(trx: Db, ids: string[]): Promise<void> {
   for (const [position, id] of ids.entries()) {
     await trx.updateTable('covers').set({ position }).where('id', '=', id).execute();
