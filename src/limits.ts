@@ -383,11 +383,11 @@ export const limits = {
     pdfValues: 100_000,
     /** Levels of a PDF's page tree (real ones have two or three). */
     pdfTreeDepth: 32,
-    /** A PDF page's size on a side (its /MediaBox, and its /CropBox where it has one), in the
-     * page's units and, times its /UserUnit, in points: PDF's implementation limits (ISO 32000-1,
-     * Annex C: 3 to 14,400 units, 0.04 to 200 inches at the default unit). A page of zero size
-     * draws nothing and one of 10^30 points renders as a pixel; a report has no use for a page
-     * larger than 200 inches, however its unit is set. */
+    /** A PDF page's size on a side (its /MediaBox) in the page's units: PDF's implementation
+     * limits (ISO 32000-1, Annex C: 3 to 14,400 units, 0.04 to 200 inches at the default unit).
+     * A page of zero size draws nothing and one of 10^30 points renders as a pixel. The largest
+     * is also the service's bound in points, times the page's /UserUnit: a report has no use
+     * for a page larger than 200 inches, however its unit is set. */
     pdfPageMinSide: 3,
     pdfPageMaxSide: 14_400,
     /** PDFs are parsed in a worker process with this much heap and time: a crafted file (millions

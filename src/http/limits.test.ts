@@ -104,6 +104,7 @@ describe('overload protection below its limit', () => {
     for (let tries = 0; tries < 100 && (await me()).statusCode !== 200; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    expect((await me()).statusCode, 'the loop settled').toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
       const until = Date.now() + 400;

@@ -37,30 +37,34 @@ export function rectangle(context: PDFContext, value: PDFObject): Box | undefine
 }
 
 /**
- * Why a page box `name` of `box` does not have a size a report can show, if it does not: its
- * sides must be `limits.covers.pdfPageMinSide` to `pdfPageMaxSide` units, and as many points
- * once multiplied by the page's `userUnit` (1 where the page sets none).
+ * Why the /MediaBox `box` does not have a size a report can show, if it does not: its sides must
+ * be `limits.covers.pdfPageMinSide` to `pdfPageMaxSide` units (PDF's implementation limits), and,
+ * times the page's `userUnit` (1 where the page sets none), at most `pdfPageMaxSide` points: a
+ * report is printed, and has no use for a page larger than 200 inches (PDF allows a /UserUnit up
+ * to 75,000 for drawings of buildings or roads, not for pages of a report).
  */
-export function boxSizeProblem(name: string, box: Box, userUnit: number): string | undefined {
+export function mediaSizeProblem(box: Box, userUnit: number): string | undefined {
   const width = box.right - box.left;
   const height = box.top - box.bottom;
-  if (width === 0 || height === 0) return `has a ${name} of zero area`;
+  if (width === 0 || height === 0) return 'has a /MediaBox of zero area';
   const { pdfPageMinSide: min, pdfPageMaxSide: max } = limits.covers;
-  const allowed = `${String(min)} to ${String(max)} on a side are allowed`;
   const fits = (side: number) => side >= min && side <= max;
   const units = `${shown(width)} × ${shown(height)} units`;
-  if (!fits(width) || !fits(height)) return `has a ${name} of ${units}; ${allowed}`;
+  if (!fits(width) || !fits(height)) {
+    return `has a /MediaBox of ${units}; ${String(min)} to ${String(max)} on a side are allowed`;
+  }
   const [printedWidth, printedHeight] = [width * userUnit, height * userUnit];
-  if (!fits(printedWidth) || !fits(printedHeight)) {
-    return `is ${shown(printedWidth)} × ${shown(printedHeight)} points (its ${name} of ${units} times its /UserUnit of ${shown(userUnit)}); ${allowed}`;
+  if (printedWidth > max || printedHeight > max) {
+    return `is ${shown(printedWidth)} × ${shown(printedHeight)} points (its /MediaBox of ${units} times its /UserUnit of ${shown(userUnit)}); a report's pages may be at most ${String(max)} points (200 inches) on a side`;
   }
   return undefined;
 }
 
 /**
  * Why a /CropBox of `crop` leaves too little of the /MediaBox `media` to show, if it does:
- * readers show the part of the media box within the crop box (ISO 32000-1, 14.11.2), and one
- * outside it makes a page of no size.
+ * readers show the part of the media box within the crop box (ISO 32000-1, 14.11.2: a crop box
+ * beyond the media box is clipped to it, so its own size does not matter), and one outside it
+ * makes a page of no size.
  */
 export function visiblePartProblem(crop: Box, media: Box): string | undefined {
   const width = Math.min(crop.right, media.right) - Math.max(crop.left, media.left);

@@ -8,7 +8,7 @@ import {
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
-import { boxSizeProblem, rectangle, visiblePartProblem } from './pdf-page-boxes.js';
+import { mediaSizeProblem, rectangle, visiblePartProblem } from './pdf-page-boxes.js';
 
 // A page's entries a report copies as they are (pdf-lib's copyPages), checked so that a report
 // holds only pages readers can show (ISO 32000-1, 7.7.3.3): a /Contents that is a number made
@@ -55,14 +55,14 @@ export function pageProblem(context: PDFContext, chain: readonly PDFDict[]): str
   if (mediaValue === undefined) return 'has no /MediaBox (on the page or the page tree above it)';
   const media = rectangle(context, mediaValue);
   if (!media) return 'has a /MediaBox that is not 4 numbers';
-  const mediaSize = boxSizeProblem('/MediaBox', media, unit);
+  const mediaSize = mediaSizeProblem(media, unit);
   if (mediaSize) return mediaSize;
 
   const cropValue = inherited(CROP_BOX);
   if (cropValue !== undefined) {
     const crop = rectangle(context, cropValue);
     if (!crop) return 'has a /CropBox that is not 4 numbers';
-    const cropProblem = boxSizeProblem('/CropBox', crop, unit) ?? visiblePartProblem(crop, media);
+    const cropProblem = visiblePartProblem(crop, media);
     if (cropProblem) return cropProblem;
   }
 

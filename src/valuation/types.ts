@@ -72,7 +72,7 @@ export type BasisArea = (typeof BASIS_AREAS)[number];
  * What a value rests on, for a reader to weigh it: how many comparable offers (each flat
  * advertised again counted once), found where, published within how many months before the date.
  */
-export interface ValuationBasis {
+export interface ComparablesBasis {
   comparables: number;
   area: BasisArea;
   /** With `area: radius` only. */
@@ -84,7 +84,7 @@ export interface ValuationBasis {
 export interface Valuation {
   confidence: Confidence;
   /** The requested deal type's basis (a rent's, not the sale value's). */
-  basis: ValuationBasis;
+  basis: ComparablesBasis;
   coordinates: { latitude: number; longitude: number };
   currency: string;
   /** In the requested deal type: sale price, or monthly gross rent. */

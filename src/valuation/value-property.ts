@@ -39,7 +39,7 @@ import type {
   Estimate,
   PropertyToValue,
   Valuation,
-  ValuationBasis,
+  ComparablesBasis,
   ValueProperty,
   ValueRange,
 } from './types.js';
@@ -348,7 +348,7 @@ function basisOf({
   area,
   radiusMeters,
   monthsBack,
-}: Estimate['evidence']): ValuationBasis {
+}: Estimate['evidence']): ComparablesBasis {
   return {
     comparables,
     area,

@@ -98,30 +98,37 @@ describeBackends('propdata orgs/users/tokens', (backend) => {
   it("clears a leaver's own covers, which count in the organization's storage", async () => {
     await cli('orgs', 'create', 'Covers');
     await createUser('Covers', 'erik', 'erik-password');
-    const token = lastLine((await cli('tokens', 'create', '--username', 'erik')).stdout);
-    const authorization = `Bearer ${token}`;
+    await createUser('Covers', 'fiona', 'fiona-password', '--admin');
+    const bearer = async (username: string) =>
+      `Bearer ${lastLine((await cli('tokens', 'create', '--username', username)).stdout)}`;
+    const authorization = await bearer('erik');
     const pdf = Buffer.from(await makePdf(1));
-    for (const side of ['front', 'back']) {
+    const upload = async (path: string, as: string) => {
       const form = coverForm(pdf);
       const res = await ask({
         method: 'POST',
-        url: `/api/v1/user-settings/covers/user/${side}`,
-        headers: { ...form.headers, authorization },
+        url: `/api/v1/user-settings/covers/${path}`,
+        headers: { ...form.headers, authorization: as },
         payload: form.payload,
       });
       expect(res.statusCode, res.body).toBe(201);
-    }
-    const covers = async (side: string) =>
+    };
+    for (const side of ['front', 'back']) await upload(`user/${side}`, authorization);
+    // The organization's cover, which an admin uploaded, is not the user's.
+    const admin = await bearer('fiona');
+    await upload('organization/front', admin);
+    const covers = async (path: string) =>
       (
-        await ask({ url: `/api/v1/user-settings/covers/user/${side}`, headers: { authorization } })
+        await ask({ url: `/api/v1/user-settings/covers/${path}`, headers: { authorization } })
       ).json<{ items: unknown[] }>().items.length;
-    expect([await covers('front'), await covers('back')]).toEqual([1, 1]);
+    expect([await covers('user/front'), await covers('user/back')]).toEqual([1, 1]);
     const cleared = await cli('users', 'clear-covers', '--username', 'Erik');
     expect(cleared.status, cleared.stderr).toBe(0);
     expect(cleared.stdout).toContain(
       `deleted 2 covers (${(2 * pdf.length).toLocaleString('en-US')} bytes) of "erik"`,
     );
-    expect([await covers('front'), await covers('back')]).toEqual([0, 0]);
+    expect([await covers('user/front'), await covers('user/back')]).toEqual([0, 0]);
+    expect(await covers('organization/front')).toBe(1);
     const missing = await cli('users', 'clear-covers', '--username', 'nobody');
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/user "nobody" does not exist/);

@@ -161,9 +161,9 @@ const en = {
   'basis.few':
     'The value rests on {count} comparable offers {where}, published in the {months} months up to {date}.',
   'basisWhere.radius': 'within {radius}',
-  'basisWhere.postcode': 'in its postcode area',
-  'basisWhere.municipality': 'in its municipality',
-  'basisWhere.district': 'in its region',
+  'basisWhere.postcode': 'in the same postcode area',
+  'basisWhere.municipality': 'in the same municipality',
+  'basisWhere.district': 'in the same region',
   dateColumn: 'Date',
   estimatedNetRent: 'Estimated monthly net rent',
   rentNetShown:
@@ -299,15 +299,15 @@ const de: Catalogue = {
   comparedWithDate: 'Verglichen mit',
   asOf: 'am {date}',
   basis:
-    'Der Wert stützt sich auf {count} vergleichbare Angebote {where}, veröffentlicht in den {months} Monaten bis {date}.',
+    'Der Wert stützt sich auf {count} vergleichbare Angebote {where}, veröffentlicht in den {months} Monaten bis zum {date}.',
   'basis.one':
-    'Der Wert stützt sich auf {count} vergleichbares Angebot {where}, veröffentlicht in den {months} Monaten bis {date}.',
+    'Der Wert stützt sich auf {count} vergleichbares Angebot {where}, veröffentlicht in den {months} Monaten bis zum {date}.',
   'basis.few':
-    'Der Wert stützt sich auf {count} vergleichbare Angebote {where}, veröffentlicht in den {months} Monaten bis {date}.',
+    'Der Wert stützt sich auf {count} vergleichbare Angebote {where}, veröffentlicht in den {months} Monaten bis zum {date}.',
   'basisWhere.radius': 'im Umkreis von {radius}',
-  'basisWhere.postcode': 'in seinem Postleitzahlgebiet',
-  'basisWhere.municipality': 'in seiner Gemeinde',
-  'basisWhere.district': 'in seiner Region',
+  'basisWhere.postcode': 'im selben Postleitzahlgebiet',
+  'basisWhere.municipality': 'in derselben Gemeinde',
+  'basisWhere.district': 'in derselben Region',
   dateColumn: 'Datum',
   estimatedNetRent: 'Geschätzte Nettomiete pro Monat',
   rentNetShown:
@@ -446,9 +446,9 @@ const fr: Catalogue = {
   'basis.few':
     'La valeur repose sur {count} offres comparables {where}, publiées dans les {months} mois précédant le {date}.',
   'basisWhere.radius': 'dans un rayon de {radius}',
-  'basisWhere.postcode': 'dans son code postal',
-  'basisWhere.municipality': 'dans sa commune',
-  'basisWhere.district': 'dans sa région',
+  'basisWhere.postcode': 'dans le même code postal',
+  'basisWhere.municipality': 'dans la même commune',
+  'basisWhere.district': 'dans la même région',
   dateColumn: 'Date',
   estimatedNetRent: 'Loyer mensuel hors charges estimé',
   rentNetShown:
@@ -587,9 +587,9 @@ const it: Catalogue = {
   'basis.few':
     'Il valore si basa su {count} offerte comparabili {where}, pubblicate nei {months} mesi fino al {date}.',
   'basisWhere.radius': 'entro {radius}',
-  'basisWhere.postcode': 'nel suo codice postale',
-  'basisWhere.municipality': 'nel suo comune',
-  'basisWhere.district': 'nella sua regione',
+  'basisWhere.postcode': 'nello stesso codice postale',
+  'basisWhere.municipality': 'nello stesso comune',
+  'basisWhere.district': 'nella stessa regione',
   dateColumn: 'Data',
   estimatedNetRent: 'Affitto mensile netto stimato',
   rentNetShown:
@@ -728,9 +728,9 @@ const nl: Catalogue = {
   'basis.few':
     'De waarde berust op {count} vergelijkbare aanbiedingen {where}, gepubliceerd in de {months} maanden tot {date}.',
   'basisWhere.radius': 'binnen {radius}',
-  'basisWhere.postcode': 'in zijn postcodegebied',
-  'basisWhere.municipality': 'in zijn gemeente',
-  'basisWhere.district': 'in zijn regio',
+  'basisWhere.postcode': 'in hetzelfde postcodegebied',
+  'basisWhere.municipality': 'in dezelfde gemeente',
+  'basisWhere.district': 'in dezelfde regio',
   dateColumn: 'Datum',
   estimatedNetRent: 'Geschatte kale maandhuur',
   rentNetShown:
@@ -867,9 +867,9 @@ const cs: Catalogue = {
   'basis.few':
     'Hodnota vychází z {count} srovnatelných nabídek {where}, zveřejněných za {months} měsíců do {date}.',
   'basisWhere.radius': 've vzdálenosti do {radius}',
-  'basisWhere.postcode': 'v jeho PSČ',
-  'basisWhere.municipality': 'v jeho obci',
-  'basisWhere.district': 'v jeho regionu',
+  'basisWhere.postcode': 've stejném PSČ',
+  'basisWhere.municipality': 've stejné obci',
+  'basisWhere.district': 've stejném regionu',
   dateColumn: 'Datum',
   estimatedNetRent: 'Odhadovaný měsíční čistý nájem',
   rentNetShown:
@@ -1006,9 +1006,9 @@ const sk: Catalogue = {
   'basis.few':
     'Hodnota vychádza z {count} porovnateľných ponúk {where}, zverejnených za {months} mesiacov do {date}.',
   'basisWhere.radius': 'vo vzdialenosti do {radius}',
-  'basisWhere.postcode': 'v jeho PSČ',
-  'basisWhere.municipality': 'v jeho obci',
-  'basisWhere.district': 'v jeho regióne',
+  'basisWhere.postcode': 'v rovnakom PSČ',
+  'basisWhere.municipality': 'v rovnakej obci',
+  'basisWhere.district': 'v rovnakom regióne',
   dateColumn: 'Dátum',
   estimatedNetRent: 'Odhadovaný mesačný čistý nájom',
   rentNetShown:

@@ -30,7 +30,8 @@ const BasisSchema = Type.Object(
       description:
         'Where they were found: within `radiusMeters` of the point (`radius`), or, where the ' +
         'search had to widen past 5 km or the property has no point, in its `postcode`, ' +
-        '`municipality` or `district`.',
+        '`municipality` or `district`; last of all, where its region holds too few, within ' +
+        '5,000 m across the region’s boundary (`radius` again).',
     }),
     radiusMeters: Type.Optional(
       Type.Integer({ description: 'With `area: radius` only: the radius searched, in meters.' }),

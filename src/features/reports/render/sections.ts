@@ -17,7 +17,7 @@ import { drawImage } from './png-xobject.js';
 import { shownImageSize } from '../../../pdf/image-inspection.js';
 import { socio, socioRows } from './socio.js';
 import type { Formats } from './format.js';
-import type { ValuationBasis } from '../../../valuation/types.js';
+import type { ComparablesBasis } from '../../../valuation/types.js';
 import {
   capitals,
   CONTENT_BOTTOM,
@@ -191,7 +191,7 @@ function valueBlock(ctx: SectionContext): void {
 }
 
 /** The basis line under the headline value: how many comparables, where, how far back. */
-function basisText({ model, f, t }: SectionContext, basis: ValuationBasis): string {
+function basisText({ model, f, t }: SectionContext, basis: ComparablesBasis): string {
   const where = t(`basisWhere.${basis.area}`, { radius: f.roundDistance(basis.radiusMeters ?? 0) });
   return t(countedKey(model.locale, 'basis', basis.comparables), {
     count: f.number(basis.comparables),
@@ -227,8 +227,7 @@ const printedImages = new WeakMap<SectionContext['doc'], WeakMap<ReportAttachmen
 
 function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number): void {
   for (const image of list) {
-    // A title of up to 200 characters may take two lines: the caption's room is measured.
-    const captionRoom = Math.max(IMAGE_CAPTION, captionHeight(ctx.doc, image.title) + 12);
+    const captionRoom = captionRoomOf(ctx.doc, image.title);
     room(ctx.doc, Math.min(maxHeight, 200) + captionRoom + 8);
     const top = ctx.doc.y;
     const box = {
@@ -256,12 +255,16 @@ function images(ctx: SectionContext, list: ReportAttachment[], maxHeight: number
   }
 }
 
-/** The height of an image's caption as `images` prints it. */
-function captionHeight(doc: SectionContext['doc'], title: string): number {
-  return doc
+/**
+ * The room an image's caption takes below it as `images` prints it: a title of up to 200
+ * characters may take two lines.
+ */
+function captionRoomOf(doc: SectionContext['doc'], title: string): number {
+  const height = doc
     .font('regular')
     .fontSize(8.5)
     .heightOfString(title, { width: CONTENT_WIDTH, align: 'center' });
+  return Math.max(IMAGE_CAPTION, height + 12);
 }
 
 function overview(ctx: SectionContext, section: Section): void {
@@ -276,7 +279,7 @@ function overview(ctx: SectionContext, section: Section): void {
     const left =
       CONTENT_BOTTOM -
       ctx.doc.y -
-      IMAGE_CAPTION -
+      (marketing[0] ? captionRoomOf(ctx.doc, marketing[0].title) : IMAGE_CAPTION) -
       SUBHEADING_HEIGHT -
       factsHeight(highlights.length) -
       MAP_HEIGHT -
@@ -395,6 +398,8 @@ function comparables(ctx: SectionContext, section: Section): void {
   const { doc, model, f, t } = ctx;
   // Without a tracker the section is its empty statement (emptyStatement).
   if (!model.tracker) return;
+  // Every rent per m² below (table, details, trends, histogram) is an offer's gross rent.
+  grossNote(ctx);
   const offers = model.tracker.offers;
   if (config(section, 'offers')) {
     subheading(doc, t('offersTable'));
@@ -447,7 +452,6 @@ function comparables(ctx: SectionContext, section: Section): void {
     else {
       trendBars(ctx, around, recent);
       paragraph(doc, t('trendScope', sizes), { size: 8.5, color: STYLE.grey });
-      grossNote(ctx);
     }
     const perSqm = model.offerPrices.map((o) => o.pricePerSquareMeter);
     if (perSqm.length > 0) {
