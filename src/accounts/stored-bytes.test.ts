@@ -198,6 +198,31 @@ describeBackends('downloads of stored files', (backend) => {
     });
   }
 
+  it('answers a HEAD with the headers of a GET, reading none of the file', async () => {
+    const bytes = randomBytes(3 * CHUNK + 17);
+    const url = await storeCover(world, world.memberA, bytes);
+    const before = reads.values;
+    const get = await call(world.app, { method: 'GET', url, token: world.memberA.token });
+    expect(reads.values - before).toBe(4);
+    for (const headers of [{}, { range: 'bytes=5-9' }]) {
+      const head = await call(world.app, {
+        method: 'HEAD',
+        url,
+        token: world.memberA.token,
+        headers,
+      });
+      expect(head.statusCode).toBe('range' in headers ? 206 : 200);
+      expect(head.rawPayload.length).toBe(0);
+      expect(head.headers['content-length']).toBe(
+        'range' in headers ? '5' : get.headers['content-length'],
+      );
+      expect(head.headers.etag).toBe(get.headers.etag);
+      expect(head.headers['content-disposition']).toBe(get.headers['content-disposition']);
+    }
+    // A HEAD had made the server read every row of the file, to send none of it.
+    expect(reads.values - before).toBe(4);
+  });
+
   it('answers 404, not a half-sent file, for a file deleted between its row’s read and its bytes’', async () => {
     // The state a download meets when the file is deleted after its row was read: the bytes are
     // gone (deleted with it), the row it already holds is not. With and without a range.

@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StoredFileGone, type StoredBytes } from '../accounts/stored-bytes.js';
 import { limits } from '../limits.js';
-import { rangeStillApplies, requestedRange } from './byte-range.js';
+import { rangeStillApplies, requestedRange, type ByteRange } from './byte-range.js';
 import { AppError } from './problem.js';
 import type { HeaderDoc } from './schemas.js';
 
@@ -155,18 +156,34 @@ export async function sendStored(
       { headers: { 'content-range': `bytes */${String(size)}` } },
     );
   }
+  // A HEAD is answered with the headers alone: streamed, every row of the file was read to be
+  // thrown away, a whole file's reads for a request that receives nothing. (An empty stream, not
+  // an empty body, keeps the file's Content-Length.)
+  if (request.method === 'HEAD') {
+    return sendHeadersOf(reply, file, etag, range).send(Readable.from([]));
+  }
   const body = await file.bytes.open(range).catch((error: unknown) => {
     throw error instanceof StoredFileGone
       ? new AppError('not_found', 'The file was deleted as it was asked for')
       : error;
   });
+  return sendHeadersOf(reply, file, etag, range).send(body);
+}
+
+/** A stored file's status and headers, whole or the range asked for; the body is the caller's. */
+function sendHeadersOf(
+  reply: FastifyReply,
+  file: StoredDownload,
+  etag: string,
+  range: ByteRange | undefined,
+): FastifyReply {
+  const { size } = file.bytes;
   downloadHeaders(reply, file.title, file.contentType)
     .header('accept-ranges', 'bytes')
     .header('etag', etag);
-  if (!range) return reply.header('content-length', size).send(body);
+  if (!range) return reply.header('content-length', size);
   return reply
     .code(206)
     .header('content-range', `bytes ${String(range.start)}-${String(range.end)}/${String(size)}`)
-    .header('content-length', range.end - range.start + 1)
-    .send(body);
+    .header('content-length', range.end - range.start + 1);
 }
