@@ -32,6 +32,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { NODE_HTTP_OPTIONS, registerProtocolAnswers } from './http/protocol-answers.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerHeadAnswers } from './http/head-answers.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerSendDeadline } from './http/send-deadline.js';
 import { redactUrl } from './http/redact-url.js';
@@ -147,6 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
   });
 
+  registerHeadAnswers(app);
   registerErrorHandling(app, answerBrokenPageLink);
   registerProtocolAnswers(app);
   registerSendDeadline(app, timeouts.sendMs);

@@ -156,9 +156,8 @@ export async function sendStored(
       { headers: { 'content-range': `bytes */${String(size)}` } },
     );
   }
-  // A HEAD is answered with the headers alone: streamed, every row of the file was read to be
-  // thrown away, a whole file's reads for a request that receives nothing. (An empty stream, not
-  // an empty body, keeps the file's Content-Length.)
+  // A HEAD reads nothing of the file, not even the first row `open` reads (its stream would go
+  // unread: head-answers.ts). An empty stream, not an empty body, keeps the file's length.
   if (request.method === 'HEAD') {
     return sendHeadersOf(reply, file, etag, range).send(Readable.from([]));
   }
