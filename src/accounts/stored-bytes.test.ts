@@ -80,19 +80,16 @@ async function storeAttachment(world: World, dossierId: string, bytes: Buffer): 
 }
 
 describe('storedBytes', () => {
-  const read = (rows: number[][], range?: { start: number; end: number }) => {
+  const read = async (rows: number[][], range?: { start: number; end: number }) => {
     const size = rows.reduce((n, row) => n + row.length, 0);
-    const stream = storedBytes(
+    const stream = await storedBytes(
       size,
       (seq) => Promise.resolve(rows[seq] && Uint8Array.from(rows[seq])),
       'org',
-    ).stream(range);
-    return new Promise<number[]>((resolve, reject) => {
-      const out: number[] = [];
-      stream.on('data', (chunk: Buffer) => out.push(...chunk));
-      stream.on('end', () => resolve(out));
-      stream.on('error', reject);
-    });
+    ).open(range);
+    const out: number[] = [];
+    for await (const chunk of stream) out.push(...(chunk as Buffer));
+    return out;
   };
 
   it('reads a range from rows of any one size, and any rows whole', async () => {
@@ -126,8 +123,8 @@ describe('storedBytes', () => {
   it("reads rows in turns: one organization's many downloads do not hold up another's", async () => {
     const order: string[] = [];
     /** A download of `rows` one-byte rows of `organization`'s, its rows read in order. */
-    const download = (organization: string, name: string, rows: number) => {
-      const stream = storedBytes(
+    const download = async (organization: string, name: string, rows: number) => {
+      const stream = await storedBytes(
         rows,
         async (seq) => {
           order.push(`${name}${String(seq)}`);
@@ -135,12 +132,9 @@ describe('storedBytes', () => {
           return Uint8Array.from([seq]);
         },
         organization,
-      ).stream();
-      return new Promise<void>((resolve, reject) => {
-        stream.on('data', () => undefined);
-        stream.on('end', resolve);
-        stream.on('error', reject);
-      });
+      ).open();
+      // Taken as it comes.
+      await stream.toArray();
     };
     // Ten downloads of one organization start first, then one of another's.
     const many = Array.from({ length: 10 }, (_, i) => download('busy', `busy${String(i)}:`, 3));

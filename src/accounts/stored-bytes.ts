@@ -48,11 +48,10 @@ export type ReadStoredChunk = (seq: number) => Promise<Uint8Array | undefined>;
 /** A stored file to download: its size as stored, and its bytes chunk by chunk. */
 export interface StoredBytes {
   size: number;
-  /** The bytes, or those of `range` (offsets within the file, both included). */
-  stream(range?: ByteRange): Readable;
   /**
-   * `stream`, once its first bytes are read: a file deleted before then is `StoredFileGone`,
-   * which a download can still answer as such (its status and headers are not sent yet).
+   * The bytes, or those of `range` (offsets within the file, both included), once the first of
+   * them are read: a file deleted before then is `StoredFileGone`, which a download can still
+   * answer as such (its status and headers are not sent yet).
    */
   open(range?: ByteRange): Promise<Readable>;
 }
@@ -85,8 +84,8 @@ export function storedBytes(
 ): StoredBytes {
   const whole = { start: 0, end: size - 1 };
   /** A stream that starts with `first` (already read), then reads on with `next`. */
-  const streamOf = (next: () => Promise<Buffer | null>, first?: Buffer | null): Readable => {
-    let pending = first;
+  const streamOf = (next: () => Promise<Buffer | null>, first: Buffer | null): Readable => {
+    let pending: Buffer | null | undefined = first;
     return new Readable({
       // One chunk waits in the stream at most; the next is read when it has been taken.
       highWaterMark: limits.downloads.chunkBytes,
@@ -107,11 +106,6 @@ export function storedBytes(
   };
   return {
     size,
-    stream(range = whole) {
-      return streamOf(
-        rowReader(size, range, (seq) => rowReads.run(organizationId, () => readChunk(seq))),
-      );
-    },
     async open(range = whole) {
       const next = rowReader(size, range, (seq) =>
         rowReads.run(organizationId, () => readChunk(seq)),
